@@ -1,0 +1,133 @@
+// Domain types shared by the main process, the renderer, the gateway and the tools.
+// Pure data: no imports from electron, node or the DOM.
+
+export const TRANSACTION_TYPES = ['EXPENSE', 'INCOME', 'TRANSFER'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export function isTransactionType(value: unknown): value is TransactionType {
+  return typeof value === 'string' && (TRANSACTION_TYPES as readonly string[]).includes(value);
+}
+
+/** Where a parse came from: the offline rules or the LLM (gateway or direct). */
+export type ParseSource = 'local' | 'llm';
+
+/**
+ * One transaction as understood from speech or text, before it is saved.
+ * `amount` is in yuan (the unit people speak); the ledger stores integer fen.
+ */
+export interface ParseResult {
+  amount: number | null;
+  type: TransactionType;
+  category: string | null;
+  description: string;
+  /** Calendar day in the user's time zone, YYYY-MM-DD; null means "today" at save time. */
+  date: string | null;
+  /** Account name; null means the default account (钱包). */
+  account: string | null;
+  confidence: number;
+  source: ParseSource;
+}
+
+export type DraftStatus = 'pending' | 'confirmed' | 'cancelled';
+
+export interface DraftTransaction {
+  /** 0-based, stable for the life of the batch (never renumbered after a cancel). */
+  index: number;
+  result: ParseResult;
+  status: DraftStatus;
+}
+
+/** The serialisable form of a DraftBatch, as sent over IPC. */
+export interface DraftBatchDto {
+  items: DraftTransaction[];
+  createdAt: string;
+}
+
+export const MAX_BATCH_ITEMS = 10;
+
+export type VoiceState = 'idle' | 'listening' | 'recognizing' | 'confirming' | 'ended';
+export type VoiceMode = 'auto' | 'pushToTalk' | 'keyboard';
+
+/** Fields a correction may change on one draft. */
+export interface UpdatedFields {
+  amount?: number;
+  type?: TransactionType;
+  category?: string;
+  description?: string;
+  date?: string;
+  account?: string;
+}
+
+/** A pending draft as sent to the correction API (renumbered 0..k-1). */
+export interface BatchItem {
+  index: number;
+  amount: number | null;
+  category: string | null;
+  type: TransactionType | null;
+  description: string | null;
+  date?: string | null;
+}
+
+export const CORRECTION_INTENTS = ['correction', 'confirm', 'cancel', 'unclear', 'append'] as const;
+export type CorrectionIntent = (typeof CORRECTION_INTENTS)[number];
+
+export interface CorrectionItem {
+  /** Index into the batch that was sent; -1 for an appended item. */
+  index: number;
+  updatedFields: UpdatedFields;
+}
+
+/** The answer of `/api/v1/llm/correct-transaction`, or of the local correction rules. */
+export interface CorrectionResult {
+  intent: CorrectionIntent;
+  corrections: CorrectionItem[];
+  confidence: number;
+  /** A clarifying question from the model, spoken to the user; state stays CONFIRMING. */
+  message?: string;
+  model?: string;
+}
+
+/** Layer-1 intents of the local classifier. */
+export type LocalIntent =
+  | 'confirm'
+  | 'cancel'
+  | 'exit'
+  | 'continueRecording'
+  | 'confirmItem'
+  | 'cancelItem'
+  | 'correction'
+  | 'newInput'
+  | 'filler';
+
+export interface ClassifyResult {
+  intent: LocalIntent;
+  /** 0-based display position for confirmItem/cancelItem, else null. */
+  index: number | null;
+  /** Set when an ordinal was spoken that is beyond the batch (e.g. 第五笔 of 3). */
+  outOfRange?: boolean;
+}
+
+/** A saved ledger row as shown to the user. Amounts in integer fen. */
+export interface TransactionRow {
+  id: string;
+  amountFen: number;
+  currency: string;
+  type: TransactionType;
+  category: string;
+  account: string;
+  description: string;
+  /** ISO 8601 instant with the user's offset, e.g. 2026-02-17T12:00:00+08:00. */
+  occurredAt: string;
+  /** Calendar day of occurredAt in its own offset. */
+  date: string;
+  source: ParseSource | 'manual' | 'import';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionSummary {
+  savedCount: number;
+  expenseFen: number;
+  incomeFen: number;
+  transferFen: number;
+}

@@ -1,0 +1,25 @@
+import type { DraftBatchDto, SessionSummary, TransactionRow, VoiceState } from './domain';
+
+/**
+ * The VoiceOrchestrator's delegate events (spec: voice-orchestration, Delegate 模式解耦).
+ * They are also the IPC payloads the renderer receives, unchanged.
+ */
+export type VoiceEvent =
+  | { type: 'stateChanged'; state: VoiceState }
+  | { type: 'speechDetected' }
+  | { type: 'partialText'; text: string }
+  | { type: 'finalText'; text: string; batch: DraftBatchDto }
+  | { type: 'draftBatchUpdated'; batch: DraftBatchDto | null }
+  | { type: 'ttsSpoken'; text: string }
+  | { type: 'saved'; transactions: TransactionRow[] }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'continueRecording' }
+  | { type: 'exitSession'; summary: SessionSummary }
+  | { type: 'sessionTimeout'; summary: SessionSummary };
+
+export type VoiceEventType = VoiceEvent['type'];
+
+/** Everything main pushes to the renderer over the single event channel. */
+export type AppEvent =
+  | { channel: 'voice'; event: VoiceEvent }
+  | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' } };
