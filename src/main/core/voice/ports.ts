@@ -1,0 +1,145 @@
+// The side-effect boundaries the VoiceOrchestrator talks to. Real implementations live in
+// audio/, asr/, tts/, llm/ and ledger/; tests use real parts where they run here and honest
+// doubles (speaking the same interface) where they cannot.
+import type { DraftBatch } from '../../../shared/draft-batch';
+import type {
+  CorrectionResult,
+  ParseResult,
+  SessionSummary,
+  TransactionRow,
+  TransactionType,
+} from '../../../shared/domain';
+import type { ZonedNow } from '../../../shared/time';
+
+export type Unsubscribe = () => void;
+
+// ---- microphone + VAD -------------------------------------------------------------
+
+export type VoiceIoErrorCode =
+  | 'no_device' // no input device, or the chosen one does not exist
+  | 'device_lost' // the device disappeared while capturing
+  | 'permission_denied'
+  | 'capture_failed'
+  | 'vad_failed';
+
+export interface VoiceIoError {
+  code: VoiceIoErrorCode;
+  message: string;
+}
+
+export interface VoiceInputEvents {
+  /** PCM16 mono 16 kHz, one VAD frame (10/20/30 ms). */
+  frame: (pcm: Int16Array) => void;
+  speechStart: () => void;
+  speechEnd: () => void;
+  misfire: () => void;
+  error: (error: VoiceIoError) => void;
+}
+
+/** AudioCapture + VAD segmenter as one unit: what the orchestrator needs from the mic. */
+export interface VoiceInput {
+  /** Opens the device and starts VAD; idempotent. Rejects with a VoiceIoError-shaped error. */
+  start(): Promise<void>;
+  /** Releases the device; idempotent; no event is emitted after it resolves. */
+  stop(): Promise<void>;
+  readonly running: boolean;
+  /** The last 500 ms of audio (pre-roll), oldest first, so the first syllable reaches ASR. */
+  preRoll(): Int16Array;
+  /** Ignore speech while TTS speaks without stopping capture. */
+  pauseVad(): void;
+  resumeVad(): void;
+  on<E extends keyof VoiceInputEvents>(event: E, listener: VoiceInputEvents[E]): Unsubscribe;
+}
+
+// ---- streaming ASR ----------------------------------------------------------------
+
+export interface AsrError {
+  /** e.g. token_failed, connect_failed, server_error, reconnect_failed, no_result */
+  code: string;
+  message: string;
+}
+
+export interface AsrClientEvents {
+  partial: (text: string) => void;
+  final: (text: string) => void;
+  error: (error: AsrError) => void;
+  /** The socket closed; `intentional` is true after close(). */
+  closed: (info: { intentional: boolean }) => void;
+  reconnecting: (info: { attempt: number; delayMs: number }) => void;
+  reconnected: () => void;
+}
+
+export interface AsrClient {
+  /** Gets a token (cached while > 30 s remain), opens the socket, configures the session. */
+  connect(): Promise<void>;
+  sendAudio(pcm: Int16Array): void;
+  /** End of the utterance: the server answers with the final text. */
+  commit(): void;
+  /** Intentional disconnect: never triggers a reconnect. */
+  close(): Promise<void>;
+  readonly connected: boolean;
+  on<E extends keyof AsrClientEvents>(event: E, listener: AsrClientEvents[E]): Unsubscribe;
+}
+
+// ---- text-to-speech ---------------------------------------------------------------
+
+export interface Tts {
+  /** Resolves when the speech has finished (or failed: implementations report, not throw). */
+  speak(text: string): Promise<void>;
+  stop(): void;
+  readonly enabled: boolean;
+}
+
+// ---- understanding: LLM with local fallback ----------------------------------------
+
+export interface UnderstandingContext {
+  now: ZonedNow;
+  customCategories?: { name: string; type: TransactionType }[];
+  recentCategories?: string[];
+  accounts?: string[];
+}
+
+export interface ParseOutcome {
+  /** 0..n results in mention order; the LLM path returns at most 10. */
+  results: ParseResult[];
+  source: 'llm' | 'local';
+  /** More than 10 items were mentioned and only the first 10 kept. */
+  truncated: boolean;
+  /** The local (offline) parser saw several items but returns one. */
+  multipleDetected: boolean;
+}
+
+/**
+ * A correction whose indexes already point at the ORIGINAL DraftBatch indexes (the client
+ * sent the pending items renumbered and mapped the answer back); -1 for append.
+ * Confidence below 0.7 has already been turned into `unclear`.
+ */
+export interface CorrectionOutcome extends CorrectionResult {
+  source: 'llm' | 'local';
+}
+
+export interface Understanding {
+  parse(text: string, context: UnderstandingContext): Promise<ParseOutcome>;
+  /** LLM within 3 s, else the local rules; never rejects. */
+  correct(batch: DraftBatch, text: string, context: UnderstandingContext): Promise<CorrectionOutcome>;
+  /** False after a network failure until a later request succeeds, or in offline-only mode. */
+  isOnline(): boolean;
+}
+
+// ---- ledger -----------------------------------------------------------------------
+
+export interface LedgerTotals {
+  totalFen: number;
+  count: number;
+}
+
+export interface LedgerPort {
+  /** All-or-nothing; throws LedgerValidationError naming the bad item. */
+  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow }): TransactionRow[];
+  /** Removes rows by id in one transaction (undo of the last saved batch). */
+  deleteTransactions(ids: readonly string[]): number;
+  /** Sum over a calendar-day range (inclusive), for spoken queries. */
+  totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals;
+}
+
+export type { SessionSummary };
