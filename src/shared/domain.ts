@@ -131,3 +131,23 @@ export interface SessionSummary {
   incomeFen: number;
   transferFen: number;
 }
+
+/** `POST /api/v1/asr/token` answer (wire-compatible with the original service). */
+export interface AsrToken {
+  token: string;
+  /** Unix seconds. */
+  expiresAt: number;
+  model: string;
+  wsUrl: string;
+}
+
+/** A question about the ledger recognised in speech (「这个月花了多少」). */
+export interface LedgerQuery {
+  /** Inclusive calendar days, YYYY-MM-DD. */
+  from: string;
+  to: string;
+  type: TransactionType;
+  category: string | null;
+  /** How the period was named, for the spoken answer (「这个月」「今天」). */
+  periodLabel: string;
+}
