@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY } from '../../../shared/categories';
+import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '../../../shared/domain';
+import type { CategoryTotal, MonthSummary, Page } from '../../../shared/ipc';
+import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
+import { isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
+import type { LedgerPort, LedgerTotals } from '../voice/ports';
+import { matchCategory, type CategoryCandidate } from './category-match';
+import { LedgerNotFoundError, LedgerOpenError, LedgerValidationError } from './errors';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+
+export interface LedgerOptions {
+  /** A file path, or ':memory:' in tests. */
+  path: string;
+  /** The wall clock used for created/updated stamps and undated transactions. */
+  now?: () => ZonedNow;
+}
+
+export interface ListQuery {
+  from?: string;
+  to?: string;
+  type?: TransactionType;
+  category?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface TransactionPatch {
+  amountFen?: number;
+  type?: TransactionType;
+  category?: string;
+  account?: string;
+  description?: string;
+  date?: string;
+}
+
+type Row = {
+  id: string;
+  amount_fen: number;
+  currency: string;
+  type: TransactionType;
+  category: string;
+  account: string;
+  description: string;
+  occurred_at: string;
+  occurred_date: string;
+  source: TransactionRow['source'];
+  created_at: string;
+  updated_at: string;
+};
+
+const SELECT_ROW = `
+  SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
+         t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at
+  FROM transactions t
+  JOIN categories c ON c.id = t.category_id
+  JOIN accounts a ON a.id = t.account_id`;
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+function toRow(r: Row): TransactionRow {
+  return {
+    id: r.id,
+    amountFen: r.amount_fen,
+    currency: r.currency,
+    type: r.type,
+    category: r.category,
+    account: r.account,
+    description: r.description,
+    occurredAt: r.occurred_at,
+    date: r.occurred_date,
+    source: r.source,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** The local SQLite ledger: the only place that writes transactions. */
+export class Ledger implements LedgerPort {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly clock: () => ZonedNow;
+  private readonly insertTx: Database.Statement;
+
+  constructor(options: LedgerOptions) {
+    this.path = options.path;
+    this.clock = options.now ?? (() => systemNow());
+    this.db = openChecked(options.path);
+    this.insertTx = this.db.prepare(
+      `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at)
+       VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
+         @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt)`,
+    );
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  get schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  /**
+   * Validates every item first, then writes all of them in ONE transaction: a bad item
+   * rejects the whole batch and nothing is written (spec: 批量保存失败回滚).
+   */
+  saveBatch(results: readonly ParseResult[], options: { now?: ZonedNow; source?: TransactionRow['source'] } = {}): TransactionRow[] {
+    const now = options.now ?? this.clock();
+    const stamp = toZonedIso(now);
+    const categories = this.categoryCandidates();
+    const accounts = this.accountIds();
+    const defaultAccount = this.defaultAccountId();
+    const prepared = results.map((result, i) => {
+      const amountFen = validateAmount(result.amount, i);
+      if (!isTransactionType(result.type)) throw new LedgerValidationError(i, `类型无效（${String(result.type)}）`);
+      if (result.date !== null && result.date !== undefined && !isCalendarDate(result.date)) {
+        throw new LedgerValidationError(i, `日期无效（${result.date}）`);
+      }
+      const category = matchCategory(result.category, result.type, categories);
+      if (!category) throw new LedgerValidationError(i, '没有可用的分类');
+      const occurred = occurrence(result.date, now);
+      return {
+        id: randomUUID(),
+        amountFen,
+        currency: DEFAULT_CURRENCY,
+        type: result.type,
+        categoryId: category.id,
+        accountId: (result.account && accounts.get(result.account)) || defaultAccount,
+        description: (result.description ?? '').trim().slice(0, 200),
+        occurredAt: occurred.iso,
+        occurredDate: occurred.date,
+        occurredMs: occurred.ms,
+        source: options.source ?? result.source,
+        createdAt: stamp,
+        updatedAt: stamp,
+      };
+    });
+    const write = this.db.transaction(() => {
+      for (const p of prepared) this.insertTx.run(p);
+    });
+    write();
+    return this.getMany(prepared.map((p) => p.id));
+  }
+
+  deleteTransactions(ids: readonly string[]): number {
+    const del = this.db.prepare('DELETE FROM transactions WHERE id = ?');
+    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
+  }
+
+  getTransaction(id: string): TransactionRow | undefined {
+    const r = this.db.prepare(`${SELECT_ROW} WHERE t.id = ?`).get(id) as Row | undefined;
+    return r && toRow(r);
+  }
+
+  /** Rows in the order of `ids` (ids that do not exist are skipped). */
+  getMany(ids: readonly string[]): TransactionRow[] {
+    const get = this.db.prepare(`${SELECT_ROW} WHERE t.id = ?`);
+    return ids.flatMap((id) => {
+      const r = get.get(id) as Row | undefined;
+      return r ? [toRow(r)] : [];
+    });
+  }
+
+  /** Newest first within an inclusive day range. */
+  list(query: ListQuery = {}): Page<TransactionRow> {
+    const { where, params } = this.filter(query);
+    const limit = query.limit ?? 50;
+    const offset = query.offset ?? 0;
+    const rows = this.db
+      .prepare(`${SELECT_ROW} ${where} ORDER BY t.occurred_date DESC, t.occurred_ms DESC, t.id LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as Row[];
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM transactions t ${where}`).get(...params) as { n: number }).n;
+    return { rows: rows.map(toRow), total };
+  }
+
+  /** Substring search on description and category name, newest first. */
+  search(text: string, limit = 50): TransactionRow[] {
+    const pattern = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const rows = this.db
+      .prepare(
+        `${SELECT_ROW} WHERE t.description LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'
+         ORDER BY t.occurred_date DESC, t.occurred_ms DESC LIMIT ?`,
+      )
+      .all(pattern, pattern, limit) as Row[];
+    return rows.map(toRow);
+  }
+
+  /** Totals by type and category for a calendar month (YYYY-MM), sums in integer fen. */
+  monthSummary(month: string): MonthSummary {
+    const from = `${month}-01`;
+    const to = `${month}-31`;
+    const byCategory = this.db
+      .prepare(
+        `SELECT t.type AS type, c.name AS category, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count
+         FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.occurred_date BETWEEN ? AND ?
+         GROUP BY t.type, t.category_id ORDER BY totalFen DESC`,
+      )
+      .all(from, to) as CategoryTotal[];
+    const sum = (type: TransactionType) => byCategory.filter((c) => c.type === type).reduce((n, c) => n + c.totalFen, 0);
+    return { month, expenseFen: sum('EXPENSE'), incomeFen: sum('INCOME'), transferFen: sum('TRANSFER'), byCategory };
+  }
+
+  totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
+    const { where, params } = this.filter(query);
+    const r = this.db
+      .prepare(`SELECT COALESCE(SUM(t.amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions t ${where}`)
+      .get(...params) as LedgerTotals;
+    return { totalFen: r.totalFen, count: r.count };
+  }
+
+  updateTransaction(id: string, patch: TransactionPatch): TransactionRow {
+    const current = this.getTransaction(id);
+    if (!current) throw new LedgerNotFoundError(id);
+    const type = patch.type ?? current.type;
+    if (!isTransactionType(type)) throw new LedgerValidationError(0, `类型无效（${String(type)}）`);
+    const amountFen = patch.amountFen ?? current.amountFen;
+    if (!Number.isInteger(amountFen) || amountFen <= 0 || amountFen > MAX_AMOUNT_YUAN * 100) {
+      throw new LedgerValidationError(0, '金额无效');
+    }
+    const categoryName = patch.category ?? (patch.type && patch.type !== current.type ? null : current.category);
+    const category = matchCategory(categoryName, type, this.categoryCandidates());
+    if (!category) throw new LedgerValidationError(0, '没有可用的分类');
+    const accountId = patch.account ? this.accountIds().get(patch.account) : undefined;
+    if (patch.account && accountId === undefined) throw new LedgerValidationError(0, `账户不存在（${patch.account}）`);
+    let occurredAt = current.occurredAt;
+    let occurredDate = current.date;
+    if (patch.date && patch.date !== current.date) {
+      if (!isCalendarDate(patch.date)) throw new LedgerValidationError(0, `日期无效（${patch.date}）`);
+      occurredAt = patch.date + current.occurredAt.slice(10);
+      occurredDate = patch.date;
+    }
+    this.db
+      .prepare(
+        `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
+           description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(
+        amountFen,
+        type,
+        category.id,
+        accountId ?? null,
+        (patch.description ?? current.description).trim().slice(0, 200),
+        occurredAt,
+        occurredDate,
+        Date.parse(occurredAt),
+        toZonedIso(this.clock()),
+        id,
+      );
+    return this.getTransaction(id)!;
+  }
+
+  deleteTransaction(id: string): void {
+    if (this.deleteTransactions([id]) === 0) throw new LedgerNotFoundError(id);
+  }
+
+  categories(type?: TransactionType): { name: string; type: TransactionType; hidden: boolean; preset: boolean }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT name, type, hidden, preset FROM categories ${type ? 'WHERE type = ?' : ''} ORDER BY type, sort_order, id`,
+      )
+      .all(...(type ? [type] : [])) as { name: string; type: TransactionType; hidden: number; preset: number }[];
+    return rows.map((r) => ({ name: r.name, type: r.type, hidden: r.hidden === 1, preset: r.preset === 1 }));
+  }
+
+  accounts(): { name: string; isDefault: boolean }[] {
+    const rows = this.db.prepare('SELECT name, is_default FROM accounts ORDER BY sort_order, id').all() as {
+      name: string;
+      is_default: number;
+    }[];
+    return rows.map((r) => ({ name: r.name, isDefault: r.is_default === 1 }));
+  }
+
+  /** For the benchmark and import: runs fn inside one transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Low-level access for the benchmark's bulk seeding. */
+  get database(): Database.Database {
+    return this.db;
+  }
+
+  private filter(query: { from?: string; to?: string; type?: TransactionType; category?: string }) {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (query.from) {
+      clauses.push('t.occurred_date >= ?');
+      params.push(query.from);
+    }
+    if (query.to) {
+      clauses.push('t.occurred_date <= ?');
+      params.push(query.to);
+    }
+    if (query.type) {
+      clauses.push('t.type = ?');
+      params.push(query.type);
+    }
+    if (query.category) {
+      clauses.push('t.category_id IN (SELECT id FROM categories WHERE name = ?)');
+      params.push(query.category);
+    }
+    return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  }
+
+  private categoryCandidates(): CategoryCandidate[] {
+    return this.db.prepare('SELECT id, name, type, sort_order AS sortOrder FROM categories').all() as CategoryCandidate[];
+  }
+
+  private accountIds(): Map<string, number> {
+    const rows = this.db.prepare('SELECT id, name FROM accounts').all() as { id: number; name: string }[];
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  private defaultAccountId(): number {
+    const r = this.db.prepare('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').get() as { id: number } | undefined;
+    if (!r) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);
+    return r.id;
+  }
+}
+
+function validateAmount(amount: number | null | undefined, i: number): number {
+  if (amount === null || amount === undefined) throw new LedgerValidationError(i, '缺少金额');
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) throw new LedgerValidationError(i, '金额不是有效数字');
+  if (amount <= 0) throw new LedgerValidationError(i, '金额必须大于0');
+  if (amount > MAX_AMOUNT_YUAN) throw new LedgerValidationError(i, '金额超过上限（1亿元）');
+  const fen = yuanToFen(amount);
+  if (fen <= 0) throw new LedgerValidationError(i, '金额必须大于0');
+  return fen;
+}
+
+/** The parsed day at the current time of day, in the user's offset; today when undated. */
+function occurrence(date: string | null | undefined, now: ZonedNow): { iso: string; date: string; ms: number } {
+  const nowIso = toZonedIso(now);
+  if (!date || date === localDate(now)) return { iso: nowIso, date: localDate(now), ms: now.epochMs };
+  const iso = date + nowIso.slice(10);
+  return { iso, date, ms: Date.parse(iso) };
+}
+
+/**
+ * Opens (or creates) the database and migrates it, refusing — without writing anything —
+ * a file that is not SQLite or whose schema is newer than this build knows.
+ */
+function openChecked(path: string): Database.Database {
+  const isFile = path !== ':memory:' && !path.startsWith('file:');
+  if (isFile && existsSync(path)) {
+    const head = readFileSync(path).subarray(0, 16).toString('latin1');
+    if (head.length > 0 && head !== SQLITE_MAGIC) {
+      throw new LedgerOpenError('not_a_database', `账本文件不是有效的数据库：${path}。文件未被改动，请检查或更换数据目录。`, path);
+    }
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+  } catch (err) {
+    throw new LedgerOpenError('open_failed', `无法打开账本文件：${path}（${(err as Error).message}）`, path);
+  }
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      db.close();
+      throw new LedgerOpenError(
+        'schema_too_new',
+        `账本文件来自更新版本的随口记（数据版本 ${version}，本程序支持 ${SCHEMA_VERSION}）。请升级应用；文件未被改动。`,
+        path,
+      );
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    for (const m of MIGRATIONS) {
+      if (m.version <= version) continue;
+      db.transaction(() => {
+        db.exec(m.up);
+        db.pragma(`user_version = ${m.version}`);
+      })();
+    }
+    return db;
+  } catch (err) {
+    if (err instanceof LedgerOpenError) throw err;
+    if (db.open) db.close();
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new LedgerOpenError('not_a_database', `账本文件已损坏或不是数据库：${path}。文件未被改动。`, path);
+    }
+    throw new LedgerOpenError('open_failed', `无法打开账本文件：${path}（${(err as Error).message}）`, path);
+  }
+}
+
