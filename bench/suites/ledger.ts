@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ParseResult } from '../../src/shared/domain';
+import { toZonedNow } from '../../src/shared/time';
+import { openLedger } from '../../src/main/core/ledger/index';
+import type { Suite } from '../harness';
+
+const ROWS = 1_000_000;
+
+/** Deterministic PRNG so every run seeds the same ledger. */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+const suite: Suite = {
+  name: 'ledger',
+  async run(ctx) {
+    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-ledger-'));
+    const ledger = openLedger({ path: join(dir, 'bench.db'), now: () => toZonedNow('2026-02-17T12:00:00+08:00') });
+    try {
+      const batch: ParseResult[] = Array.from({ length: 10 }, (_, i) => ({
+        amount: 10 + i,
+        type: 'EXPENSE',
+        category: '餐饮',
+        description: `午饭${i}`,
+        date: null,
+        account: null,
+        confidence: 0.9,
+        source: 'llm',
+      }));
+      await ctx.measure('ledger.saveBatch10', () => ledger.saveBatch(batch), {
+        iterations: 500,
+        warmup: 50,
+        budget: { p50: 2 },
+      });
+
+      // 1 000 000 rows over three years (≈ 27 000 a month), inserted in bulk.
+      const db = ledger.database;
+      const cats = db.prepare('SELECT id, type FROM categories').all() as { id: number; type: string }[];
+      const expense = cats.filter((c) => c.type === 'EXPENSE').map((c) => c.id);
+      const income = cats.filter((c) => c.type === 'INCOME').map((c) => c.id);
+      const rnd = lcg(42);
+      const insert = db.prepare(
+        `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at)
+         VALUES (?, ?, 'CNY', ?, ?, 1, ?, ?, ?, ?, 'import', ?, ?)`,
+      );
+      const start = Date.parse('2024-01-01T00:00:00+08:00');
+      const span = Date.parse('2026-12-31T23:59:59+08:00') - start;
+      db.transaction(() => {
+        for (let i = 0; i < ROWS; i++) {
+          const ms = start + Math.floor(rnd() * span);
+          const local = new Date(ms + 8 * 3600_000).toISOString();
+          const iso = `${local.slice(0, 19)}+08:00`;
+          const isIncome = rnd() < 0.1;
+          const pool = isIncome ? income : expense;
+          insert.run(
+            `bench-${i}`,
+            1 + Math.floor(rnd() * 50_000),
+            isIncome ? 'INCOME' : 'EXPENSE',
+            pool[Math.floor(rnd() * pool.length)]!,
+            `条目${i % 997}`,
+            iso,
+            iso.slice(0, 10),
+            ms,
+            iso,
+            iso,
+          );
+        }
+      })();
+      db.exec('ANALYZE');
+
+      await ctx.measure('ledger.monthSummary1M', () => ledger.monthSummary('2025-06'), {
+        iterations: 100,
+        warmup: 5,
+        budget: { p50: 20 },
+      });
+      await ctx.measure('ledger.listPage1M', () => ledger.list({ from: '2025-06-01', to: '2025-06-30', limit: 50 }), {
+        iterations: 500,
+        warmup: 20,
+        budget: { p50: 2 },
+      });
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default suite;

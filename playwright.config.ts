@@ -1,0 +1,17 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser tests run the built renderer in Debian's Chromium through the e2e bridge
+// (`npm run build` first). The Electron project runs only where an Electron binary exists.
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/playwright',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  projects: [
+    { name: 'chromium', testIgnore: /electron\.spec\.ts/ },
+    { name: 'electron', testMatch: /electron\.spec\.ts/ },
+  ],
+});

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// `npm test`: type checks, every vitest project, the build, and the browser tests; then the
+// plain closing line `N passed, N failed, N skipped` that CI reads (it cannot read vitest's
+// or Playwright's own summaries). Every step runs even if an earlier one failed, so one run
+// shows everything that is wrong; the exit code is non-zero if anything failed.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const results = 'test-results';
+mkdirSync(results, { recursive: true });
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failedSteps = [];
+
+function run(label, command, args, env = {}) {
+  console.log(`\n▶ ${label}`);
+  const r = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) failedSteps.push(label);
+  return r.status === 0;
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+if (!run('native modules for Node', process.execPath, ['scripts/native-abi.mjs', 'node'])) {
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+
+// Type checks count as one check each: a type error is a failure CI must see.
+for (const [label, args] of [
+  ['typecheck (node)', ['tsc', '--noEmit', '-p', 'tsconfig.node.json']],
+  ['typecheck (e2e)', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
+  ['typecheck (svelte)', ['svelte-check', '--tsconfig', './tsconfig.web.json', '--fail-on-warnings']],
+]) {
+  if (run(label, npx, args)) passed += 1;
+  else failed += 1;
+}
+
+rmSync(`${results}/vitest.json`, { force: true });
+const vitestOk = run('vitest (node + renderer projects)', npx, [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${results}/vitest.json`,
+]);
+const vitest = readJson(`${results}/vitest.json`);
+if (vitest) {
+  passed += vitest.numPassedTests ?? 0;
+  failed += vitest.numFailedTests ?? 0;
+  skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  // A suite that fails to load has no failed tests but a failed file.
+  if (!vitestOk && (vitest.numFailedTests ?? 0) === 0) failed += Math.max(1, vitest.numFailedTestSuites ?? 0);
+} else if (!vitestOk) {
+  failed += 1;
+}
+
+const built = run('build (electron-vite)', npx, ['electron-vite', 'build']);
+if (!built) failed += 1;
+else {
+  rmSync(`${results}/playwright.json`, { force: true });
+  const e2eOk = run('browser tests (Playwright + Chromium)', npx, ['playwright', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
+  });
+  const pw = readJson(`${results}/playwright.json`);
+  if (pw?.stats) {
+    passed += (pw.stats.expected ?? 0) + (pw.stats.flaky ?? 0);
+    failed += pw.stats.unexpected ?? 0;
+    skipped += pw.stats.skipped ?? 0;
+    if (!e2eOk && (pw.stats.unexpected ?? 0) === 0) failed += 1;
+  } else if (!e2eOk) {
+    failed += 1;
+  }
+}
+
+if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || failedSteps.length > 0 ? 1 : 0);

@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger, type Ledger } from '../ledger/index';
+import { toZonedNow } from '../../../shared/time';
+import { createDispatch, createHandlers, type Dispatch } from './handlers';
+
+let ledger: Ledger;
+let dispatch: Dispatch;
+const logged: string[] = [];
+
+beforeEach(() => {
+  ledger = openLedger({ path: ':memory:', now: () => toZonedNow('2026-02-17T12:00:00+08:00') });
+  dispatch = createDispatch(
+    createHandlers({ ledger, appInfo: () => ({ version: '0.0.0-test', dataDir: '/tmp/x', databasePath: ':memory:' }) }),
+    (msg) => logged.push(msg),
+  );
+});
+afterEach(() => ledger.close());
+
+describe('IPC dispatch', () => {
+  it('runs a real command end to end against the ledger', async () => {
+    ledger.saveBatch([
+      { amount: 35, type: 'EXPENSE', category: '餐饮', description: '午饭', date: null, account: null, confidence: 1, source: 'local' },
+    ]);
+    const result = await dispatch('listTransactions', { from: '2026-02-01', to: '2026-02-28' });
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      const page = result.value as { total: number; rows: { amountFen: number; description: string }[] };
+      expect(page.total).toBe(1);
+      expect(page.rows[0]).toMatchObject({ amountFen: 3500, description: '午饭' });
+    }
+  });
+
+  it('applies schema defaults', async () => {
+    const result = await dispatch('listTransactions', {});
+    expect(result).toEqual({ ok: true, value: { rows: [], total: 0 } });
+  });
+
+  it('rejects unknown commands', async () => {
+    expect(await dispatch('dropAllTables', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
+    expect(await dispatch(42, {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
+    expect(await dispatch('__proto__', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
+  });
+
+  it.each([
+    ['listTransactions', { from: '17/02/2026' }],
+    ['listTransactions', { limit: 100000 }],
+    ['listTransactions', { limit: '50' }],
+    ['listTransactions', { evil: true }],
+    ['searchTransactions', { query: '   ' }],
+    ['monthSummary', { month: '2026-2' }],
+    ['monthSummary', 'not an object'],
+  ])('rejects malformed input for %s (%o) with a Chinese message', async (name, input) => {
+    const result = await dispatch(name, input);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('validation_failed');
+      expect(result.error.message).toMatch(/^输入无效/);
+    }
+  });
+
+  it('turns an unexpected handler failure into an error result and logs it', async () => {
+    ledger.close();
+    const result = await dispatch('monthSummary', { month: '2026-02' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    expect(logged.at(-1)).toContain('monthSummary');
+  });
+});

@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import { commandSchemas, type CommandOutputs, type IpcResult, type ParsedInput, type AppInfo } from '../../../shared/ipc';
+import { COMMAND_NAMES, type CommandName } from '../../../shared/ipc-names';
+import { LedgerNotFoundError, LedgerValidationError, type Ledger } from '../ledger/index';
+
+/** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
+export interface HandlerDeps {
+  ledger: Ledger;
+  appInfo: () => AppInfo;
+}
+
+export type Handlers = {
+  [K in CommandName]: (input: ParsedInput<K>) => CommandOutputs[K] | Promise<CommandOutputs[K]>;
+};
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  return {
+    appInfo: () => deps.appInfo(),
+    listTransactions: (input) => deps.ledger.list(input),
+    searchTransactions: (input) => deps.ledger.search(input.query, input.limit),
+    monthSummary: (input) => deps.ledger.monthSummary(input.month),
+  };
+}
+
+/** An error a handler throws on purpose, with a stable code and a sentence for the user. */
+export class CommandError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Dispatch = (name: unknown, input: unknown) => Promise<IpcResult<unknown>>;
+
+function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && (COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '输入'}: ${issue.message}`)
+    .join('；');
+}
+
+/**
+ * The single entry point for untrusted input: unknown commands and inputs that fail their
+ * zod schema are rejected here, before any handler runs; handler failures become error
+ * results instead of crossing the boundary as exceptions.
+ */
+export function createDispatch(handlers: Handlers, log: (message: string, err: unknown) => void = () => {}): Dispatch {
+  return async (name, input) => {
+    if (!isCommandName(name)) {
+      return { ok: false, error: { code: 'unknown_command', message: `未知的命令：${String(name).slice(0, 40)}` } };
+    }
+    const parsed = commandSchemas[name].safeParse(input ?? {});
+    if (!parsed.success) {
+      return { ok: false, error: { code: 'validation_failed', message: `输入无效（${describeIssues(parsed.error)}）` } };
+    }
+    try {
+      const handler = handlers[name] as (input: unknown) => unknown;
+      return { ok: true, value: await handler(parsed.data) };
+    } catch (err) {
+      if (err instanceof CommandError || err instanceof LedgerValidationError || err instanceof LedgerNotFoundError) {
+        return { ok: false, error: { code: err.code, message: err.message } };
+      }
+      log(`command ${name} failed`, err);
+      return { ok: false, error: { code: 'internal_error', message: '操作失败，请重试；如果一直失败，请查看日志。' } };
+    }
+  };
+}

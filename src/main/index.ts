@@ -1,0 +1,3 @@
+// Entry of the Electron main process. Everything Electron-specific lives in ./app; the
+// core under ./core is plain Node and is what the tests exercise.
+import './app/main';
