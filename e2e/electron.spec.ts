@@ -22,7 +22,7 @@ test.describe('Electron shell', () => {
   test('opens one hardened window showing the app', async () => {
     const app = await electron.launch({ args: ['.'], executablePath: binary! });
     const window = await app.firstWindow();
-    await expect(window.getByRole('heading', { name: '随口记' })).toBeVisible();
+    await expect(window.getByRole('navigation', { name: '主导航' })).toContainText('随口记');
     expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
     // No Node in the page: contextIsolation + sandbox leave only the preload's API object.
     const globals = await window.evaluate(() => ({

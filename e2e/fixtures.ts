@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { test as base, chromium, type Browser, type Page } from '@playwright/test';
 import { createDispatch, createHandlers } from '../src/main/core/ipc/handlers';
 import { openLedger, type Ledger } from '../src/main/core/ledger/index';
-import { API_GLOBAL, COMMAND_NAMES } from '../src/shared/ipc-names';
+import { API_GLOBAL, COMMAND_NAMES } from '../src/shared/ipc/names';
 import { BRIDGE_PATH, startBridge, type Bridge } from './bridge/server';
 import { installApiShim } from './bridge/shim';
 

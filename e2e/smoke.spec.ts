@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { COMMAND_NAMES, API_GLOBAL } from '../src/shared/ipc-names';
+import { COMMAND_NAMES, API_GLOBAL } from '../src/shared/ipc/names';
 import { buildApi } from '../src/shared/api-shape';
 import { expect, hanziRenderAsGlyphs, test } from './fixtures';
 
 test('the renderer loads through the bridge and renders Chinese as glyphs', async ({ app }) => {
   const { page } = app;
-  await expect(page.getByRole('heading', { name: '随口记' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: '主导航' })).toContainText('随口记');
+  await page.goto(app.bridge.url + '#/ledger');
   await expect(page.getByText('本月还没有记录')).toBeVisible();
   expect(await hanziRenderAsGlyphs(page)).toBe(true);
   mkdirSync('test-results/screenshots', { recursive: true });
@@ -18,7 +19,7 @@ test('a real command lists rows saved in the real SQLite ledger', async ({ app }
     { amount: 35, type: 'EXPENSE', category: '餐饮', description: '午饭', date: today, account: null, confidence: 1, source: 'local' },
     { amount: 9000, type: 'INCOME', category: '工资', description: '工资', date: today, account: null, confidence: 1, source: 'local' },
   ]);
-  const page = await app.open();
+  const page = await app.open('#/ledger');
   await expect(page.getByText('午饭')).toBeVisible();
   await expect(page.getByText('-35')).toBeVisible();
   await expect(page.getByText('+9000')).toBeVisible();

@@ -3,8 +3,8 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { buildApi } from '../shared/api-shape';
 import type { AppEvent } from '../shared/events';
-import type { IpcResult } from '../shared/ipc';
-import { API_GLOBAL, EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names';
+import type { IpcResult } from '../shared/ipc/index';
+import { API_GLOBAL, EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc/names';
 
 const api = buildApi(
   (name, input) => ipcRenderer.invoke(INVOKE_CHANNEL, name, input) as Promise<IpcResult<unknown>>,

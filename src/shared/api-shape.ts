@@ -1,6 +1,6 @@
 import type { AppEvent } from './events';
-import type { IpcResult, SuikoujiApi } from './ipc';
-import { COMMAND_NAMES } from './ipc-names';
+import type { IpcResult, SuikoujiApi } from './ipc/index';
+import { COMMAND_NAMES } from './ipc/names';
 
 /**
  * Builds the window API from a transport. The preload (Electron IPC) and the browser e2e

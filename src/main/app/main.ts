@@ -1,7 +1,7 @@
 import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc-names';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/names';
 import type { AppEvent } from '../../shared/events';
 import { createDispatch, createHandlers } from '../core/ipc/handlers';
 import { openLedger, type Ledger } from '../core/ledger/index';

@@ -65,3 +65,15 @@ describe('IPC dispatch', () => {
     expect(logged.at(-1)).toContain('monthSummary');
   });
 });
+
+describe('voice commands without a session', () => {
+  it('answer with a clear error instead of crashing', async () => {
+    const result = await dispatch('voiceText', { text: '午饭35' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'voice_unavailable' } });
+  });
+  it('still validate their input first', async () => {
+    const result = await dispatch('voiceAction', { action: 'confirmItem', index: -1 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    expect(await dispatch('voiceAction', { action: 'format_disk' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+  });
+});

@@ -1,25 +1,23 @@
 import type { z } from 'zod';
-import { commandSchemas, type CommandOutputs, type IpcResult, type ParsedInput, type AppInfo } from '../../../shared/ipc';
-import { COMMAND_NAMES, type CommandName } from '../../../shared/ipc-names';
-import { LedgerNotFoundError, LedgerValidationError, type Ledger } from '../ledger/index';
+import { commandSchemas, type CommandOutputs, type IpcResult, type ParsedInput } from '../../../shared/ipc/index';
+import { COMMAND_NAMES, type CommandName } from '../../../shared/ipc/names';
+import { LedgerNotFoundError, LedgerValidationError } from '../ledger/index';
+import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
+import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
+import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
 
 /** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
-export interface HandlerDeps {
-  ledger: Ledger;
-  appInfo: () => AppInfo;
-}
+export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps;
 
 export type Handlers = {
   [K in CommandName]: (input: ParsedInput<K>) => CommandOutputs[K] | Promise<CommandOutputs[K]>;
 };
 
+/** Handlers for one area of the command map. */
+export type AreaHandlers<K extends CommandName> = Pick<Handlers, K>;
+
 export function createHandlers(deps: HandlerDeps): Handlers {
-  return {
-    appInfo: () => deps.appInfo(),
-    listTransactions: (input) => deps.ledger.list(input),
-    searchTransactions: (input) => deps.ledger.search(input.query, input.limit),
-    monthSummary: (input) => deps.ledger.monthSummary(input.month),
-  };
+  return { ...createAppHandlers(deps), ...createLedgerHandlers(deps), ...createVoiceHandlers(deps) };
 }
 
 /** An error a handler throws on purpose, with a stable code and a sentence for the user. */

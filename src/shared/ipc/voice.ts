@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { DraftBatchDto, VoiceMode, VoiceState } from '../domain';
+import type { VOICE_COMMANDS } from './voice.names';
+import { txType, ymd } from './ledger';
+
+const mode = z.enum(['auto', 'pushToTalk', 'keyboard']);
+const itemIndex = z.number().int().min(0).max(99);
+
+/** Edits from the confirmation card; they go through the orchestrator like a spoken fix. */
+export const draftFieldsSchema = z
+  .object({
+    amount: z.number().positive().max(100_000_000).optional(),
+    type: txType.optional(),
+    category: z.string().trim().min(1).max(20).optional(),
+    description: z.string().max(100).optional(),
+    date: ymd.optional(),
+    account: z.string().trim().min(1).max(30).optional(),
+  })
+  .strict();
+
+export const voiceActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('confirmItem'), index: itemIndex }).strict(),
+  z.object({ action: z.literal('cancelItem'), index: itemIndex }).strict(),
+  z.object({ action: z.literal('editItem'), index: itemIndex, fields: draftFieldsSchema }).strict(),
+  z.object({ action: z.literal('confirmAll') }).strict(),
+  z.object({ action: z.literal('cancelAll') }).strict(),
+  z.object({ action: z.literal('undo') }).strict(),
+  z.object({ action: z.literal('restart') }).strict(),
+  z.object({ action: z.literal('exit') }).strict(),
+]);
+
+export type VoiceAction = z.output<typeof voiceActionSchema>;
+
+export const voiceSchemas = {
+  voiceSnapshot: z.object({}).strict(),
+  voiceStart: z.object({ mode: mode.optional() }).strict(),
+  voiceSetMode: z.object({ mode }).strict(),
+  voiceText: z.object({ text: z.string().trim().min(1, '请输入内容').max(2000) }).strict(),
+  voicePushToTalk: z.object({ action: z.enum(['down', 'up']) }).strict(),
+  voiceAction: voiceActionSchema,
+} satisfies Record<(typeof VOICE_COMMANDS)[number], z.ZodType>;
+
+/** What a window needs to draw the session when it opens (then it follows the events). */
+export interface VoiceSnapshot {
+  state: VoiceState;
+  mode: VoiceMode;
+  batch: DraftBatchDto | null;
+  online: boolean;
+}
+
+export interface VoiceOutputs {
+  voiceSnapshot: VoiceSnapshot;
+  voiceStart: VoiceSnapshot;
+  voiceSetMode: VoiceSnapshot;
+  voiceText: VoiceSnapshot;
+  voicePushToTalk: VoiceSnapshot;
+  voiceAction: VoiceSnapshot;
+}
