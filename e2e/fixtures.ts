@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, chromium, type Browser, type Page } from '@playwright/test';
-import { createDispatch, createHandlers } from '../src/main/core/ipc/handlers';
-import { openLedger, type Ledger } from '../src/main/core/ledger/index';
+import { createAppCore, type AppCore } from '../src/main/core/app-core';
+import type { Ledger } from '../src/main/core/ledger/index';
 import { API_GLOBAL, COMMAND_NAMES } from '../src/shared/ipc/names';
 import { BRIDGE_PATH, startBridge, type Bridge } from './bridge/server';
 import { installApiShim } from './bridge/shim';
@@ -24,6 +24,7 @@ export const CHROMIUM_ARGS = [
 export interface AppHarness {
   page: Page;
   ledger: Ledger;
+  core: AppCore;
   bridge: Bridge;
   dataDir: string;
   /** Opens the app (optionally another page, e.g. '#/quick') in a fresh page. */
@@ -41,18 +42,15 @@ export const test = base.extend<{ app: AppHarness }, { browser: Browser }>({
   ],
   app: async ({ browser }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skj-e2e-'));
-    const ledger = openLedger({ path: join(dataDir, 'ledger.db') });
-    const dispatch = createDispatch(
-      createHandlers({
-        ledger,
-        appInfo: () => ({ version: 'e2e', dataDir, databasePath: ledger.path }),
-      }),
-    );
-    const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch });
+    const core = createAppCore({ dataDir, version: 'e2e' });
+    const { ledger } = core;
+    const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
+    core.onEvent((event) => bridge.broadcast(event));
     const pages: Page[] = [];
     const harness: AppHarness = {
       page: undefined as unknown as Page,
       ledger,
+      core,
       bridge,
       dataDir,
       async open(hash = '', options = {}) {
@@ -78,7 +76,7 @@ export const test = base.extend<{ app: AppHarness }, { browser: Browser }>({
     await use(harness);
     for (const p of pages) await p.context().close();
     await bridge.close();
-    ledger.close();
+    await core.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   },
 });

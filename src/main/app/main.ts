@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/names';
 import type { AppEvent } from '../../shared/events';
-import { createDispatch, createHandlers } from '../core/ipc/handlers';
-import { openLedger, type Ledger } from '../core/ledger/index';
+import { createAppCore, type AppCore } from '../core/app-core';
 import { hardenApp } from './security';
 import { mainWindowOptions } from './window-options';
 
@@ -13,7 +12,7 @@ const preloadPath = join(here, '../preload/index.cjs');
 const rendererUrl = process.env['ELECTRON_RENDERER_URL'];
 
 let mainWindow: BrowserWindow | null = null;
-let ledger: Ledger | null = null;
+let core: AppCore | null = null;
 
 function isOwnUrl(url: string): boolean {
   if (rendererUrl && url.startsWith(rendererUrl)) return true;
@@ -41,23 +40,15 @@ function createMainWindow(): BrowserWindow {
 async function start(): Promise<void> {
   await app.whenReady();
   hardenApp(isOwnUrl);
-  const dataDir = app.getPath('userData');
-  const databasePath = join(dataDir, 'ledger.db');
   try {
-    ledger = openLedger({ path: databasePath });
+    core = createAppCore({ dataDir: app.getPath('userData'), version: app.getVersion() });
   } catch (err) {
     dialog.showErrorBox('随口记无法打开账本', (err as Error).message);
     app.exit(1);
     return;
   }
-  const openLedgerRef = ledger;
-  const dispatch = createDispatch(
-    createHandlers({
-      ledger: openLedgerRef,
-      appInfo: () => ({ version: app.getVersion(), dataDir, databasePath }),
-    }),
-    (message, err) => console.error(message, err),
-  );
+  const { dispatch } = core;
+  core.onEvent(broadcast);
   ipcMain.handle(INVOKE_CHANNEL, (event, name: unknown, input: unknown) => {
     if (!isTrustedSender(event)) return { ok: false, error: { code: 'forbidden', message: '拒绝来自未知页面的请求' } };
     return dispatch(name, input);
@@ -81,6 +72,6 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => ledger?.close());
+  app.on('will-quit', () => void core?.dispose());
   void start();
 }

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import type { AppEvent } from '../../shared/events';
+import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
+import { openLedger, type Ledger } from './ledger/index';
+
+/**
+ * The composition root of the main process, without Electron: the shell (src/main/app)
+ * and the browser e2e bridge both build the app through this, so the tests exercise the
+ * same wiring a user runs.
+ */
+export interface AppCoreOptions {
+  /** Folder holding ledger.db (Electron's userData in the app, a temp dir in tests). */
+  dataDir: string;
+  version: string;
+  log?: (message: string, err?: unknown) => void;
+}
+
+export interface AppCore {
+  dispatch: Dispatch;
+  ledger: Ledger;
+  /** Subscribe to everything that must reach the windows. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
+  emit(event: AppEvent): void;
+  dispose(): Promise<void>;
+}
+
+/** Throws LedgerOpenError when the ledger file cannot be used (the shell shows it). */
+export function createAppCore(options: AppCoreOptions): AppCore {
+  const log = options.log ?? ((message, err) => console.error(message, err));
+  const databasePath = join(options.dataDir, 'ledger.db');
+  const ledger = openLedger({ path: databasePath });
+  const listeners = new Set<(event: AppEvent) => void>();
+  const emit = (event: AppEvent) => {
+    for (const l of listeners) {
+      try {
+        l(event);
+      } catch (err) {
+        log('event listener failed', err);
+      }
+    }
+  };
+  const dispatch = createDispatch(
+    createHandlers({
+      ledger,
+      appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath }),
+    }),
+    log,
+  );
+  return {
+    dispatch,
+    ledger,
+    emit,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async dispose() {
+      listeners.clear();
+      ledger.close();
+    },
+  };
+}
