@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY } from '../../../shared/categories';
 import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '../../../shared/domain';
-import type { CategoryTotal, MonthSummary, Page } from '../../../shared/ipc';
+import type { CategoryTotal, MonthSummary, Page } from '../../../shared/ipc/index';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
 import { isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
