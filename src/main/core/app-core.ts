@@ -2,6 +2,11 @@ import { join } from 'node:path';
 import type { AppEvent } from '../../shared/events';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { openLedger, type Ledger } from './ledger/index';
+// settings wiring (UI/shell engineer) ->
+import type { WindowAction } from '../../shared/ipc/app';
+import type { Microphone } from '../../shared/ipc/app-settings';
+import { createSettingsStore, unavailableSecretBox, type SecretBox, type SettingsStore } from './settings/index';
+// <- settings wiring
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -13,11 +18,19 @@ export interface AppCoreOptions {
   dataDir: string;
   version: string;
   log?: (message: string, err?: unknown) => void;
+  // settings wiring (UI/shell engineer) ->
+  /** Electron safeStorage in the shell; absent means keys cannot be stored. */
+  secretBox?: SecretBox;
+  listMicrophones?: () => Promise<Microphone[]>;
+  /** The shell's window control (quick entry close, bring main forward). */
+  windowAction?: (action: WindowAction) => void;
+  // <- settings wiring
 }
 
 export interface AppCore {
   dispatch: Dispatch;
   ledger: Ledger;
+  settings: SettingsStore;
   /** Subscribe to everything that must reach the windows. */
   onEvent(listener: (event: AppEvent) => void): () => void;
   emit(event: AppEvent): void;
@@ -29,6 +42,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const log = options.log ?? ((message, err) => console.error(message, err));
   const databasePath = join(options.dataDir, 'ledger.db');
   const ledger = openLedger({ path: databasePath });
+  const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
   const listeners = new Set<(event: AppEvent) => void>();
   const emit = (event: AppEvent) => {
     for (const l of listeners) {
@@ -43,12 +57,16 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     createHandlers({
       ledger,
       appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath }),
+      settings,
+      ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
+      ...(options.windowAction ? { windowAction: options.windowAction } : {}),
     }),
     log,
   );
   return {
     dispatch,
     ledger,
+    settings,
     emit,
     onEvent(listener) {
       listeners.add(listener);

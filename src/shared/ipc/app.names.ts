@@ -1,2 +1,2 @@
-/** App-level commands (info, settings). */
-export const APP_COMMANDS = ['appInfo'] as const;
+/** App-level commands (info, settings, microphones, window control). */
+export const APP_COMMANDS = ['appInfo', 'settingsGet', 'settingsSave', 'settingsTest', 'listMicrophones', 'windowAction'] as const;

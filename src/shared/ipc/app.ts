@@ -1,8 +1,26 @@
 import { z } from 'zod';
 import type { APP_COMMANDS } from './app.names';
+import { settingsSaveSchema, type ConnectionTestResult, type Microphone, type SettingsView } from './app-settings';
+
+/**
+ * What a page may ask of the shell about windows. The quick-entry window closes itself
+ * after a save or Esc; any page may bring the main window (optionally at a route) forward.
+ */
+export const windowActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('closeQuickEntry') }).strict(),
+  z.object({ action: z.literal('showMain'), route: z.enum(['session', 'ledger', 'settings']).optional() }).strict(),
+]);
+
+export type WindowAction = z.output<typeof windowActionSchema>;
 
 export const appSchemas = {
   appInfo: z.object({}).strict(),
+  settingsGet: z.object({}).strict(),
+  settingsSave: settingsSaveSchema,
+  /** Tests the connection with the given unsaved values over the stored ones. */
+  settingsTest: settingsSaveSchema,
+  listMicrophones: z.object({}).strict(),
+  windowAction: windowActionSchema,
 } satisfies Record<(typeof APP_COMMANDS)[number], z.ZodType>;
 
 export interface AppInfo {
@@ -13,4 +31,11 @@ export interface AppInfo {
 
 export interface AppOutputs {
   appInfo: AppInfo;
+  settingsGet: SettingsView;
+  settingsSave: SettingsView;
+  settingsTest: ConnectionTestResult;
+  listMicrophones: Microphone[];
+  windowAction: null;
 }
+
+export * from './app-settings';

@@ -1,12 +1,52 @@
-import type { AppInfo } from '../../../shared/ipc/index';
-import type { AreaHandlers } from './handlers';
+import type { AppInfo, WindowAction } from '../../../shared/ipc/app';
+import type { Microphone } from '../../../shared/ipc/app-settings';
+import { SettingsError, testConnection, type ConnectionTestDeps, type SettingsStore } from '../settings/index';
+import { CommandError, type AreaHandlers } from './handlers';
 
 export interface AppHandlerDeps {
   appInfo: () => AppInfo;
+  /** Absent in a core built without settings (old tests); the commands then say so. */
+  settings?: SettingsStore;
+  connectionTest?: ConnectionTestDeps;
+  /** The microphones PortAudio sees; absent where audio is not wired. */
+  listMicrophones?: () => Promise<Microphone[]>;
+  /** The shell's window control; the browser bridge records instead. */
+  windowAction?: (action: WindowAction) => void;
 }
 
-export function createAppHandlers(deps: AppHandlerDeps): AreaHandlers<'appInfo'> {
+type AppCommand = 'appInfo' | 'settingsGet' | 'settingsSave' | 'settingsTest' | 'listMicrophones' | 'windowAction';
+
+export function createAppHandlers(deps: AppHandlerDeps): AreaHandlers<AppCommand> {
+  const settings = (): SettingsStore => {
+    if (!deps.settings) throw new CommandError('settings_unavailable', '设置暂不可用，请重启应用后再试。');
+    return deps.settings;
+  };
   return {
     appInfo: () => deps.appInfo(),
+    settingsGet: () => settings().view(),
+    settingsSave: (input) => {
+      try {
+        return settings().save(input);
+      } catch (err) {
+        if (err instanceof SettingsError) throw new CommandError(err.code, err.message);
+        throw err;
+      }
+    },
+    settingsTest: (input) => {
+      const preview = settings().preview(input);
+      return testConnection(preview.settings, preview.secret, deps.connectionTest);
+    },
+    listMicrophones: async () => {
+      if (!deps.listMicrophones) return [];
+      try {
+        return await deps.listMicrophones();
+      } catch {
+        throw new CommandError('audio_unavailable', '无法读取麦克风列表：请确认已连接麦克风，并允许随口记使用它。');
+      }
+    },
+    windowAction: (input) => {
+      deps.windowAction?.(input);
+      return null;
+    },
   };
 }

@@ -1,0 +1,49 @@
+import type { SecretName, Settings } from '../../../shared/ipc/app-settings';
+
+/**
+ * The settings translated into the options the voice parts take (createUnderstanding,
+ * createAsrClient + token provider, createVoiceInput, createTts), so the session manager
+ * never reads the settings file or a secret itself.
+ */
+export interface VoiceConfig {
+  understanding: {
+    mode: 'offline' | 'gateway' | 'direct';
+    gatewayUrl?: string;
+    gatewayApiKey?: string;
+    apiKey?: string;
+    llmBaseUrl?: string;
+    model?: string;
+  };
+  asr: {
+    protocol: 'dashscope' | 'funasr';
+    /** FunASR server URL; for DashScope the token answer carries the URL. */
+    url?: string;
+    /** Where DashScope tokens come from; 'none' means cloud ASR is not configured. */
+    tokens: 'gateway' | 'direct' | 'none';
+  };
+  input: { deviceId?: number; silenceMs: number };
+  tts: { enabled: boolean; rate: number };
+}
+
+export function voiceConfigFromSettings(settings: Settings, secret: (name: SecretName) => string | null): VoiceConfig {
+  const { connection, asr } = settings;
+  const gatewayApiKey = secret('gatewayApiKey') ?? undefined;
+  const apiKey = secret('dashscopeApiKey') ?? undefined;
+  const understanding: VoiceConfig['understanding'] =
+    connection.mode === 'gateway' && connection.gatewayUrl
+      ? { mode: 'gateway', gatewayUrl: connection.gatewayUrl, ...(gatewayApiKey ? { gatewayApiKey } : {}) }
+      : connection.mode === 'direct' && apiKey
+        ? { mode: 'direct', apiKey, llmBaseUrl: connection.llmBaseUrl, model: connection.model }
+        : { mode: 'offline' };
+  const tokens: VoiceConfig['asr']['tokens'] =
+    understanding.mode === 'gateway' ? 'gateway' : understanding.mode === 'direct' ? 'direct' : 'none';
+  return {
+    understanding,
+    asr:
+      asr.provider === 'funasr'
+        ? { protocol: 'funasr', ...(asr.funasrUrl ? { url: asr.funasrUrl } : {}), tokens: 'none' }
+        : { protocol: 'dashscope', tokens },
+    input: { ...(settings.microphone.deviceId !== null ? { deviceId: settings.microphone.deviceId } : {}), silenceMs: settings.vad.silenceMs },
+    tts: { enabled: settings.tts.enabled, rate: settings.tts.rate },
+  };
+}

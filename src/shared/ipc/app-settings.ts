@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+// Settings as the renderer sees and edits them. Secrets (API keys) travel only inward: the
+// renderer may send a new key, it never receives one back — only whether one is stored and
+// its last four characters.
+
+export const CONNECTION_MODES = ['offline', 'gateway', 'direct'] as const;
+export type ConnectionMode = (typeof CONNECTION_MODES)[number];
+
+export const ASR_PROVIDERS = ['dashscope', 'funasr'] as const;
+export type AsrProvider = (typeof ASR_PROVIDERS)[number];
+
+export const SECRET_NAMES = ['gatewayApiKey', 'dashscopeApiKey'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+export const VAD_SILENCE_MIN_MS = 500;
+export const VAD_SILENCE_MAX_MS = 4000;
+export const DEFAULT_HOTKEY = 'Ctrl+Alt+Space';
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((text) => text === '' || /^https?:\/\/[^\s/]+/i.test(text), '应为 http:// 或 https:// 开头的地址');
+const wsUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((text) => text === '' || /^wss?:\/\/[^\s/]+/i.test(text), '应为 ws:// 或 wss:// 开头的地址');
+
+/**
+ * An Electron accelerator with at least one modifier, so a global hotkey never swallows a
+ * plain key the user types elsewhere.
+ */
+export const hotkeySchema = z
+  .string()
+  .trim()
+  .max(60)
+  .regex(
+    /^(?:(?:Ctrl|Control|Alt|Shift|Super|Meta|Cmd|Command|CmdOrCtrl|CommandOrControl|Option|AltGr)\+)+(?:[A-Z0-9]|F(?:[1-9]|1[0-9]|2[0-4])|Space|Enter|Tab|Backspace|Delete|Insert|Home|End|PageUp|PageDown|Up|Down|Left|Right|Escape|Plus|[-=,./;'`[\]\\])$/,
+    '快捷键应为「修饰键+按键」，例如 Ctrl+Alt+Space',
+  );
+
+/** The non-secret settings, every field with a default so a partial file still loads. */
+export const settingsSchema = z.object({
+  connection: z
+    .object({
+      mode: z.enum(CONNECTION_MODES).default('offline'),
+      gatewayUrl: httpUrl.default(''),
+      llmBaseUrl: httpUrl.default('https://dashscope.aliyuncs.com/compatible-mode/v1'),
+      model: z.string().trim().max(80).default('qwen-plus'),
+    })
+    .prefault({}),
+  asr: z
+    .object({
+      provider: z.enum(ASR_PROVIDERS).default('dashscope'),
+      funasrUrl: wsUrl.default(''),
+    })
+    .prefault({}),
+  microphone: z.object({ deviceId: z.number().int().min(0).nullable().default(null) }).prefault({}),
+  vad: z.object({ silenceMs: z.number().int().min(VAD_SILENCE_MIN_MS).max(VAD_SILENCE_MAX_MS).default(800) }).prefault({}),
+  tts: z
+    .object({
+      enabled: z.boolean().default(true),
+      rate: z.number().min(0.5).max(2).default(1),
+    })
+    .prefault({}),
+  hotkey: z.object({ pushToTalk: hotkeySchema.default(DEFAULT_HOTKEY) }).prefault({}),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+
+/** What a save may change: any subset; a secret string sets it, null deletes it. */
+export const settingsSaveSchema = z
+  .object({
+    settings: z
+      .object({
+        connection: settingsSchema.shape.connection.unwrap().partial().strict().optional(),
+        asr: settingsSchema.shape.asr.unwrap().partial().strict().optional(),
+        microphone: settingsSchema.shape.microphone.unwrap().partial().strict().optional(),
+        vad: settingsSchema.shape.vad.unwrap().partial().strict().optional(),
+        tts: settingsSchema.shape.tts.unwrap().partial().strict().optional(),
+        hotkey: settingsSchema.shape.hotkey.unwrap().partial().strict().optional(),
+      })
+      .strict()
+      .default({}),
+    secrets: z
+      .object({
+        gatewayApiKey: z.string().trim().min(8, '密钥太短').max(400).nullable().optional(),
+        dashscopeApiKey: z.string().trim().min(8, '密钥太短').max(400).nullable().optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+export type SettingsSaveInput = z.input<typeof settingsSaveSchema>;
+export type SettingsPatch = z.output<typeof settingsSaveSchema>;
+
+export interface SecretStatus {
+  stored: boolean;
+  /** e.g. ••••abcd; null when nothing is stored. */
+  mask: string | null;
+}
+
+export interface SettingsView {
+  settings: Settings;
+  secrets: Record<SecretName, SecretStatus>;
+  /** False where the OS offers no encrypted storage: keys cannot be saved then. */
+  secretStorageAvailable: boolean;
+  dataDir: string;
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  /** A Chinese sentence for the user. */
+  message: string;
+  latencyMs?: number;
+}
+
+export interface Microphone {
+  id: number;
+  name: string;
+  isDefault: boolean;
+}
+
+/** Masks a secret for display: only its last four characters survive. */
+export function maskSecret(secret: string): string {
+  return `••••${secret.slice(-4)}`;
+}
