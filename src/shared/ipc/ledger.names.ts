@@ -1,2 +1,27 @@
 /** Ledger commands (明细, 统计, 分类/账户, import/export, undo). */
-export const LEDGER_COMMANDS = ['listTransactions', 'searchTransactions', 'monthSummary'] as const;
+export const LEDGER_COMMANDS = [
+  'listTransactions',
+  'searchTransactions',
+  'monthSummary',
+  'listDays',
+  'periodStats',
+  'updateTransaction',
+  'deleteTransactions',
+  'listCategories',
+  'addCategory',
+  'renameCategory',
+  'setCategoryHidden',
+  'reorderCategories',
+  'deleteCategory',
+  'listAccounts',
+  'addAccount',
+  'renameAccount',
+  'setDefaultAccount',
+  'deleteAccount',
+  'exportCsv',
+  'previewImport',
+  'commitImport',
+  'undo',
+  'redo',
+  'historyState',
+] as const;

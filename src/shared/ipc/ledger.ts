@@ -1,19 +1,38 @@
 import { z } from 'zod';
 import type { TransactionRow, TransactionType } from '../domain';
+import { MAX_AMOUNT_YUAN } from '../money';
 import type { LEDGER_COMMANDS } from './ledger.names';
 
 export const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '应为 YYYY-MM-DD');
 export const txType = z.enum(['EXPENSE', 'INCOME', 'TRANSFER']);
+const fen = z.number().int().min(0).max(MAX_AMOUNT_YUAN * 100);
+const name = z.string().trim().min(1, '名称不能为空').max(20, '名称最多20个字');
+const id = z.number().int().positive();
+
+/** The filters of the 明细 page; every field narrows the set (AND). */
+export const ledgerFilter = z
+  .object({
+    from: ymd.optional(),
+    to: ymd.optional(),
+    type: txType.optional(),
+    category: z.string().max(50).optional(),
+    account: z.string().max(50).optional(),
+    minFen: fen.optional(),
+    maxFen: fen.optional(),
+    /** Substring of the description or the category name. */
+    text: z.string().trim().max(100).optional(),
+  })
+  .strict();
+export type LedgerFilter = z.infer<typeof ledgerFilter>;
+
+/** Import files travel as base64; 40 MB of text is far beyond any personal bill export. */
+const fileBytes = z.object({ dataBase64: z.string().min(1, '文件为空').max(40_000_000, '文件太大') }).strict();
 
 export const ledgerSchemas = {
-  listTransactions: z
-    .object({
-      from: ymd.optional(),
-      to: ymd.optional(),
+  listTransactions: ledgerFilter
+    .extend({
       limit: z.number().int().min(1).max(500).default(50),
       offset: z.number().int().min(0).default(0),
-      type: txType.optional(),
-      category: z.string().max(50).optional(),
     })
     .strict(),
   searchTransactions: z
@@ -27,6 +46,48 @@ export const ledgerSchemas = {
       month: z.string().regex(/^\d{4}-\d{2}$/, '应为 YYYY-MM'),
     })
     .strict(),
+  listDays: ledgerFilter,
+  periodStats: z.object({ from: ymd, to: ymd, granularity: z.enum(['day', 'month']) }).strict(),
+  updateTransaction: z
+    .object({
+      id: z.string().min(1).max(64),
+      patch: z
+        .object({
+          amountFen: fen.min(1, '金额必须大于0').optional(),
+          type: txType.optional(),
+          category: z.string().trim().min(1).max(50).optional(),
+          account: z.string().trim().min(1).max(50).optional(),
+          description: z.string().max(200).optional(),
+          date: ymd.optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  deleteTransactions: z.object({ ids: z.array(z.string().min(1).max(64)).min(1).max(10_000) }).strict(),
+  listCategories: z.object({}).strict(),
+  addCategory: z.object({ name, type: txType }).strict(),
+  renameCategory: z.object({ id, name }).strict(),
+  setCategoryHidden: z.object({ id, hidden: z.boolean() }).strict(),
+  reorderCategories: z.object({ type: txType, ids: z.array(id).min(1).max(500) }).strict(),
+  deleteCategory: z.object({ id }).strict(),
+  listAccounts: z.object({}).strict(),
+  addAccount: z.object({ name }).strict(),
+  renameAccount: z.object({ id, name }).strict(),
+  setDefaultAccount: z.object({ id }).strict(),
+  deleteAccount: z.object({ id }).strict(),
+  /** One chunk of the export, so the window can show progress on large ledgers. */
+  exportCsv: z
+    .object({
+      filter: ledgerFilter.default({}),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(200_000).default(200_000),
+    })
+    .strict(),
+  previewImport: fileBytes,
+  commitImport: fileBytes,
+  undo: z.object({}).strict(),
+  redo: z.object({}).strict(),
+  historyState: z.object({}).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
 export interface Page<T> {
@@ -49,8 +110,123 @@ export interface MonthSummary {
   byCategory: CategoryTotal[];
 }
 
+/** One day of the filtered list: the day header and its totals. */
+export interface DayTotal {
+  date: string;
+  count: number;
+  expenseFen: number;
+  incomeFen: number;
+}
+
+export interface TrendPoint {
+  /** YYYY-MM-DD or YYYY-MM. */
+  key: string;
+  expenseFen: number;
+  incomeFen: number;
+}
+
+export interface PeriodStats {
+  from: string;
+  to: string;
+  expenseFen: number;
+  incomeFen: number;
+  transferFen: number;
+  /** income − expense. */
+  balanceFen: number;
+  count: number;
+  byCategory: CategoryTotal[];
+  /** Every day (or month) of the period, zeros included, oldest first. */
+  trend: TrendPoint[];
+}
+
+export interface CategoryInfo {
+  id: number;
+  name: string;
+  type: TransactionType;
+  hidden: boolean;
+  preset: boolean;
+  sortOrder: number;
+  /** Transactions filed under it. */
+  count: number;
+}
+
+export interface AccountInfo {
+  id: number;
+  name: string;
+  isDefault: boolean;
+  count: number;
+}
+
+export interface CsvChunk {
+  /** UTF-8 text; the first chunk (offset 0) starts with the BOM and the header line. */
+  text: string;
+  rows: number;
+  /** Rows matching the filter in total. */
+  total: number;
+}
+
+export type ImportFormat = 'suikouji' | 'alipay' | 'wechat';
+
+export interface ImportRowDto {
+  /** 1-based line of the file the row came from. */
+  line: number;
+  date: string;
+  time: string;
+  type: TransactionType;
+  category: string;
+  amountFen: number;
+  account: string;
+  description: string;
+  duplicate: boolean;
+}
+
+export interface ImportPreview {
+  format: ImportFormat;
+  encoding: 'utf-8' | 'gbk';
+  total: number;
+  duplicates: number;
+  /** Bill lines that move no money (不计收支, closed trades) and are left out. */
+  ignored: number;
+  /** The first rows, for the preview table. */
+  rows: ImportRowDto[];
+}
+
+export interface ImportOutcome {
+  imported: number;
+  skippedDuplicates: number;
+}
+
+export interface HistoryState {
+  canUndo: boolean;
+  canRedo: boolean;
+  /** What 撤销 would undo, e.g. 「删除 1 笔」. */
+  undoLabel: string | null;
+  redoLabel: string | null;
+}
+
 export interface LedgerOutputs {
   listTransactions: Page<TransactionRow>;
   searchTransactions: TransactionRow[];
   monthSummary: MonthSummary;
+  listDays: DayTotal[];
+  periodStats: PeriodStats;
+  updateTransaction: TransactionRow;
+  deleteTransactions: { deleted: number };
+  listCategories: CategoryInfo[];
+  addCategory: CategoryInfo;
+  renameCategory: CategoryInfo;
+  setCategoryHidden: CategoryInfo;
+  reorderCategories: CategoryInfo[];
+  deleteCategory: { deleted: true };
+  listAccounts: AccountInfo[];
+  addAccount: AccountInfo;
+  renameAccount: AccountInfo;
+  setDefaultAccount: AccountInfo[];
+  deleteAccount: { deleted: true };
+  exportCsv: CsvChunk;
+  previewImport: ImportPreview;
+  commitImport: ImportOutcome;
+  undo: HistoryState;
+  redo: HistoryState;
+  historyState: HistoryState;
 }

@@ -32,3 +32,14 @@ export class LedgerNotFoundError extends Error {
     super('这笔记录不存在或已被删除');
   }
 }
+
+/** A request that breaks a bookkeeping rule (duplicate name, deleting a preset, …). */
+export class LedgerRuleError extends Error {
+  override readonly name = 'LedgerRuleError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,8 +1,11 @@
 import { Ledger, type LedgerOptions } from './ledger';
 
-export { Ledger, type LedgerOptions, type ListQuery, type TransactionPatch } from './ledger';
-export { LedgerNotFoundError, LedgerOpenError, LedgerValidationError } from './errors';
+export { Ledger, type ImportRow, type LedgerOptions, type ListQuery, type RawTransaction, type TransactionPatch } from './ledger';
+export { LedgerNotFoundError, LedgerOpenError, LedgerRuleError, LedgerValidationError } from './errors';
 export { SCHEMA_VERSION } from './migrations';
+export { LedgerHistory, type ChangeReason, type LedgerHistoryOptions } from './history';
+export { exportCsv, BOM, CSV_HEADER } from './csv-export';
+export { ImportError, parseImport, type ParsedImport } from './csv-import';
 
 /** Opens (creating and migrating when needed) the ledger at `path` (':memory:' in tests). */
 export function openLedger(options: LedgerOptions): Ledger {

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY } from '../../../shared/categories';
+import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '../../../shared/categories';
 import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '../../../shared/domain';
 import type { CategoryTotal, MonthSummary, Page } from '../../../shared/ipc/index';
+import type { AccountInfo, CategoryInfo, DayTotal, LedgerFilter, PeriodStats, TrendPoint } from '../../../shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
-import { isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
+import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { matchCategory, type CategoryCandidate } from './category-match';
-import { LedgerNotFoundError, LedgerOpenError, LedgerValidationError } from './errors';
+import { LedgerNotFoundError, LedgerOpenError, LedgerRuleError, LedgerValidationError } from './errors';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 
 export interface LedgerOptions {
@@ -18,13 +19,39 @@ export interface LedgerOptions {
   now?: () => ZonedNow;
 }
 
-export interface ListQuery {
-  from?: string;
-  to?: string;
-  type?: TransactionType;
-  category?: string;
+export interface ListQuery extends LedgerFilter {
   limit?: number;
   offset?: number;
+}
+
+/** A stored row exactly as in the table, so undo/redo can put it back bit for bit. */
+export interface RawTransaction {
+  id: string;
+  amount_fen: number;
+  currency: string;
+  type: TransactionType;
+  category_id: number;
+  account_id: number;
+  description: string;
+  occurred_at: string;
+  occurred_date: string;
+  occurred_ms: number;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row of an import file, already validated. */
+export interface ImportRow {
+  line: number;
+  date: string;
+  /** HH:MM:SS in the user's current offset. */
+  time: string;
+  type: TransactionType;
+  category: string;
+  amountFen: number;
+  account: string;
+  description: string;
 }
 
 export interface TransactionPatch {
@@ -177,9 +204,34 @@ export class Ledger implements LedgerPort {
     return { rows: rows.map(toRow), total };
   }
 
+  count(query: LedgerFilter = {}): number {
+    const { where, params } = this.filter(query);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM transactions t ${where}`).get(...params) as { n: number }).n;
+  }
+
+  /** Oldest first, streamed row by row so a large export never holds every row twice. */
+  *iterateForExport(
+    query: LedgerFilter,
+    offset: number,
+    limit: number,
+  ): Generator<Pick<TransactionRow, 'date' | 'occurredAt' | 'type' | 'category' | 'amountFen' | 'account' | 'description'>> {
+    const { where, params } = this.filter(query);
+    const stmt = this.db
+      .prepare(
+        `SELECT t.occurred_date AS date, t.occurred_at AS occurredAt, t.type, c.name AS category, t.amount_fen AS amountFen,
+           a.name AS account, t.description
+         FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
+         ${where} ORDER BY t.occurred_date, t.occurred_ms, t.id LIMIT ? OFFSET ?`,
+      )
+      .raw(false);
+    yield* stmt.iterate(...params, limit, offset) as IterableIterator<
+      Pick<TransactionRow, 'date' | 'occurredAt' | 'type' | 'category' | 'amountFen' | 'account' | 'description'>
+    >;
+  }
+
   /** Substring search on description and category name, newest first. */
   search(text: string, limit = 50): TransactionRow[] {
-    const pattern = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const pattern = likePattern(text);
     const rows = this.db
       .prepare(
         `${SELECT_ROW} WHERE t.description LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'
@@ -275,6 +327,303 @@ export class Ledger implements LedgerPort {
     return rows.map((r) => ({ name: r.name, isDefault: r.is_default === 1 }));
   }
 
+  /** The days of the filtered set, newest first, with their totals: the list's day headers. */
+  days(query: LedgerFilter = {}): DayTotal[] {
+    const { where, params } = this.filter(query);
+    return this.db
+      .prepare(
+        `SELECT t.occurred_date AS date, COUNT(*) AS count,
+           COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
+           COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
+         FROM transactions t ${where} GROUP BY t.occurred_date ORDER BY t.occurred_date DESC`,
+      )
+      .all(...params) as DayTotal[];
+  }
+
+  /** Totals, per-category sums and a zero-filled trend for an inclusive day range, all in fen. */
+  periodStats(query: { from: string; to: string; granularity: 'day' | 'month' }): PeriodStats {
+    const { from, to, granularity } = query;
+    const byCategory = this.db
+      .prepare(
+        `SELECT t.type AS type, c.name AS category, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count
+         FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.occurred_date BETWEEN ? AND ?
+         GROUP BY t.type, t.category_id ORDER BY totalFen DESC, c.sort_order`,
+      )
+      .all(from, to) as CategoryTotal[];
+    const keyLength = granularity === 'month' ? 7 : 10;
+    const points = this.db
+      .prepare(
+        `SELECT substr(t.occurred_date, 1, ${keyLength}) AS key,
+           COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
+           COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
+         FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY key`,
+      )
+      .all(from, to) as TrendPoint[];
+    const byKey = new Map(points.map((p) => [p.key, p]));
+    const trend: TrendPoint[] = [];
+    for (let day = from; day <= to; day = addDays(day, 1)) {
+      const key = day.slice(0, keyLength);
+      if (trend.at(-1)?.key === key) continue;
+      trend.push(byKey.get(key) ?? { key, expenseFen: 0, incomeFen: 0 });
+    }
+    const sum = (type: TransactionType) => byCategory.filter((c) => c.type === type).reduce((n, c) => n + c.totalFen, 0);
+    const expenseFen = sum('EXPENSE');
+    const incomeFen = sum('INCOME');
+    return {
+      from,
+      to,
+      expenseFen,
+      incomeFen,
+      transferFen: sum('TRANSFER'),
+      balanceFen: incomeFen - expenseFen,
+      count: byCategory.reduce((n, c) => n + c.count, 0),
+      byCategory,
+      trend,
+    };
+  }
+
+  // ---- raw rows, for undo/redo ------------------------------------------------------
+
+  rawRows(ids: readonly string[]): RawTransaction[] {
+    const get = this.db.prepare('SELECT * FROM transactions WHERE id = ?');
+    return ids.flatMap((id) => {
+      const r = get.get(id) as RawTransaction | undefined;
+      return r ? [r] : [];
+    });
+  }
+
+  /** Puts rows back exactly as they were (same ids, stamps and references), all or nothing. */
+  insertRaw(rows: readonly RawTransaction[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) {
+        this.insertTx.run({
+          id: r.id,
+          amountFen: r.amount_fen,
+          currency: r.currency,
+          type: r.type,
+          categoryId: r.category_id,
+          accountId: r.account_id,
+          description: r.description,
+          occurredAt: r.occurred_at,
+          occurredDate: r.occurred_date,
+          occurredMs: r.occurred_ms,
+          source: r.source,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+        });
+      }
+    })();
+  }
+
+  /** Overwrites every column of existing rows with a stored version of them. */
+  replaceRaw(rows: readonly RawTransaction[]): void {
+    const update = this.db.prepare(
+      `UPDATE transactions SET amount_fen = @amount_fen, currency = @currency, type = @type, category_id = @category_id,
+         account_id = @account_id, description = @description, occurred_at = @occurred_at, occurred_date = @occurred_date,
+         occurred_ms = @occurred_ms, source = @source, created_at = @created_at, updated_at = @updated_at WHERE id = @id`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows) {
+        if (update.run(r).changes === 0) throw new LedgerNotFoundError(r.id);
+      }
+    })();
+  }
+
+  // ---- import -------------------------------------------------------------------------
+
+  /**
+   * Writes imported rows in ONE transaction, skipping rows identical (day, time, type,
+   * category, amount, account, description) to one already in the ledger. Missing
+   * categories and accounts are created so nothing in the file is lost. With dryRun nothing
+   * is written and only the duplicate flags are computed.
+   */
+  importRows(rows: readonly ImportRow[], options: { dryRun?: boolean; now?: ZonedNow } = {}): { ids: string[]; duplicate: boolean[] } {
+    const now = options.now ?? this.clock();
+    const offset = formatOffset(now.offsetMinutes);
+    const stamp = toZonedIso(now);
+    const exists = this.db.prepare(
+      `SELECT 1 FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
+       WHERE t.occurred_date = ? AND substr(t.occurred_at, 12, 8) = ? AND t.type = ? AND c.name = ?
+         AND t.amount_fen = ? AND a.name = ? AND t.description = ? LIMIT 1`,
+    );
+    const duplicate = rows.map(
+      (r) => exists.get(r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description) !== undefined,
+    );
+    if (options.dryRun) return { ids: [], duplicate };
+    const ids: string[] = [];
+    this.db.transaction(() => {
+      const categoryIds = new Map<string, number>();
+      for (const c of this.db.prepare('SELECT id, name, type FROM categories').all() as { id: number; name: string; type: string }[]) {
+        categoryIds.set(`${c.type}:${c.name}`, c.id);
+      }
+      const accountIds = this.accountIds();
+      rows.forEach((r, i) => {
+        if (duplicate[i]) return;
+        let categoryId = categoryIds.get(`${r.type}:${r.category}`);
+        if (categoryId === undefined) {
+          categoryId = this.addCategory(r.category, r.type).id;
+          categoryIds.set(`${r.type}:${r.category}`, categoryId);
+        }
+        let accountId = accountIds.get(r.account);
+        if (accountId === undefined) {
+          accountId = this.addAccount(r.account).id;
+          accountIds.set(r.account, accountId);
+        }
+        const occurredAt = `${r.date}T${r.time}${offset}`;
+        const id = randomUUID();
+        this.insertTx.run({
+          id,
+          amountFen: r.amountFen,
+          currency: DEFAULT_CURRENCY,
+          type: r.type,
+          categoryId,
+          accountId,
+          description: r.description.slice(0, 200),
+          occurredAt,
+          occurredDate: r.date,
+          occurredMs: Date.parse(occurredAt),
+          source: 'import',
+          createdAt: stamp,
+          updatedAt: stamp,
+        });
+        ids.push(id);
+      });
+    })();
+    return { ids, duplicate };
+  }
+
+  // ---- categories ---------------------------------------------------------------------
+
+  listCategories(): CategoryInfo[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.name, c.type, c.hidden, c.preset, c.sort_order AS sortOrder,
+           (SELECT COUNT(*) FROM transactions t WHERE t.category_id = c.id) AS count
+         FROM categories c ORDER BY c.type, c.sort_order, c.id`,
+      )
+      .all() as (Omit<CategoryInfo, 'hidden' | 'preset'> & { hidden: number; preset: number })[];
+    return rows.map((r) => ({ ...r, hidden: r.hidden === 1, preset: r.preset === 1 }));
+  }
+
+  category(id: number): CategoryInfo {
+    const found = this.listCategories().find((c) => c.id === id);
+    if (!found) throw new LedgerRuleError('not_found', '这个分类不存在');
+    return found;
+  }
+
+  addCategory(name: string, type: TransactionType): CategoryInfo {
+    const clean = cleanName(name);
+    if (!isTransactionType(type)) throw new LedgerRuleError('invalid_category', '分类类型无效');
+    this.assertCategoryNameFree(clean, type);
+    const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM categories WHERE type = ?').get(type) as { n: number };
+    const info = this.db
+      .prepare('INSERT INTO categories (name, type, preset, hidden, sort_order, created_at) VALUES (?, ?, 0, 0, ?, ?)')
+      .run(clean, type, next.n, toZonedIso(this.clock()));
+    return this.category(Number(info.lastInsertRowid));
+  }
+
+  renameCategory(id: number, name: string): CategoryInfo {
+    const current = this.category(id);
+    const clean = cleanName(name);
+    if (clean !== current.name) this.assertCategoryNameFree(clean, current.type);
+    this.db.prepare('UPDATE categories SET name = ? WHERE id = ?').run(clean, id);
+    return this.category(id);
+  }
+
+  setCategoryHidden(id: number, hidden: boolean): CategoryInfo {
+    const current = this.category(id);
+    if (hidden && current.name === OTHER_CATEGORY) {
+      throw new LedgerRuleError('invalid_category', '「其他」用来接住无法归类的记录，不能隐藏');
+    }
+    this.db.prepare('UPDATE categories SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+    return this.category(id);
+  }
+
+  /** `ids` must be every category of `type`, in the new order. */
+  reorderCategories(type: TransactionType, ids: readonly number[]): CategoryInfo[] {
+    const existing = this.listCategories().filter((c) => c.type === type).map((c) => c.id);
+    if (ids.length !== existing.length || new Set(ids).size !== ids.length || !ids.every((i) => existing.includes(i))) {
+      throw new LedgerRuleError('invalid_category', '排序列表与现有分类不一致，请刷新后重试');
+    }
+    const update = this.db.prepare('UPDATE categories SET sort_order = ? WHERE id = ?');
+    this.db.transaction(() => ids.forEach((id, i) => update.run(i, id)))();
+    return this.listCategories().filter((c) => c.type === type);
+  }
+
+  /** Only custom categories that hold no transactions can go; everything else can be hidden. */
+  deleteCategory(id: number): void {
+    const current = this.category(id);
+    if (current.preset) throw new LedgerRuleError('category_in_use', '预设分类不能删除，可以隐藏');
+    if (current.count > 0) throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${current.count}笔记录，不能删除，可以隐藏`);
+    this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
+  }
+
+  // ---- accounts -----------------------------------------------------------------------
+
+  listAccounts(): AccountInfo[] {
+    const rows = this.db
+      .prepare(
+        `SELECT a.id, a.name, a.is_default AS isDefault,
+           (SELECT COUNT(*) FROM transactions t WHERE t.account_id = a.id) AS count
+         FROM accounts a ORDER BY a.sort_order, a.id`,
+      )
+      .all() as (Omit<AccountInfo, 'isDefault'> & { isDefault: number })[];
+    return rows.map((r) => ({ ...r, isDefault: r.isDefault === 1 }));
+  }
+
+  account(id: number): AccountInfo {
+    const found = this.listAccounts().find((a) => a.id === id);
+    if (!found) throw new LedgerRuleError('not_found', '这个账户不存在');
+    return found;
+  }
+
+  addAccount(name: string): AccountInfo {
+    const clean = cleanName(name);
+    this.assertAccountNameFree(clean);
+    const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM accounts').get() as { n: number };
+    const info = this.db
+      .prepare('INSERT INTO accounts (name, is_default, sort_order, created_at) VALUES (?, 0, ?, ?)')
+      .run(clean, next.n, toZonedIso(this.clock()));
+    return this.account(Number(info.lastInsertRowid));
+  }
+
+  renameAccount(id: number, name: string): AccountInfo {
+    const current = this.account(id);
+    const clean = cleanName(name);
+    if (clean !== current.name) this.assertAccountNameFree(clean);
+    this.db.prepare('UPDATE accounts SET name = ? WHERE id = ?').run(clean, id);
+    return this.account(id);
+  }
+
+  setDefaultAccount(id: number): AccountInfo[] {
+    this.account(id);
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE accounts SET is_default = 0').run();
+      this.db.prepare('UPDATE accounts SET is_default = 1 WHERE id = ?').run(id);
+    })();
+    return this.listAccounts();
+  }
+
+  deleteAccount(id: number): void {
+    const current = this.account(id);
+    if (current.isDefault) throw new LedgerRuleError('account_in_use', '默认账户不能删除，请先把别的账户设为默认');
+    if (current.count > 0) throw new LedgerRuleError('account_in_use', `「${current.name}」下还有${current.count}笔记录，不能删除`);
+    this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+  }
+
+  private assertCategoryNameFree(name: string, type: TransactionType): void {
+    if (this.db.prepare('SELECT 1 FROM categories WHERE name = ? AND type = ?').get(name, type)) {
+      throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的分类`);
+    }
+  }
+
+  private assertAccountNameFree(name: string): void {
+    if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(name)) {
+      throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的账户`);
+    }
+  }
+
   /** For the benchmark and import: runs fn inside one transaction. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
@@ -285,7 +634,7 @@ export class Ledger implements LedgerPort {
     return this.db;
   }
 
-  private filter(query: { from?: string; to?: string; type?: TransactionType; category?: string }) {
+  private filter(query: LedgerFilter) {
     const clauses: string[] = [];
     const params: unknown[] = [];
     if (query.from) {
@@ -304,10 +653,27 @@ export class Ledger implements LedgerPort {
       clauses.push('t.category_id IN (SELECT id FROM categories WHERE name = ?)');
       params.push(query.category);
     }
+    if (query.account) {
+      clauses.push('t.account_id IN (SELECT id FROM accounts WHERE name = ?)');
+      params.push(query.account);
+    }
+    if (query.minFen !== undefined) {
+      clauses.push('t.amount_fen >= ?');
+      params.push(query.minFen);
+    }
+    if (query.maxFen !== undefined) {
+      clauses.push('t.amount_fen <= ?');
+      params.push(query.maxFen);
+    }
+    if (query.text) {
+      const pattern = likePattern(query.text);
+      clauses.push(`(t.description LIKE ? ESCAPE '\\' OR t.category_id IN (SELECT id FROM categories WHERE name LIKE ? ESCAPE '\\'))`);
+      params.push(pattern, pattern);
+    }
     return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
   }
 
-  private categoryCandidates(): CategoryCandidate[] {
+  categoryCandidates(): CategoryCandidate[] {
     return this.db.prepare('SELECT id, name, type, sort_order AS sortOrder FROM categories').all() as CategoryCandidate[];
   }
 
@@ -321,6 +687,17 @@ export class Ledger implements LedgerPort {
     if (!r) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);
     return r.id;
   }
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+function cleanName(name: string): string {
+  const clean = name.trim();
+  if (clean.length === 0) throw new LedgerRuleError('invalid_name', '名称不能为空');
+  if (clean.length > 20) throw new LedgerRuleError('invalid_name', '名称最多20个字');
+  return clean;
 }
 
 function validateAmount(amount: number | null | undefined, i: number): number {

@@ -1,0 +1,235 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ParseResult } from '../../../shared/domain';
+import { toZonedNow } from '../../../shared/time';
+import { BOM, exportCsv, ImportError, LedgerHistory, openLedger, type Ledger } from './index';
+import { parseCsv } from './csv';
+
+const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** GBK encoder built from the platform's own GBK decoder (Node has no GBK encoder). */
+function gbk(text: string): Uint8Array {
+  const table = new Map<string, number[]>();
+  const decoder = new TextDecoder('gbk');
+  for (let lead = 0x81; lead <= 0xfe; lead++) {
+    for (let trail = 0x40; trail <= 0xfe; trail++) {
+      if (trail === 0x7f) continue;
+      const ch = decoder.decode(new Uint8Array([lead, trail]));
+      if (ch.length === 1 && ch !== '\uFFFD' && !table.has(ch)) table.set(ch, [lead, trail]);
+    }
+  }
+  const out: number[] = [];
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x80) out.push(ch.charCodeAt(0));
+    else out.push(...(table.get(ch) ?? (() => { throw new Error(`no GBK code for ${ch}`); })()));
+  }
+  return new Uint8Array(out);
+}
+
+const item = (over: Partial<ParseResult> = {}): ParseResult => ({
+  amount: 60,
+  type: 'EXPENSE',
+  category: '餐饮',
+  description: '吃饭',
+  date: '2026-02-01',
+  account: null,
+  confidence: 0.9,
+  source: 'llm',
+  ...over,
+});
+
+let source: Ledger;
+let target: Ledger;
+
+beforeEach(() => {
+  source = openLedger({ path: ':memory:', now: () => NOW });
+  target = openLedger({ path: ':memory:', now: () => NOW });
+});
+afterEach(() => {
+  source.close();
+  target.close();
+});
+
+const comparable = (l: Ledger) =>
+  l
+    .list({ limit: 10_000 })
+    .rows.map((r) => [r.occurredAt, r.type, r.category, r.amountFen, r.account, r.description, r.currency].join('|'))
+    .sort();
+
+describe('CSV export', () => {
+  it('writes UTF-8 with a BOM, the seven Chinese columns, oldest first, quoting where needed', () => {
+    source.saveBatch([
+      item({ amount: 35, description: '午饭, 和同事', date: '2026-02-02' }),
+      item({ amount: 9000.5, type: 'INCOME', category: '工资', description: '说"谢谢"\n第二行', date: '2026-02-01' }),
+    ]);
+    const { text, rows, total } = exportCsv(source);
+    expect(rows).toBe(2);
+    expect(total).toBe(2);
+    expect(text.startsWith(BOM + '日期,时间,类型,分类,金额,账户,备注\r\n')).toBe(true);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[1]).toBe('2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行"');
+    expect(lines[2]).toBe('2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事"');
+  });
+
+  it('exports only the filtered rows, in chunks that add up to the whole', () => {
+    source.saveBatch(Array.from({ length: 25 }, (_, i) => item({ amount: i + 1, date: `2026-02-${String(i + 1).padStart(2, '0')}` })));
+    source.saveBatch([item({ category: '交通', date: '2026-03-01' })]);
+    const whole = exportCsv(source, { from: '2026-02-01', to: '2026-02-28' });
+    expect(whole.rows).toBe(25);
+    const chunks = [0, 10, 20].map((offset) => exportCsv(source, { from: '2026-02-01', to: '2026-02-28' }, { offset, limit: 10 }));
+    expect(chunks.map((c) => c.rows)).toEqual([10, 10, 5]);
+    expect(chunks.map((c) => c.text).join('')).toBe(whole.text);
+    expect(exportCsv(source, { category: '交通' }).rows).toBe(1);
+  });
+});
+
+describe('CSV round trip', () => {
+  it('export → import into an empty ledger gives identical rows and fen-exact sums', () => {
+    source.addAccount('信用卡');
+    source.addCategory('咖啡', 'EXPENSE');
+    source.saveBatch([
+      item({ amount: 0.01, description: '' }),
+      item({ amount: 19.99, category: '购物', description: '袜子,两双', date: '2026-01-31' }),
+      item({ amount: 100_000_000, type: 'INCOME', category: '奖金', description: '"大奖"', date: '2025-12-31' }),
+      item({ amount: 33.3, category: '咖啡', account: '信用卡', description: '拿铁\r\n加燕麦奶' }),
+      item({ amount: 5, type: 'TRANSFER', category: '转账', description: '还钱' }),
+      item({ amount: 60 }),
+      item({ amount: 60 }),
+    ]);
+    const { text } = exportCsv(source);
+    const history = new LedgerHistory(target);
+    expect(history.importFile(utf8(text))).toEqual({ imported: 7, skippedDuplicates: 0 });
+    expect(comparable(target)).toEqual(comparable(source));
+    for (const type of ['EXPENSE', 'INCOME', 'TRANSFER'] as const) {
+      expect(target.totals({ from: '2000-01-01', to: '2099-12-31', type })).toEqual(source.totals({ from: '2000-01-01', to: '2099-12-31', type }));
+    }
+    expect(target.listAccounts().map((a) => a.name)).toContain('信用卡');
+    expect(target.list({ limit: 10 }).rows.every((r) => r.source === 'import')).toBe(true);
+  });
+
+  it('skips rows already in the ledger (exact duplicates) and reports them in the preview', () => {
+    source.saveBatch([item({ amount: 1 }), item({ amount: 2 })]);
+    const history = new LedgerHistory(source);
+    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁\r\n');
+    const preview = history.previewImport(bytes);
+    expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', total: 3, duplicates: 2 });
+    expect(preview.rows.map((r) => r.duplicate)).toEqual([true, true, false]);
+    expect(source.count()).toBe(2);
+    expect(history.importFile(bytes)).toEqual({ imported: 1, skippedDuplicates: 2 });
+    expect(source.count()).toBe(3);
+    expect(history.importFile(bytes)).toEqual({ imported: 0, skippedDuplicates: 3 });
+  });
+});
+
+describe('malformed imports are rejected with the line number and nothing written', () => {
+  const header = '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n';
+  const good = '2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n';
+  it.each([
+    ['wrong columns', '日期,时间,金额\r\n2026-02-01,12:00,35\r\n', 1, /列不正确|无法识别/],
+    ['a missing column', header + good + '2026-02-01,12:00:00,支出,餐饮,35,钱包\r\n', 3, /应有7列/],
+    ['a bad amount', header + good + good.replace(',35,', ',3x5,'), 3, /金额「3x5」无效/],
+    ['a negative amount', header + good + good.replace(',35,', ',-35,'), 3, /金额「-35」无效/],
+    ['three decimals', header + good + good + good.replace(',35,', ',1.005,'), 4, /金额/],
+    ['a bad date', header + good.replace('2026-02-01', '2026-02-30'), 2, /日期「2026-02-30」无效/],
+    ['a bad time', header + good.replace('12:00:00', '25:00:00'), 2, /时间/],
+    ['a bad type', header + good.replace('支出', '花费'), 2, /类型「花费」无效/],
+    ['an unclosed quote', header + good + '2026-02-01,12:00:00,支出,餐饮,35,钱包,"午饭\r\n', 3, /引号/],
+  ])('%s', (_name, text, line, message) => {
+    const ledger = openLedger({ path: ':memory:', now: () => NOW });
+    const history = new LedgerHistory(ledger);
+    let error: unknown;
+    try {
+      history.importFile(utf8(text));
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).line).toBe(line);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toContain(`第${line}行`);
+    expect(ledger.count()).toBe(0);
+    expect(history.state().canUndo).toBe(false);
+    ledger.close();
+  });
+
+  it('bad encoding: names the first line that is neither UTF-8 nor GBK', () => {
+    const ledger = openLedger({ path: ':memory:', now: () => NOW });
+    const bytes = new Uint8Array([...utf8(header + good), 0x32, 0x30, 0xff, 0xfe, 0x0d, 0x0a]);
+    expect(() => new LedgerHistory(ledger).importFile(bytes)).toThrow(/第3行：文件编码无法识别/);
+    const bomThenGbk = new Uint8Array([...utf8(header), ...gbk('2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n')]);
+    expect(() => new LedgerHistory(ledger).importFile(bomThenGbk)).toThrow(/第2行：文件编码无法识别/);
+    expect(ledger.count()).toBe(0);
+    ledger.close();
+  });
+});
+
+describe('bill exports', () => {
+  const alipay = [
+    '------------------------------------------------------------------------------------',
+    '导出信息：',
+    '姓名：张三',
+    '支付宝账户：zhangsan@example.com',
+    '起始时间：[2026-02-01 00:00:00]    终止时间：[2026-02-28 23:59:59]',
+    '共5笔记录',
+    '------------------------支付宝（中国）网络技术有限公司  电子客户回单------------------------',
+    '交易时间,交易分类,交易对方,对方账号,商品说明,收/支,金额,收/付款方式,交易状态,交易订单号,商家订单号,备注,',
+    '2026-02-03 12:01:02,餐饮美食,兰州拉面,/,牛肉面,支出,18.00,花呗,交易成功,2026020322001,T001,,',
+    '2026-02-04 08:30:00,交通出行,滴滴出行,/,快车,支出,25.50,余额宝,交易成功,2026020422001,T002,,',
+    '2026-02-05 09:00:00,日用百货,超市,/,纸巾,支出,9.90,余额,交易关闭,2026020522001,T003,,',
+    '2026-02-06 10:00:00,投资理财,余额宝,/,收益发放,不计收支,0.35,余额宝,交易成功,2026020622001,,,',
+    '2026-02-07 18:00:00,转账红包,李四,li***@qq.com,红包,收入,"1,200.00",余额,交易成功,2026020722001,,,',
+    '',
+  ].join('\r\n');
+
+  it('reads an Alipay bill in GBK, maps its categories, leaves out lines that move no money', () => {
+    const ledger = openLedger({ path: ':memory:', now: () => NOW });
+    const history = new LedgerHistory(ledger);
+    const preview = history.previewImport(gbk(alipay));
+    expect(preview).toMatchObject({ format: 'alipay', encoding: 'gbk', total: 3, ignored: 2, duplicates: 0 });
+    expect(preview.rows.map((r) => [r.line, r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description])).toEqual([
+      [9, '2026-02-03', '12:01:02', 'EXPENSE', '餐饮', 1800, '支付宝', '兰州拉面 牛肉面'],
+      [10, '2026-02-04', '08:30:00', 'EXPENSE', '交通', 2550, '支付宝', '滴滴出行 快车'],
+      [13, '2026-02-07', '18:00:00', 'INCOME', '其他', 120000, '支付宝', '李四 红包'],
+    ]);
+    expect(history.importFile(gbk(alipay))).toEqual({ imported: 3, skippedDuplicates: 0 });
+    expect(ledger.totals({ from: '2026-02-01', to: '2026-02-28', type: 'EXPENSE' })).toEqual({ totalFen: 4350, count: 2 });
+    expect(history.importFile(gbk(alipay))).toEqual({ imported: 0, skippedDuplicates: 3 });
+    ledger.close();
+  });
+
+  it('reads a WeChat Pay bill (UTF-8, ¥ amounts, tab-padded ids) and rejects a bad amount by line', () => {
+    const wechat = [
+      '微信支付账单明细,,,,,,,,',
+      '微信昵称：[张三],,,,,,,,',
+      '起始时间：[2026-02-01 00:00:00] 终止时间：[2026-02-28 23:59:59],,,,,,,,',
+      '----------------------微信支付账单明细列表--------------------,,,,,,,,',
+      '交易时间,交易类型,交易对方,商品,收/支,金额(元),支付方式,当前状态,交易单号,商户单号,备注',
+      '2026-02-10 12:00:00,商户消费,瑞幸咖啡,生椰拿铁,支出,¥9.90,零钱,支付成功,4200001\t,100\t,/',
+      '2026-02-11 20:00:00,微信红包,王五,/,收入,¥66.00,/,已存入零钱,1000002\t,/,/',
+      '2026-02-12 09:00:00,零钱提现,招商银行,/,/,¥100.00,零钱,提现已到账,1000003\t,/,/',
+      '',
+    ].join('\n');
+    const ledger = openLedger({ path: ':memory:', now: () => NOW });
+    const history = new LedgerHistory(ledger);
+    const preview = history.previewImport(utf8(wechat));
+    expect(preview).toMatchObject({ format: 'wechat', encoding: 'utf-8', total: 2, ignored: 1 });
+    expect(preview.rows.map((r) => [r.line, r.type, r.amountFen, r.account])).toEqual([
+      [6, 'EXPENSE', 990, '微信'],
+      [7, 'INCOME', 6600, '微信'],
+    ]);
+    const bad = wechat.replace('¥66.00', '¥六十六');
+    expect(() => history.importFile(utf8(bad))).toThrow(/第7行：金额「¥六十六」无效/);
+    expect(ledger.count()).toBe(0);
+    ledger.close();
+  });
+});
+
+describe('parseCsv', () => {
+  it('tracks the starting line of records that span lines', () => {
+    expect(parseCsv('a,b\r\n"x\ny",z\n\nlast,1')).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, fields: ['x\ny', 'z'] },
+      { line: 5, fields: ['last', '1'] },
+    ]);
+  });
+});

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ParseResult } from '../../../shared/domain';
+import { toZonedNow } from '../../../shared/time';
+import { exportCsv, LedgerHistory, openLedger, type ChangeReason, type Ledger, type RawTransaction } from './index';
+
+const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
+
+const item = (over: Partial<ParseResult> = {}): ParseResult => ({
+  amount: 60,
+  type: 'EXPENSE',
+  category: '餐饮',
+  description: '吃饭',
+  date: '2026-02-01',
+  account: null,
+  confidence: 0.9,
+  source: 'llm',
+  ...over,
+});
+
+let ledger: Ledger;
+let history: LedgerHistory;
+let reasons: ChangeReason[];
+
+/** Every stored column of every row, so "restored" means bit for bit. */
+const snapshot = (): RawTransaction[] => ledger.database.prepare('SELECT * FROM transactions ORDER BY id').all() as RawTransaction[];
+
+beforeEach(() => {
+  ledger = openLedger({ path: ':memory:', now: () => NOW });
+  reasons = [];
+  history = new LedgerHistory(ledger, { onChange: (r) => reasons.push(r) });
+  history.saveBatch([item({ description: '早饭' }), item({ amount: 12, category: '交通', description: '地铁' })]);
+  reasons = [];
+});
+afterEach(() => ledger.close());
+
+describe('LedgerHistory', () => {
+  it('undoes and redoes a save, announcing each change', () => {
+    const before = snapshot();
+    const saved = history.saveBatch([item({ amount: 35 }), item({ amount: 9000, type: 'INCOME', category: '工资' })]);
+    const after = snapshot();
+    expect(history.state()).toMatchObject({ canUndo: true, canRedo: false, undoLabel: '记账 2 笔' });
+    history.undo();
+    expect(snapshot()).toEqual(before);
+    history.redo();
+    expect(snapshot()).toEqual(after);
+    expect(ledger.getMany(saved.map((r) => r.id))).toEqual(saved);
+    expect(reasons).toEqual(['save', 'undo', 'save']);
+  });
+
+  it('undoes an edit back to the exact previous row, and redoes it', () => {
+    const before = snapshot();
+    const target = ledger.search('地铁')[0]!;
+    history.updateTransaction(target.id, { amountFen: 1500, type: 'INCOME', date: '2026-02-03', description: '退款' });
+    const after = snapshot();
+    expect(after).not.toEqual(before);
+    history.undo();
+    expect(snapshot()).toEqual(before);
+    history.redo();
+    expect(snapshot()).toEqual(after);
+    expect(reasons).toEqual(['edit', 'undo', 'edit']);
+  });
+
+  it('undoes a delete, putting back the same ids and stamps', () => {
+    const before = snapshot();
+    const ids = before.map((r) => r.id);
+    expect(history.remove(ids)).toBe(2);
+    expect(ledger.count()).toBe(0);
+    expect(history.state().undoLabel).toBe('删除 2 笔');
+    history.undo();
+    expect(snapshot()).toEqual(before);
+    history.redo();
+    expect(ledger.count()).toBe(0);
+  });
+
+  it('undoes an import', () => {
+    const other = openLedger({ path: ':memory:', now: () => NOW });
+    other.saveBatch([item({ amount: 1, date: '2025-01-01' }), item({ amount: 2, date: '2025-01-02' })]);
+    const bytes = new TextEncoder().encode(exportCsv(other).text);
+    other.close();
+    const before = snapshot();
+    expect(history.importFile(bytes).imported).toBe(2);
+    const after = snapshot();
+    history.undo();
+    expect(snapshot()).toEqual(before);
+    history.redo();
+    expect(snapshot()).toEqual(after);
+    expect(reasons).toEqual(['import', 'undo', 'import']);
+  });
+
+  it('voice 「撤销」: deleting exactly the last save is an undo that can be redone', () => {
+    const before = snapshot();
+    const saved = history.saveBatch([item({ amount: 7 }), item({ amount: 8 })]);
+    expect(history.deleteTransactions([saved[1]!.id, saved[0]!.id])).toBe(2);
+    expect(snapshot()).toEqual(before);
+    expect(history.state()).toMatchObject({ canRedo: true, redoLabel: '记账 2 笔' });
+    expect(reasons).toEqual(['save', 'undo']);
+  });
+
+  it('deleting other ids through the port is an ordinary undoable delete', () => {
+    const saved = history.saveBatch([item({ amount: 7 }), item({ amount: 8 })]);
+    expect(history.deleteTransactions([saved[0]!.id])).toBe(1);
+    expect(history.state().undoLabel).toBe('删除 1 笔');
+    history.undo();
+    expect(ledger.getTransaction(saved[0]!.id)).toEqual(saved[0]);
+  });
+
+  it('a new change clears the redo stack; undo with nothing to undo changes nothing', () => {
+    history.saveBatch([item()]);
+    history.undo();
+    history.saveBatch([item({ amount: 1 })]);
+    expect(history.state().canRedo).toBe(false);
+    history.undo();
+    history.undo();
+    const snap = snapshot();
+    expect(history.undo()).toEqual({ canUndo: false, canRedo: true, undoLabel: null, redoLabel: '记账 2 笔' });
+    expect(snapshot()).toEqual(snap);
+  });
+
+  it('keeps at most `limit` entries', () => {
+    const small = new LedgerHistory(ledger, { limit: 2 });
+    for (let i = 1; i <= 4; i++) small.saveBatch([item({ amount: i })]);
+    small.undo();
+    small.undo();
+    expect(small.state().canUndo).toBe(false);
+    expect(ledger.count()).toBe(4);
+  });
+
+  it('passes totals through for spoken queries', () => {
+    expect(history.totals({ from: '2026-02-01', to: '2026-02-28', type: 'EXPENSE' })).toEqual({ totalFen: 7200, count: 2 });
+  });
+});

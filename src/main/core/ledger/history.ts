@@ -1,0 +1,181 @@
+import type { ParseResult, TransactionRow, TransactionType } from '../../../shared/domain';
+import type { HistoryState, ImportOutcome, ImportPreview } from '../../../shared/ipc/ledger';
+import type { ZonedNow } from '../../../shared/time';
+import type { LedgerPort, LedgerTotals } from '../voice/ports';
+import { parseImport } from './csv-import';
+import { LedgerRuleError } from './errors';
+import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
+
+export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo';
+
+type Entry =
+  | { kind: 'save' | 'import' | 'delete'; rows: RawTransaction[] }
+  | { kind: 'edit'; before: RawTransaction[]; after: RawTransaction[] };
+
+export interface LedgerHistoryOptions {
+  /** Called after every change, so windows refresh without polling. */
+  onChange?: (reason: ChangeReason) => void;
+  /** Oldest entries fall off beyond this many. */
+  limit?: number;
+}
+
+const PREVIEW_ROWS = 50;
+
+/**
+ * Undo/redo over the ledger. Every write from the windows AND from the voice session goes
+ * through here (it is the LedgerPort the orchestrator gets), so Ctrl+Z in the list can undo
+ * a spoken save and the voice 「撤销」 is the same operation as the list's undo.
+ * Entries keep whole stored rows, so undo puts back exactly what was there: same ids,
+ * stamps, category and account references.
+ */
+export class LedgerHistory implements LedgerPort {
+  private readonly undoStack: Entry[] = [];
+  private readonly redoStack: Entry[] = [];
+  private readonly limit: number;
+  private readonly onChange: (reason: ChangeReason) => void;
+
+  constructor(
+    readonly ledger: Ledger,
+    options: LedgerHistoryOptions = {},
+  ) {
+    this.limit = options.limit ?? 100;
+    this.onChange = options.onChange ?? (() => {});
+  }
+
+  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow }): TransactionRow[] {
+    const rows = this.ledger.saveBatch(results, options);
+    if (rows.length > 0) this.record({ kind: 'save', rows: this.ledger.rawRows(rows.map((r) => r.id)) }, 'save');
+    return rows;
+  }
+
+  /**
+   * The voice session's 「撤销」 passes exactly the ids of its last save: when that save is
+   * the most recent change, this IS an undo (and can be redone). Any other set of ids is an
+   * ordinary, undoable delete.
+   */
+  deleteTransactions(ids: readonly string[]): number {
+    const top = this.undoStack.at(-1);
+    if (top?.kind === 'save' && sameIds(top.rows.map((r) => r.id), ids)) {
+      const count = top.rows.length;
+      this.undo();
+      return count;
+    }
+    return this.remove(ids);
+  }
+
+  /** Deletes rows from the list (recorded, undoable). */
+  remove(ids: readonly string[]): number {
+    const rows = this.ledger.rawRows(ids);
+    if (rows.length === 0) return 0;
+    const deleted = this.ledger.deleteTransactions(rows.map((r) => r.id));
+    this.record({ kind: 'delete', rows }, 'delete');
+    return deleted;
+  }
+
+  updateTransaction(id: string, patch: TransactionPatch): TransactionRow {
+    const before = this.ledger.rawRows([id]);
+    const row = this.ledger.updateTransaction(id, patch);
+    this.record({ kind: 'edit', before, after: this.ledger.rawRows([id]) }, 'edit');
+    return row;
+  }
+
+  previewImport(bytes: Uint8Array): ImportPreview {
+    const parsed = parseImport(bytes, this.ledger.categoryCandidates());
+    const { duplicate } = this.ledger.importRows(parsed.rows, { dryRun: true });
+    return {
+      format: parsed.format,
+      encoding: parsed.encoding,
+      total: parsed.rows.length,
+      duplicates: duplicate.filter(Boolean).length,
+      ignored: parsed.ignored,
+      rows: parsed.rows.slice(0, PREVIEW_ROWS).map((r, i) => ({ ...r, duplicate: duplicate[i]! })),
+    };
+  }
+
+  /** All or nothing: a malformed file throws ImportError before anything is written. */
+  importFile(bytes: Uint8Array): ImportOutcome {
+    const parsed = parseImport(bytes, this.ledger.categoryCandidates());
+    const { ids, duplicate } = this.ledger.importRows(parsed.rows);
+    if (ids.length > 0) this.record({ kind: 'import', rows: this.ledger.rawRows(ids) }, 'import');
+    return { imported: ids.length, skippedDuplicates: duplicate.filter(Boolean).length };
+  }
+
+  totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
+    return this.ledger.totals(query);
+  }
+
+  undo(): HistoryState {
+    const entry = this.undoStack.pop();
+    if (!entry) return this.state();
+    this.apply(entry, 'undo');
+    this.redoStack.push(entry);
+    this.onChange('undo');
+    return this.state();
+  }
+
+  redo(): HistoryState {
+    const entry = this.redoStack.pop();
+    if (!entry) return this.state();
+    this.apply(entry, 'redo');
+    this.undoStack.push(entry);
+    this.onChange(entry.kind);
+    return this.state();
+  }
+
+  state(): HistoryState {
+    const undo = this.undoStack.at(-1);
+    const redo = this.redoStack.at(-1);
+    return { canUndo: !!undo, canRedo: !!redo, undoLabel: undo ? label(undo) : null, redoLabel: redo ? label(redo) : null };
+  }
+
+  /** Tells listeners about a change that is not itself undoable (category renames and the like). */
+  notify(reason: ChangeReason): void {
+    this.onChange(reason);
+  }
+
+  private record(entry: Entry, reason: ChangeReason): void {
+    this.undoStack.push(entry);
+    if (this.undoStack.length > this.limit) this.undoStack.shift();
+    this.redoStack.length = 0;
+    this.onChange(reason);
+  }
+
+  private apply(entry: Entry, direction: 'undo' | 'redo'): void {
+    try {
+      const ledger = this.ledger;
+      const forward = direction === 'redo';
+      switch (entry.kind) {
+        case 'save':
+        case 'import':
+          if (forward) ledger.insertRaw(entry.rows);
+          else ledger.deleteTransactions(entry.rows.map((r) => r.id));
+          break;
+        case 'delete':
+          if (forward) ledger.deleteTransactions(entry.rows.map((r) => r.id));
+          else ledger.insertRaw(entry.rows);
+          break;
+        case 'edit':
+          ledger.replaceRaw(forward ? entry.after : entry.before);
+          break;
+      }
+    } catch (err) {
+      // The rows changed underneath (e.g. a category was deleted): drop the whole history
+      // rather than keep entries that can no longer be applied faithfully.
+      this.undoStack.length = 0;
+      this.redoStack.length = 0;
+      throw new LedgerRuleError('history_conflict', `无法${direction === 'undo' ? '撤销' : '重做'}：记录已被其他操作改动（${(err as Error).message}）`);
+    }
+  }
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((id) => set.has(id));
+}
+
+function label(entry: Entry): string {
+  const n = entry.kind === 'edit' ? entry.after.length : entry.rows.length;
+  const verb = { save: '记账', import: '导入', delete: '删除', edit: '修改' }[entry.kind];
+  return `${verb} ${n} 笔`;
+}
