@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import type { AppEvent } from '../../shared/events';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { openLedger, type Ledger } from './ledger/index';
+// ledger history (ledger-app engineer) ->
+import { LedgerHistory } from './ledger/index';
+// <- ledger history
 // settings wiring (UI/shell engineer) ->
 import type { WindowAction } from '../../shared/ipc/app';
 import type { Microphone } from '../../shared/ipc/app-settings';
@@ -30,6 +33,10 @@ export interface AppCoreOptions {
 export interface AppCore {
   dispatch: Dispatch;
   ledger: Ledger;
+  // ledger history (ledger-app engineer) ->
+  /** The undoable ledger: the LedgerPort for voice saves and every write from the windows. */
+  history: LedgerHistory;
+  // <- ledger history
   settings: SettingsStore;
   /** Subscribe to everything that must reach the windows. */
   onEvent(listener: (event: AppEvent) => void): () => void;
@@ -53,9 +60,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       }
     }
   };
+  // ledger history (ledger-app engineer) ->
+  const history = new LedgerHistory(ledger, {
+    onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
+  });
+  // <- ledger history
   const dispatch = createDispatch(
     createHandlers({
       ledger,
+      history,
       appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath }),
       settings,
       ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
@@ -66,6 +79,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   return {
     dispatch,
     ledger,
+    history,
     settings,
     emit,
     onEvent(listener) {
