@@ -1,0 +1,162 @@
+// The AI gateway's HTTP contract: zod schemas for what crosses the wire and the DTO types
+// derived from them. The gateway validates requests with these, the desktop client validates
+// answers with them, so both sides agree by construction. Wire-compatible with the original
+// Kotlin service (field names and error bodies); additions are optional fields only.
+import { z } from 'zod';
+import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, TRANSACTION_TYPES } from './domain';
+
+export const GATEWAY_PATHS = {
+  parse: '/api/v1/llm/parse-transaction',
+  correct: '/api/v1/llm/correct-transaction',
+  asrToken: '/api/v1/asr/token',
+  health: '/health',
+} as const;
+
+export const MAX_TEXT_CHARS = 2000;
+/** Request bodies above this are refused with 413 before they are parsed. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const text = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .min(1, { error: `${field} must not be empty` })
+    .max(MAX_TEXT_CHARS, { error: `${field} must be at most ${MAX_TEXT_CHARS} characters` });
+
+const shortList = z.array(z.string().max(100)).max(200);
+
+/**
+ * A custom category is a bare name on the original wire; the desktop may say its type too.
+ */
+export const CustomCategorySchema = z.union([
+  z.string().min(1).max(100),
+  z.object({ name: z.string().min(1).max(100), type: z.enum(TRANSACTION_TYPES) }),
+]);
+export type CustomCategory = z.infer<typeof CustomCategorySchema>;
+
+export const ParseContextSchema = z.object({
+  recentCategories: shortList.optional(),
+  customCategories: z.array(CustomCategorySchema).max(200).optional(),
+  accounts: shortList.optional(),
+  /**
+   * The user's wall clock as an ISO instant with offset (extension): lets a remote gateway
+   * resolve 昨天/上周三 in the user's time zone instead of its own.
+   */
+  now: z.string().max(40).optional(),
+});
+export type ParseContext = z.infer<typeof ParseContextSchema>;
+
+// ---- parse-transaction ------------------------------------------------------------
+
+export const ParseTransactionRequestSchema = z.object({
+  text: text('text'),
+  context: ParseContextSchema.nullish(),
+});
+export type ParseTransactionRequest = z.infer<typeof ParseTransactionRequestSchema>;
+
+export const ParsedTransactionSchema = z.object({
+  amount: z.number().nullable(),
+  currency: z.string(),
+  date: z.string(),
+  category: z.string(),
+  description: z.string(),
+  type: z.enum(TRANSACTION_TYPES),
+  account: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+export type ParsedTransaction = z.infer<typeof ParsedTransactionSchema>;
+
+export const ParseTransactionResponseSchema = z.object({
+  transactions: z.array(ParsedTransactionSchema).max(MAX_BATCH_ITEMS),
+  model: z.string(),
+  /** More than 10 transactions were mentioned; only the first 10 are returned. */
+  truncated: z.boolean().optional(),
+});
+export type ParseTransactionResponse = z.infer<typeof ParseTransactionResponseSchema>;
+
+// ---- correct-transaction ----------------------------------------------------------
+
+export const WireBatchItemSchema = z.object({
+  index: z.number().int().min(0).max(1000),
+  amount: z.number().nullable().optional(),
+  category: z.string().max(100).nullable().optional(),
+  type: z.enum(TRANSACTION_TYPES).nullable().optional(),
+  description: z.string().max(MAX_TEXT_CHARS).nullable().optional(),
+  date: z.string().max(40).nullable().optional(),
+});
+export type WireBatchItem = z.infer<typeof WireBatchItemSchema>;
+
+export const CorrectTransactionRequestSchema = z.object({
+  currentBatch: z
+    .array(WireBatchItemSchema)
+    .min(1, { error: 'currentBatch must hold 1 to 10 items' })
+    .max(MAX_BATCH_ITEMS, { error: 'currentBatch must hold 1 to 10 items' })
+    .refine((items) => new Set(items.map((i) => i.index)).size === items.length, {
+      error: 'currentBatch indexes must be unique',
+    }),
+  correctionText: text('correctionText'),
+  context: ParseContextSchema.nullish(),
+});
+export type CorrectTransactionRequest = z.infer<typeof CorrectTransactionRequestSchema>;
+
+export const UpdatedFieldsSchema = z.object({
+  amount: z.number().optional(),
+  type: z.enum(TRANSACTION_TYPES).optional(),
+  category: z.string().optional(),
+  description: z.string().optional(),
+  date: z.string().optional(),
+  account: z.string().optional(),
+});
+
+export const WireCorrectionItemSchema = z.object({
+  index: z.number().int(),
+  updatedFields: UpdatedFieldsSchema,
+});
+
+export const CorrectTransactionResponseSchema = z.object({
+  corrections: z.array(WireCorrectionItemSchema),
+  intent: z.enum(CORRECTION_INTENTS),
+  confidence: z.number().min(0).max(1),
+  model: z.string(),
+  /** A clarifying question from the model; the client speaks it and keeps CONFIRMING. */
+  message: z.string().optional(),
+});
+export type CorrectTransactionResponse = z.infer<typeof CorrectTransactionResponseSchema>;
+
+// ---- ASR token, health, errors ----------------------------------------------------
+
+export const AsrTokenResponseSchema = z.object({
+  token: z.string().min(1),
+  expiresAt: z.number().int(),
+  model: z.string(),
+  wsUrl: z.string(),
+});
+export type AsrTokenResponse = z.infer<typeof AsrTokenResponseSchema>;
+
+export const HealthResponseSchema = z.object({
+  status: z.literal('ok'),
+  llm: z.boolean(),
+  asr: z.boolean(),
+  timestamp: z.string(),
+});
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+export const GATEWAY_ERROR_CODES = {
+  validation_failed: 400,
+  unauthorized: 401,
+  not_found: 404,
+  payload_too_large: 413,
+  llm_parse_failed: 422,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  provider_not_configured: 503,
+} as const;
+export type GatewayErrorCode = keyof typeof GATEWAY_ERROR_CODES;
+
+export const ErrorBodySchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  timestamp: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
