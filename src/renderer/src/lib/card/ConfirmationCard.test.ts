@@ -1,0 +1,157 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { VoiceAction } from '../../../../shared/ipc/index';
+import ConfirmationCard from './ConfirmationCard.svelte';
+import { batchOf, FOUR } from './fixtures';
+import { SWIPE_MAX_PX, SWIPE_MIN_PX, swipeOutcome, swipeThreshold, SwipeTracker } from './swipe';
+import { changedFields } from './draft-edit';
+
+afterEach(() => cleanup());
+
+function renderCard(batch = batchOf(FOUR)) {
+  const actions: VoiceAction[] = [];
+  const onAction = vi.fn((a: VoiceAction) => void actions.push(a));
+  const view = render(ConfirmationCard, { props: { batch, onAction } });
+  return { ...view, actions };
+}
+
+const rows = () => screen.getAllByRole('listitem');
+
+describe('confirmation card: states', () => {
+  it('renders one item as a compact card with confirm and cancel', async () => {
+    const { actions } = renderCard(batchOf([{ amount: 35, description: '午饭' }]));
+    const card = screen.getByRole('region', { name: '确认卡片' });
+    expect(card.dataset['count']).toBe('1');
+    expect(card.textContent).toContain('¥35');
+    expect(card.textContent).toContain('午饭');
+    expect(screen.queryByRole('list')).toBeNull();
+    await fireEvent.click(within(card).getByRole('button', { name: '确认' }));
+    await fireEvent.click(within(card).getByRole('button', { name: '取消' }));
+    expect(actions).toEqual([{ action: 'confirmAll' }, { action: 'cancelAll' }]);
+  });
+
+  it('numbers 2–10 items from 1 and shows each status', () => {
+    renderCard(batchOf(FOUR, ['pending', 'cancelled', 'confirmed', 'pending']));
+    const items = rows();
+    expect(items.map((li) => li.getAttribute('aria-label'))).toEqual(['第1笔', '第2笔', '第3笔', '第4笔']);
+    expect(items.map((li) => li.dataset['status'])).toEqual(['pending', 'cancelled', 'confirmed', 'pending']);
+    expect(items.map((li) => li.querySelector('.status')?.textContent)).toEqual(['待确认', '已取消', '已确认', '待确认']);
+    expect(screen.getByText(/识别到 4 笔交易/)).toBeTruthy();
+    expect(screen.getByText(/待确认 2 · 已确认 1 · 已取消 1/)).toBeTruthy();
+    // Only pending rows offer buttons.
+    expect(within(items[1]!).queryByRole('button')).toBeNull();
+    expect(within(items[0]!).getAllByRole('button').map((b) => b.textContent)).toEqual(['修改', '取消', '确认']);
+  });
+
+  it('sends per-item and whole-batch actions with the ORIGINAL index', async () => {
+    const { actions } = renderCard();
+    await fireEvent.click(screen.getByRole('button', { name: '取消第2笔' }));
+    await fireEvent.click(screen.getByRole('button', { name: '确认第4笔' }));
+    await fireEvent.click(screen.getByRole('button', { name: '全部确认' }));
+    expect(actions).toEqual([{ action: 'cancelItem', index: 1 }, { action: 'confirmItem', index: 3 }, { action: 'confirmAll' }]);
+  });
+
+  it('shows whatever batch it is given next: it keeps no copy', async () => {
+    const { rerender } = renderCard();
+    expect(rows()[2]!.textContent).toContain('收入');
+    const corrected = batchOf(FOUR.map((r, i) => (i === 2 ? { ...r, type: 'EXPENSE' as const } : r)));
+    await rerender({ batch: corrected, onAction: () => {} });
+    expect(rows()[2]!.textContent).toContain('支出');
+    expect(rows()[2]!.dataset['status']).toBe('pending');
+  });
+
+  it('edits one item and sends only the changed fields as editItem', async () => {
+    const { actions } = renderCard();
+    await fireEvent.click(screen.getByRole('button', { name: '修改第3笔' }));
+    const form = screen.getByRole('form', { name: '修改第3笔' });
+    const amount = within(form).getByLabelText('金额（元）') as HTMLInputElement;
+    expect(amount.value).toBe('30');
+    await fireEvent.input(amount, { target: { value: '35.5' } });
+    await fireEvent.change(within(form).getByLabelText('类型'), { target: { value: 'EXPENSE' } });
+    await fireEvent.submit(form);
+    expect(actions).toEqual([{ action: 'editItem', index: 2, fields: { amount: 35.5, type: 'EXPENSE', category: '餐饮' } }]);
+    expect(screen.queryByRole('form')).toBeNull();
+  });
+
+  it('refuses an invalid amount in the editor with a Chinese message and sends nothing', async () => {
+    const { actions } = renderCard();
+    await fireEvent.click(screen.getByRole('button', { name: '修改第1笔' }));
+    const form = screen.getByRole('form', { name: '修改第1笔' });
+    await fireEvent.input(within(form).getByLabelText('金额（元）'), { target: { value: '-3' } });
+    await fireEvent.submit(form);
+    expect(screen.getByRole('alert').textContent).toContain('金额应为大于 0 的数字');
+    expect(actions).toEqual([]);
+  });
+
+  it('closes a stale editor when the orchestrator sends a new version of that item', async () => {
+    const { rerender } = renderCard();
+    await fireEvent.click(screen.getByRole('button', { name: '修改第1笔' }));
+    expect(screen.getByRole('form')).toBeTruthy();
+    await rerender({ batch: batchOf(FOUR.map((r, i) => (i === 0 ? { ...r, amount: 50 } : r))), onAction: () => {} });
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(rows()[0]!.textContent).toContain('¥50');
+  });
+});
+
+describe('confirmation card: swipe', () => {
+  async function swipe(row: HTMLElement, dx: number, dy = 0) {
+    const target = row.querySelector('.slide') as HTMLElement;
+    await fireEvent.pointerDown(target, { pointerId: 1, button: 0, clientX: 200, clientY: 100 });
+    await fireEvent.pointerMove(target, { pointerId: 1, clientX: 200 + dx, clientY: 100 + dy });
+    await fireEvent.pointerUp(target, { pointerId: 1, clientX: 200 + dx, clientY: 100 + dy });
+  }
+
+  // jsdom lays nothing out (width 0), so the threshold is the minimum.
+  it('right past the threshold confirms, left cancels', async () => {
+    const { actions } = renderCard();
+    await swipe(rows()[0]!, SWIPE_MIN_PX + 1);
+    await swipe(rows()[1]!, -(SWIPE_MIN_PX + 1));
+    expect(actions).toEqual([{ action: 'confirmItem', index: 0 }, { action: 'cancelItem', index: 1 }]);
+  });
+
+  it('a short or mostly vertical drag does nothing, nor does swiping a decided row', async () => {
+    const { actions } = renderCard(batchOf(FOUR, ['pending', 'pending', 'confirmed', 'pending']));
+    await swipe(rows()[0]!, SWIPE_MIN_PX - 5);
+    await swipe(rows()[1]!, SWIPE_MIN_PX + 10, SWIPE_MIN_PX + 40);
+    await swipe(rows()[2]!, -200);
+    expect(actions).toEqual([]);
+  });
+
+  it('threshold scales with the row width between its bounds', () => {
+    expect(swipeThreshold(0)).toBe(SWIPE_MIN_PX);
+    expect(swipeThreshold(100)).toBe(SWIPE_MIN_PX);
+    expect(swipeThreshold(400)).toBe(120);
+    expect(swipeThreshold(2000)).toBe(SWIPE_MAX_PX);
+    expect(swipeOutcome(119, 0, 400)).toBeNull();
+    expect(swipeOutcome(120, 0, 400)).toBe('confirm');
+    expect(swipeOutcome(-120, 10, 400)).toBe('cancel');
+    expect(swipeOutcome(130, 131, 400)).toBeNull();
+  });
+
+  it('the tracker ignores a second pointer', () => {
+    const tracker = new SwipeTracker();
+    tracker.begin(1, 0, 0);
+    expect(tracker.move(2, 500, 0)).toBeNull();
+    expect(tracker.end(2, 500, 0, 400)).toBeNull();
+    expect(tracker.end(1, -150, 0, 400)).toBe('cancel');
+    expect(tracker.dragging).toBe(false);
+  });
+});
+
+describe('editor field diff', () => {
+  const result = batchOf([{ amount: 30, date: null, description: '抢红包' }]).items[0]!.result;
+  it('treats today for a null date as unchanged and a real change as a change', () => {
+    expect(changedFields(result, { amount: '30', type: 'EXPENSE', category: '餐饮', date: '2026-02-17', description: '抢红包' }, '2026-02-17')).toEqual({
+      ok: true,
+      fields: {},
+    });
+    expect(changedFields(result, { amount: '30', type: 'EXPENSE', category: '餐饮', date: '2026-02-16', description: '抢红包 ' }, '2026-02-17')).toEqual({
+      ok: true,
+      fields: { date: '2026-02-16' },
+    });
+    expect(changedFields(result, { amount: '1.234', type: 'EXPENSE', category: '餐饮', date: '2026-02-17', description: '' }, '2026-02-17')).toEqual({
+      ok: false,
+      message: '金额最多保留两位小数。',
+    });
+  });
+});

@@ -1,0 +1,78 @@
+import type { SessionSummary, TransactionRow } from '../../../../shared/domain';
+import type { VoiceEvent } from '../../../../shared/events';
+import { formatFenAmount, TYPE_LABELS } from '../format';
+
+/** What the user can do about an error, shown as a button next to it. */
+export type NextStep = 'openSettings' | 'chooseMicrophone' | 'useKeyboard' | null;
+
+export type LogKind = 'user' | 'app' | 'error' | 'saved' | 'notice';
+
+export interface LogEntry {
+  id: number;
+  kind: LogKind;
+  text: string;
+  nextStep: NextStep;
+}
+
+const MICROPHONE_CODES = new Set(['no_device', 'device_lost', 'permission_denied', 'capture_failed', 'vad_failed']);
+const CONNECTION_CODES = new Set([
+  'asr_not_configured',
+  'token_failed',
+  'connect_failed',
+  'unauthorized',
+  'server_error',
+  'reconnect_failed',
+  'llm_unavailable',
+]);
+
+/** Maps an error code to the one thing most likely to fix it. */
+export function nextStepFor(code: string): NextStep {
+  if (MICROPHONE_CODES.has(code)) return 'chooseMicrophone';
+  if (CONNECTION_CODES.has(code)) return 'openSettings';
+  if (code === 'no_result' || code === 'too_short' || code === 'tooShort') return 'useKeyboard';
+  return null;
+}
+
+/** The sentence after an error, so every error says what to do next. */
+export const NEXT_STEP_HINTS: Record<Exclude<NextStep, null>, { hint: string; button: string }> = {
+  openSettings: { hint: '请在设置中检查连接方式和密钥，或改用离线模式。', button: '打开设置' },
+  chooseMicrophone: { hint: '请在设置中选择一个可用的麦克风。', button: '选择麦克风' },
+  useKeyboard: { hint: '可以再说一遍，或改用键盘输入。', button: '改用键盘' },
+};
+
+export function describeSaved(rows: readonly TransactionRow[]): string {
+  if (rows.length === 0) return '没有需要保存的记录。';
+  const parts = rows.map((row) => `${TYPE_LABELS[row.type]}${formatFenAmount(row.amountFen)} ${row.category}`);
+  return `已保存 ${rows.length} 笔：${parts.join('，')}`;
+}
+
+export function describeSummary(summary: SessionSummary): string {
+  if (summary.savedCount === 0) return '本次没有记录任何交易。';
+  const parts = [`共记录 ${summary.savedCount} 笔`];
+  if (summary.expenseFen) parts.push(`支出 ${formatFenAmount(summary.expenseFen)}`);
+  if (summary.incomeFen) parts.push(`收入 ${formatFenAmount(summary.incomeFen)}`);
+  if (summary.transferFen) parts.push(`转账 ${formatFenAmount(summary.transferFen)}`);
+  return parts.join('，');
+}
+
+/** The log line(s) one event adds; events that only change state add none. */
+export function logLinesFor(event: VoiceEvent): Omit<LogEntry, 'id'>[] {
+  switch (event.type) {
+    case 'finalText':
+      return [{ kind: 'user', text: event.text, nextStep: null }];
+    case 'ttsSpoken':
+      return [{ kind: 'app', text: event.text, nextStep: null }];
+    case 'error':
+      return [{ kind: 'error', text: event.message, nextStep: nextStepFor(event.code) }];
+    case 'saved':
+      return [{ kind: 'saved', text: describeSaved(event.transactions), nextStep: null }];
+    case 'exitSession':
+      return [{ kind: 'notice', text: `会话已结束。${describeSummary(event.summary)}`, nextStep: null }];
+    case 'sessionTimeout':
+      return [{ kind: 'notice', text: `长时间没有操作，会话已结束。${describeSummary(event.summary)}`, nextStep: null }];
+    default:
+      return [];
+  }
+}
+
+export const OFFLINE_NOTICE = '当前为离线模式：使用本地规则识别，一次只能识别一笔，请逐笔说出或输入。';

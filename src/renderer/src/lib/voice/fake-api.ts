@@ -1,0 +1,49 @@
+import type { DraftBatchDto, VoiceMode, VoiceState } from '../../../../shared/domain';
+import type { AppEvent } from '../../../../shared/events';
+import type { IpcResult, VoiceSnapshot } from '../../../../shared/ipc/index';
+import type { VoiceApi } from './session.svelte';
+
+/**
+ * A stand-in for the main process in component tests: records every command, answers with
+ * the snapshot the test sets, and lets the test push events as main would.
+ */
+export class FakeVoiceApi implements VoiceApi {
+  calls: { name: string; input: unknown }[] = [];
+  snapshot: VoiceSnapshot = { state: 'idle', mode: 'auto', batch: null, online: true };
+  failNext: { code: string; message: string } | null = null;
+  #listeners = new Set<(event: AppEvent) => void>();
+
+  emit(event: AppEvent): void {
+    for (const l of this.#listeners) l(event);
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  set(state: VoiceState, extra: { mode?: VoiceMode; batch?: DraftBatchDto | null; online?: boolean } = {}): void {
+    this.snapshot = { ...this.snapshot, state, ...extra };
+  }
+
+  onEvent = (listener: (event: AppEvent) => void) => {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  };
+
+  #answer(name: string, input: unknown): Promise<IpcResult<VoiceSnapshot>> {
+    this.calls.push({ name, input });
+    if (this.failNext) {
+      const error = this.failNext;
+      this.failNext = null;
+      return Promise.resolve({ ok: false, error });
+    }
+    return Promise.resolve({ ok: true, value: structuredClone(this.snapshot) });
+  }
+
+  voiceSnapshot = (input: Record<string, never>) => this.#answer('voiceSnapshot', input);
+  voiceStart = (input: { mode?: VoiceMode }) => this.#answer('voiceStart', input);
+  voiceSetMode = (input: { mode: VoiceMode }) => this.#answer('voiceSetMode', input);
+  voiceText = (input: { text: string }) => this.#answer('voiceText', input);
+  voicePushToTalk = (input: { action: 'down' | 'up' }) => this.#answer('voicePushToTalk', input);
+  voiceAction = (input: Parameters<VoiceApi['voiceAction']>[0]) => this.#answer('voiceAction', input);
+}

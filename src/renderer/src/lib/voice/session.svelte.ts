@@ -1,0 +1,175 @@
+import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '../../../../shared/domain';
+import type { AppEvent, VoiceEvent } from '../../../../shared/events';
+import type { IpcResult, SuikoujiApi, VoiceAction, VoiceSnapshot } from '../../../../shared/ipc/index';
+import { logLinesFor, nextStepFor, OFFLINE_NOTICE, type LogEntry } from './conversation';
+
+/** The part of the window API the session needs (a fake in component tests). */
+export type VoiceApi = Pick<
+  SuikoujiApi,
+  'voiceSnapshot' | 'voiceStart' | 'voiceSetMode' | 'voiceText' | 'voicePushToTalk' | 'voiceAction' | 'onEvent'
+>;
+
+const MAX_LOG = 200;
+
+/**
+ * The renderer's view of the one voice session in the main process. It never decides
+ * anything about drafts: the batch shown is always the last one the orchestrator sent
+ * (in an event or in a command's snapshot), so voice and clicks cannot disagree.
+ */
+export class VoiceSession {
+  state = $state<VoiceState>('idle');
+  mode = $state<VoiceMode>('auto');
+  batch = $state<DraftBatchDto | null>(null);
+  online = $state(true);
+  partial = $state('');
+  hearing = $state(false);
+  log = $state<LogEntry[]>([]);
+  summary = $state<SessionSummary | null>(null);
+  /** The last `saved` event's row count, for pages that close after a save. */
+  savedCount = $state(0);
+  ready = $state(false);
+
+  #api: VoiceApi;
+  #nextLogId = 1;
+  #offlineNoticeShown = false;
+  /** Delegate safety: once disposed, late events and answers change nothing. */
+  #active = true;
+  #unsubscribe: (() => void) | null = null;
+
+  constructor(api: VoiceApi) {
+    this.#api = api;
+  }
+
+  /** Subscribes to events and loads the snapshot; returns the dispose function. */
+  connect(): () => void {
+    this.#unsubscribe = this.#api.onEvent((event: AppEvent) => {
+      if (event.channel === 'voice') this.apply(event.event);
+    });
+    void this.#api.voiceSnapshot({}).then((result) => {
+      this.#take(result);
+      if (this.#active) this.ready = true;
+    });
+    return () => this.dispose();
+  }
+
+  dispose(): void {
+    this.#active = false;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  get active(): boolean {
+    return this.#active;
+  }
+
+  get ended(): boolean {
+    return this.state === 'ended';
+  }
+
+  apply(event: VoiceEvent): void {
+    if (!this.#active) return;
+    switch (event.type) {
+      case 'stateChanged':
+        this.state = event.state;
+        if (event.state !== 'recognizing') this.hearing = false;
+        if (event.state === 'listening' || event.state === 'idle') this.partial = '';
+        break;
+      case 'speechDetected':
+        this.hearing = true;
+        break;
+      case 'partialText':
+        this.partial = event.text;
+        break;
+      case 'finalText':
+        this.partial = '';
+        this.hearing = false;
+        this.batch = event.batch;
+        break;
+      case 'draftBatchUpdated':
+        this.batch = event.batch;
+        break;
+      case 'saved':
+        this.savedCount = event.transactions.length;
+        break;
+      case 'exitSession':
+      case 'sessionTimeout':
+        this.summary = event.summary;
+        this.batch = null;
+        this.state = 'ended';
+        break;
+      default:
+        break;
+    }
+    for (const line of logLinesFor(event)) this.#push(line);
+    if (event.type === 'finalText' && !this.online && !this.#offlineNoticeShown) {
+      this.#offlineNoticeShown = true;
+      this.#push({ kind: 'notice', text: OFFLINE_NOTICE, nextStep: null });
+    }
+  }
+
+  start(mode?: VoiceMode): Promise<boolean> {
+    return this.#run(() => this.#api.voiceStart(mode ? { mode } : {}));
+  }
+
+  setMode(mode: VoiceMode): Promise<boolean> {
+    return this.#run(() => this.#api.voiceSetMode({ mode }));
+  }
+
+  submitText(text: string): Promise<boolean> {
+    return this.#run(() => this.#api.voiceText({ text }));
+  }
+
+  pushToTalk(action: 'down' | 'up'): Promise<boolean> {
+    return this.#run(() => this.#api.voicePushToTalk({ action }));
+  }
+
+  act(action: VoiceAction): Promise<boolean> {
+    return this.#run(() => this.#api.voiceAction(action));
+  }
+
+  /** A brand-new session: the old log and summary go, as the spec's restart requires. */
+  async restart(): Promise<boolean> {
+    const wasEnded = this.state === 'ended';
+    if (wasEnded) this.state = 'idle';
+    const ok = await this.act({ action: 'restart' });
+    if (!this.#active) return ok;
+    if (ok) {
+      this.log = [];
+      this.summary = null;
+      this.#offlineNoticeShown = false;
+    } else if (wasEnded && this.state === 'idle') {
+      this.state = 'ended';
+    }
+    return ok;
+  }
+
+  async #run(command: () => Promise<IpcResult<VoiceSnapshot>>): Promise<boolean> {
+    let result: IpcResult<VoiceSnapshot>;
+    try {
+      result = await command();
+    } catch {
+      result = { ok: false, error: { code: 'ipc_failed', message: '与应用主进程的连接中断，请重启随口记。' } };
+    }
+    return this.#take(result);
+  }
+
+  #take(result: IpcResult<VoiceSnapshot>): boolean {
+    if (!this.#active) return result.ok;
+    if (!result.ok) {
+      this.#push({ kind: 'error', text: result.error.message, nextStep: nextStepFor(result.error.code) });
+      return false;
+    }
+    const snapshot = result.value;
+    // A snapshot says idle after exit; keep showing ENDED until the user restarts.
+    if (!(this.state === 'ended' && snapshot.state === 'idle')) this.state = snapshot.state;
+    this.mode = snapshot.mode;
+    this.batch = snapshot.batch;
+    this.online = snapshot.online;
+    return true;
+  }
+
+  #push(line: Omit<LogEntry, 'id'>): void {
+    const next = [...this.log, { ...line, id: this.#nextLogId++ }];
+    this.log = next.length > MAX_LOG ? next.slice(-MAX_LOG) : next;
+  }
+}

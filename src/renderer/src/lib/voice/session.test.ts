@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { batchOf, FOUR } from '../card/fixtures';
+import { OFFLINE_NOTICE } from './conversation';
+import { FakeVoiceApi } from './fake-api';
+import { VoiceSession } from './session.svelte';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+async function connected(api = new FakeVoiceApi()) {
+  const session = new VoiceSession(api);
+  const dispose = session.connect();
+  await tick();
+  return { api, session, dispose };
+}
+
+describe('voice session view', () => {
+  it('loads the snapshot, then follows events', async () => {
+    const api = new FakeVoiceApi();
+    api.set('listening', { mode: 'pushToTalk' });
+    const { session } = await connected(api);
+    expect(session.state).toBe('listening');
+    expect(session.mode).toBe('pushToTalk');
+    api.emit({ channel: 'voice', event: { type: 'partialText', text: '吃饭花了' } });
+    expect(session.partial).toBe('吃饭花了');
+    const batch = batchOf(FOUR);
+    api.emit({ channel: 'voice', event: { type: 'finalText', text: '吃饭花了60…', batch } });
+    api.emit({ channel: 'voice', event: { type: 'stateChanged', state: 'confirming' } });
+    expect(session.partial).toBe('');
+    expect(session.batch?.items).toHaveLength(4);
+    expect(session.state).toBe('confirming');
+    expect(session.log.map((l) => l.kind)).toEqual(['user']);
+  });
+
+  it('logs what the app said, errors with a next step, and saves', async () => {
+    const { api, session } = await connected();
+    api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '识别到4笔交易' } });
+    api.emit({ channel: 'voice', event: { type: 'error', code: 'no_device', message: '没有找到麦克风。' } });
+    api.emit({ channel: 'voice', event: { type: 'error', code: 'token_failed', message: '语音识别服务连接失败。' } });
+    api.emit({
+      channel: 'voice',
+      event: {
+        type: 'saved',
+        transactions: [
+          { id: 'a', amountFen: 6000, currency: 'CNY', type: 'EXPENSE', category: '餐饮', account: '钱包', description: '吃饭', occurredAt: '', date: '', source: 'llm', createdAt: '', updatedAt: '' },
+        ],
+      },
+    });
+    expect(session.log.map((l) => [l.kind, l.nextStep])).toEqual([
+      ['app', null],
+      ['error', 'chooseMicrophone'],
+      ['error', 'openSettings'],
+      ['saved', null],
+    ]);
+    expect(session.log[3]!.text).toBe('已保存 1 笔：支出¥60 餐饮');
+    expect(session.savedCount).toBe(1);
+  });
+
+  it('adds the offline notice once when a draft arrives offline', async () => {
+    const api = new FakeVoiceApi();
+    api.set('listening', { online: false });
+    const { session } = await connected(api);
+    const one = batchOf([{ amount: 60 }]);
+    api.emit({ channel: 'voice', event: { type: 'finalText', text: '吃饭花了60，洗脚花了60', batch: one } });
+    api.emit({ channel: 'voice', event: { type: 'finalText', text: '打车30', batch: one } });
+    expect(session.log.filter((l) => l.text === OFFLINE_NOTICE)).toHaveLength(1);
+  });
+
+  it('shows ENDED with the summary, stays there on an idle snapshot, and restart clears the log', async () => {
+    const { api, session } = await connected();
+    api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '好的' } });
+    api.emit({ channel: 'voice', event: { type: 'exitSession', summary: { savedCount: 2, expenseFen: 9000, incomeFen: 0, transferFen: 0 } } });
+    expect(session.ended).toBe(true);
+    expect(session.summary?.savedCount).toBe(2);
+    await session.setMode('auto'); // the snapshot still says idle
+    expect(session.state).toBe('ended');
+    api.set('listening');
+    expect(await session.restart()).toBe(true);
+    expect(api.calls.at(-1)).toEqual({ name: 'voiceAction', input: { action: 'restart' } });
+    expect(session.state).toBe('listening');
+    expect(session.log).toEqual([]);
+    expect(session.summary).toBeNull();
+  });
+
+  it('puts a failed command into the log and keeps ENDED when restart fails', async () => {
+    const { api, session } = await connected();
+    api.emit({ channel: 'voice', event: { type: 'sessionTimeout', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 } } });
+    api.failNext = { code: 'voice_unavailable', message: '语音会话尚未就绪，请稍后再试。' };
+    expect(await session.restart()).toBe(false);
+    expect(session.state).toBe('ended');
+    expect(session.log.at(-1)).toMatchObject({ kind: 'error', text: '语音会话尚未就绪，请稍后再试。' });
+  });
+
+  it('ignores events and answers after it is disposed (delegate safety)', async () => {
+    const { api, session, dispose } = await connected();
+    api.set('confirming', { batch: batchOf([{ amount: 35 }]) });
+    const pending = session.submitText('午饭35');
+    dispose();
+    expect(api.listenerCount).toBe(0);
+    await pending;
+    api.emit({ channel: 'voice', event: { type: 'error', code: 'x', message: '迟到的错误' } });
+    session.apply({ type: 'stateChanged', state: 'recognizing' });
+    flushSync();
+    expect(session.state).toBe('idle');
+    expect(session.batch).toBeNull();
+    expect(session.log).toEqual([]);
+  });
+});

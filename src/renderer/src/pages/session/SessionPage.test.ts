@@ -1,0 +1,99 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import { batchOf, FOUR } from '../../lib/card/fixtures';
+import { FakeVoiceApi } from '../../lib/voice/fake-api';
+import SessionPage from './SessionPage.svelte';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+afterEach(() => cleanup());
+
+async function open(api = new FakeVoiceApi()) {
+  render(SessionPage, { props: { api } });
+  await tick();
+  return api;
+}
+
+describe('session page', () => {
+  it('shows the state, the offline badge and the partial transcript', async () => {
+    const api = new FakeVoiceApi();
+    api.set('listening', { online: false });
+    await open(api);
+    expect(screen.getByRole('status', { name: '会话状态' }).textContent).toContain('正在聆听');
+    expect(screen.getByRole('note').textContent).toBe('离线');
+    api.emit({ channel: 'voice', event: { type: 'stateChanged', state: 'recognizing' } });
+    api.emit({ channel: 'voice', event: { type: 'partialText', text: '吃饭花了六十' } });
+    await tick();
+    expect(screen.getByRole('status', { name: '会话状态' }).textContent).toContain('正在识别');
+    expect(screen.getByLabelText('实时识别').textContent).toContain('吃饭花了六十');
+  });
+
+  it('submits typed text with Enter and keeps it when the command fails', async () => {
+    const api = await open();
+    const input = screen.getByRole('textbox', { name: '文字输入' }) as HTMLInputElement;
+    await fireEvent.input(input, { target: { value: '午饭35' } });
+    api.failNext = { code: 'voice_unavailable', message: '语音会话尚未就绪，请稍后再试。' };
+    await fireEvent.submit(input.form!);
+    await tick();
+    expect(input.value).toBe('午饭35');
+    expect(screen.getByText('语音会话尚未就绪，请稍后再试。')).toBeTruthy();
+    await fireEvent.submit(input.form!);
+    await tick();
+    expect(api.calls.filter((c) => c.name === 'voiceText').map((c) => c.input)).toEqual([{ text: '午饭35' }, { text: '午饭35' }]);
+    expect(input.value).toBe('');
+  });
+
+  it('renders the card from events and sends the clicks', async () => {
+    const api = await open();
+    api.emit({ channel: 'voice', event: { type: 'finalText', text: '…', batch: batchOf(FOUR) } });
+    await tick();
+    const card = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(card).getAllByRole('listitem')).toHaveLength(4);
+    await fireEvent.click(within(card).getByRole('button', { name: '取消第2笔' }));
+    expect(api.calls.at(-1)).toEqual({ name: 'voiceAction', input: { action: 'cancelItem', index: 1 } });
+    api.emit({ channel: 'voice', event: { type: 'draftBatchUpdated', batch: null } });
+    await tick();
+    expect(screen.queryByRole('region', { name: '确认卡片' })).toBeNull();
+  });
+
+  it('holds the mic with Space in push-to-talk mode, but not while typing', async () => {
+    const api = new FakeVoiceApi();
+    api.set('listening', { mode: 'pushToTalk' });
+    await open(api);
+    await fireEvent.keyDown(window, { code: 'Space', key: ' ' });
+    await fireEvent.keyDown(window, { code: 'Space', key: ' ', repeat: true });
+    await fireEvent.keyUp(window, { code: 'Space', key: ' ' });
+    await fireEvent.keyDown(screen.getByRole('textbox'), { code: 'Space', key: ' ' });
+    expect(api.calls.filter((c) => c.name === 'voicePushToTalk').map((c) => c.input)).toEqual([{ action: 'down' }, { action: 'up' }]);
+  });
+
+  it('switches modes through the orchestrator', async () => {
+    const api = await open();
+    api.set('idle', { mode: 'keyboard' });
+    await fireEvent.click(screen.getByRole('radio', { name: '键盘' }));
+    await tick();
+    expect(api.calls.at(-1)).toEqual({ name: 'voiceSetMode', input: { mode: 'keyboard' } });
+    expect(screen.getByRole('radio', { name: '键盘' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.queryByRole('button', { name: /说话|聆听/ })).toBeNull();
+  });
+
+  it('ENDED shows the summary and restart; Esc leaves the page', async () => {
+    const api = await open();
+    api.emit({ channel: 'voice', event: { type: 'exitSession', summary: { savedCount: 3, expenseFen: 12000, incomeFen: 9000, transferFen: 0 } } });
+    await tick();
+    const summary = screen.getByRole('region', { name: '会话总结' });
+    expect(summary.textContent).toContain('共记录 3 笔');
+    expect(summary.textContent).toContain('¥120');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    api.set('listening');
+    await fireEvent.click(within(summary).getByRole('button', { name: '重新开始' }));
+    await tick();
+    expect(api.calls.at(-1)).toEqual({ name: 'voiceAction', input: { action: 'restart' } });
+    expect(screen.queryByRole('region', { name: '会话总结' })).toBeNull();
+
+    api.emit({ channel: 'voice', event: { type: 'sessionTimeout', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 } } });
+    await tick();
+    await fireEvent.keyDown(window, { key: 'Escape' });
+    expect(location.hash).toBe('#/ledger');
+  });
+});
