@@ -1,5 +1,5 @@
-// Local (offline) understanding: parse, Layer-1 intent classification, correction, query detection.
-// First cut of the contract so other modules can import it; the grammar grows behind it.
+// Local (offline) understanding: parse, Layer-1 intent classification, correction and ledger
+// questions. Pure functions of their input and `now`; no I/O, so they run anywhere in microseconds.
 import type {
   BatchItem,
   ClassifyResult,
@@ -9,6 +9,10 @@ import type {
   TransactionType,
 } from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
+import { correctLocal as correctWithRules } from './correction';
+import { classifyIntent as classifyWithRules } from './intent';
+import { parseUtterance, toParseResult } from './parse';
+import { detectQuery as detectQueryWithRules } from './query';
 
 export interface LocalNlpOptions {
   now: ZonedNow;
@@ -21,40 +25,22 @@ export interface LocalParseOutput {
   multipleDetected: boolean;
 }
 
-export function parseLocal(text: string, _options: LocalNlpOptions): LocalParseOutput {
-  const m = /(\d+(?:\.\d+)?)/.exec(text);
-  if (!m && text.trim() === '') return { results: [], multipleDetected: false };
-  return {
-    results: [
-      {
-        amount: m ? Number(m[1]) : null,
-        type: 'EXPENSE',
-        category: null,
-        description: text.trim(),
-        date: null,
-        account: null,
-        confidence: 0.6,
-        source: 'local',
-      },
-    ],
-    multipleDetected: false,
-  };
+export function parseLocal(text: string, options: LocalNlpOptions): LocalParseOutput {
+  const { item, multipleDetected } = parseUtterance(text, options.now, options.customCategories ?? []);
+  return { results: item ? [toParseResult(item)] : [], multipleDetected };
 }
 
-export function classifyIntent(text: string, _batchSize: number): ClassifyResult {
-  if (/^(确认|对的|好的|确定)$/.test(text.trim())) return { intent: 'confirm', index: null };
-  if (/^(取消|不要了)$/.test(text.trim())) return { intent: 'cancel', index: null };
-  return { intent: 'newInput', index: null };
+/** Layer 1 of the confirmation dialogue. `batchSize` is the number of items on the card. */
+export function classifyIntent(text: string, batchSize: number): ClassifyResult {
+  return classifyWithRules(text, batchSize);
 }
 
-export function correctLocal(
-  _text: string,
-  _pending: readonly BatchItem[],
-  _options: LocalNlpOptions,
-): CorrectionResult {
-  return { intent: 'unclear', corrections: [], confidence: 0 };
+/** Same shape as /correct-transaction; indexes point into `pending`, -1 = append. */
+export function correctLocal(text: string, pending: readonly BatchItem[], options: LocalNlpOptions): CorrectionResult {
+  return correctWithRules(text, pending, options);
 }
 
-export function detectQuery(_text: string, _now: ZonedNow): LedgerQuery | null {
-  return null;
+/** 「这个月花了多少」 → the period, type and category to total; null when it is not a question. */
+export function detectQuery(text: string, now: ZonedNow): LedgerQuery | null {
+  return detectQueryWithRules(text, now);
 }

@@ -1,0 +1,149 @@
+// Money in speech: 35, 28.5, ¥188, 三十五块, 七块五, 两块五毛, 八毛, 28块5, 六十三块二毛, 2.5万,
+// and bare amounts (晚饭四十八). Numbers that are dates, ordinals, counts or times are not money.
+import { isAsciiDigit, isAsciiLetter, isPunctuation, overlaps, type Span } from './normalize';
+import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
+
+export interface AmountMention extends Span {
+  value: number;
+  /** 3: currency or money unit; 2: a bare number that reads as money; 1: 两块蛋糕-style, maybe a count. */
+  strength: 1 | 2 | 3;
+}
+
+// Measure words after a number make it a count, a duration or a size, never money.
+const MEASURE_WORDS = [
+  '分钟', '小时', '钟头', '公里', '公斤', '千克', '毫升', '个月', '周岁', '年级',
+  '个', '杯', '件', '双', '本', '次', '张', '瓶', '份', '斤', '位', '人', '盒', '包', '条', '只', '台',
+  '辆', '顿', '碗', '箱', '袋', '支', '枝', '根', '片', '颗', '粒', '卷', '套', '副', '对', '部', '间',
+  '家', '场', '门', '节', '期', '周', '晚', '夜', '趟', '遍', '口', '首', '局', '把', '串', '听', '罐',
+  '桶', '壶', '锅', '盘', '碟', '楼', '层', '站', '栋', '笔', '头', '匹', '款', '种', '样', '些', '批',
+  '群', '排', '行', '名', '岁', '集', '页', '章', '级', '秒', '刻', '米', '克', '升', '度', '折', '倍',
+  '%', '年', '月', '天', '号', '日', '点', '时', '路', '线', '届', '圈', '餐', '顶', '幅', '棵', '朵',
+  '盏', '道', '声', 'km', 'kg', 'g', 'ml', 'l', 'h', 'x', '下', '起', '共', '直', '定', '般', '会',
+];
+const YUAN_UNITS = ['块钱', '元钱', '块儿', '人民币', 'rmb', '块', '元', '圆'];
+const FOLLOWERS_OF_MONEY = new Set([...'钱的了吧啊呀呢哦嘛整多左来']);
+
+function startsWithAny(text: string, at: number, words: readonly string[]): string | null {
+  for (const w of words) if (text.startsWith(w, at)) return w;
+  return null;
+}
+
+interface Scan {
+  tokens: NumberToken[];
+  byStart: Map<number, NumberToken>;
+}
+
+/** A single digit (Chinese or Arabic) starting exactly at `at`, for 块五 / 毛五 tails. */
+function tailDigit(scan: Scan, at: number, text: string): NumberToken | null {
+  let pos = at;
+  if (text[pos] === '零') pos++;
+  const t = scan.byStart.get(pos);
+  if (!t || !Number.isInteger(t.value) || t.value >= 10 || t.end - t.start !== 1) return null;
+  return t;
+}
+
+function skipApprox(text: string, at: number): number {
+  if (text.startsWith('左右', at)) return at + 2;
+  if (text[at] === '多' || text[at] === '来' || text[at] === '余') return at + 1;
+  return at;
+}
+
+/**
+ * Money mentions in normalized text, in order. `exclude` are spans already claimed (dates,
+ * ordinals); numbers inside them are skipped.
+ */
+export function findAmounts(text: string, exclude: readonly Span[] = []): AmountMention[] {
+  const tokens = scanNumbers(text).filter((t) => !overlaps(t, exclude));
+  const scan: Scan = { tokens, byStart: new Map(tokens.map((t) => [t.start, t])) };
+  const found: AmountMention[] = [];
+  let consumedTo = -1;
+  for (const t of tokens) {
+    if (t.start < consumedTo) continue;
+    const mention = readAmount(text, t, scan);
+    if (mention) {
+      found.push(mention);
+      consumedTo = mention.end;
+    }
+  }
+  return found;
+}
+
+function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | null {
+  const before = text[t.start - 1];
+  if (before === '第' || isAsciiLetter(before)) return null;
+  if (before === '周' || before === '期' || before === '拜') return null; // 周一, 星期三, 礼拜五
+  if (isAsciiDigit(before)) return null;
+  if (t.value <= 0) return null;
+  const currency = before === '¥' || before === '￥' || before === '$' || text.startsWith('人民币', t.start - 3);
+  let start = currency ? t.start - 1 : t.start;
+  let at = skipApprox(text, t.end);
+
+  const yuan = startsWithAny(text, at, YUAN_UNITS);
+  if (yuan) {
+    at += yuan.length;
+    let value = t.value;
+    let strength: 1 | 3 = 3;
+    // 七块五 / 两块五毛 / 一块五毛三 / 28块5: the digits after 块 are jiao, then fen.
+    const jiao = yuan.startsWith('块') || yuan.startsWith('元') || yuan === '圆' ? tailDigit(scan, at, text) : null;
+    if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元', '月', '号', '日', '天', '个'])) {
+      value += jiao.value / 10;
+      at = jiao.end;
+      const unit = startsWithAny(text, at, ['毛', '角']);
+      if (unit) {
+        at += 1;
+        const fen = tailDigit(scan, at, text);
+        if (fen) {
+          value += fen.value / 100;
+          at = fen.end;
+          if (text[at] === '分') at++;
+        }
+      }
+    } else if (yuan === '块' && !currency) {
+      // 两块蛋糕: 块 is also the measure word for cake and soap.
+      const next = text[at];
+      if (next !== undefined && !isPunctuation(next) && !FOLLOWERS_OF_MONEY.has(next) && /[\u4e00-\u9fff]/.test(next)) {
+        if (isChineseDigit(text[t.start]) && t.end - t.start === 1) strength = 1;
+      }
+    }
+    if (text[at] === '钱') at++;
+    return { start, end: at, value: round(value), strength };
+  }
+
+  const jiaoUnit = startsWithAny(text, at, ['毛钱', '毛', '角钱', '角']);
+  if (jiaoUnit) {
+    at += jiaoUnit.length;
+    let value = t.value / 10;
+    const fen = tailDigit(scan, at, text);
+    if (fen) {
+      value += fen.value / 100;
+      at = fen.end;
+      if (text[at] === '分') at++;
+    }
+    if (text[at] === '钱') at++;
+    return { start, end: at, value: round(value), strength: 3 };
+  }
+  if (text.startsWith('分钱', at)) return { start, end: at + 2, value: round(t.value / 100), strength: 3 };
+
+  if (currency) return { start, end: t.end, value: t.value, strength: 3 };
+  const next = text[t.end];
+  if (next !== undefined && startsWithAny(text, t.end, MEASURE_WORDS)) return null;
+  if (next === ':' || next === '/' || next === '-') return null;
+  if (isAsciiLetter(next)) return null;
+  if (!t.chinese) return { start, end: t.end, value: t.value, strength: 2 };
+  // A lone Chinese digit (三明治, 五花肉, 一下) is money only at the end of a clause.
+  if (t.end - t.start === 1) {
+    const clauseEnd = next === undefined || isPunctuation(next) || next === '的' || next === '吧' || next === '啊';
+    return clauseEnd ? { start, end: t.end, value: t.value, strength: 2 } : null;
+  }
+  return { start, end: t.end, value: t.value, strength: 2 };
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** The mentions that read as money: strong ones, or the weak ones when nothing else is there. */
+export function moneyMentions(all: readonly AmountMention[]): AmountMention[] {
+  const strong = all.filter((a) => a.strength >= 2);
+  return strong.length > 0 ? strong : [...all];
+}

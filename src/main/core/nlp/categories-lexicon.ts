@@ -1,0 +1,173 @@
+// Keyword → preset category. Longest keyword wins; on equal length the earlier mention wins,
+// then the order of this table. A category's own name is always one of its keywords.
+import type { TransactionType } from '../../../shared/domain';
+import { PRESET_CATEGORIES } from '../../../shared/categories';
+
+export interface CategoryRef {
+  name: string;
+  type: TransactionType;
+}
+
+const EXPENSE_KEYWORDS: Record<string, string[]> = {
+  餐饮: [
+    '吃饭', '早饭', '早餐', '早点', '午饭', '午餐', '中饭', '中午饭', '晚饭', '晚餐', '夜宵', '宵夜', '外卖', '点外卖',
+    '奶茶', '咖啡', '饮料', '饮品', '果汁', '可乐', '雪碧', '矿泉水', '酸奶', '牛奶', '豆浆', '油条', '包子', '饺子',
+    '馄饨', '面条', '拉面', '米线', '米粉', '麻辣烫', '火锅', '烧烤', '串串', '小龙虾', '炸鸡', '汉堡', '披萨', '寿司',
+    '日料', '西餐', '自助餐', '快餐', '食堂', '盒饭', '便当', '聚餐', '请客吃饭', '下午茶', '甜品', '蛋糕', '面包',
+    '冰淇淋', '雪糕', '零食', '水果', '买菜', '蔬菜', '肉', '菜', '饭', '餐', '肯德基', '麦当劳', '星巴克', '瑞幸',
+    '喜茶', '蜜雪冰城', '口香糖', '啤酒', '喝酒', '白酒', '红酒', '茶叶', '喝茶', '粥', '煎饼', '三明治', '沙拉',
+    '饭钱', '伙食', '伙食费', '烤肉', '烤鸭', '鸭脖', '卤味', '夜市', '小吃', '米饭', '炒饭', '盖饭', '馒头',
+  ],
+  交通: [
+    '打车', '出租车', '的士', '滴滴', '网约车', '顺风车', '地铁', '公交', '公交车', '巴士', '大巴', '加油', '油费',
+    '汽油', '停车', '停车费', '过路费', '高速费', '过桥费', '共享单车', '单车', '骑车', '火车', '火车票', '高铁', '动车',
+    '机票', '飞机', '船票', '车票', '车费', '路费', '洗车', '代驾', '租车', '充电桩', '通勤', '交通卡', '公交卡',
+    '地铁卡', 'etc', '坐车', '摩的', '轮渡', '违章', '罚单', '保养', '修车',
+  ],
+  购物: [
+    '购物', '买东西', '衣服', '买衣服', '裤子', '裙子', '外套', '鞋', '鞋子', '袜子', '帽子', '包包', '淘宝', '京东',
+    '拼多多', '天猫', '网购', '超市', '商场', '便利店', '日用品', '化妆品', '护肤品', '口红', '面膜', '电脑', '笔记本电脑',
+    '手机', '耳机', '平板', '相机', '家电', '电器', '数码', '家具', '纸巾', '洗发水', '沐浴露', '牙膏', '牙刷', '洗衣液',
+    '眼镜', '首饰', '书包', '文具盒', '手表', '玩具', '键盘', '鼠标', '显示器', '充电器', '数据线', '床单', '被子', '枕头', '雨伞',
+  ],
+  账单: [
+    '电费', '水费', '燃气费', '煤气费', '天然气', '网费', '宽带', '话费', '手机费', '充话费', '流量', '有线电视',
+    '暖气费', '取暖费', '保险', '保险费', '会员费', '订阅', '信用卡', '水电', '水电费', '缴费', '账单', '充值',
+  ],
+  娱乐: [
+    '娱乐', '电影', '看电影', '电影票', 'ktv', '唱歌', '唱k', '游戏', '游戏充值', '演唱会', '音乐会', '话剧', '演出',
+    '展览', '健身', '健身房', '游泳', '打球', '篮球', '羽毛球', '乒乓球', '台球', '保龄球', '酒吧', '网吧', '桌游',
+    '剧本杀', '密室', '密室逃脱', '视频会员', '爱奇艺', '腾讯视频', '优酷', '网易云', '会员', '洗脚', '足疗', '按摩',
+    '推拿', '洗浴', '洗澡', '桑拿', '汗蒸', 'spa', '泡温泉', '温泉', '游乐园', '迪士尼', '门票', '玩', '滑雪', '蹦迪',
+  ],
+  医疗: [
+    '医疗', '看病', '看医生', '医院', '挂号', '挂号费', '药', '买药', '药店', '药费', '医药费', '体检', '牙医', '看牙',
+    '拔牙', '补牙', '洗牙', '诊所', '门诊', '住院', '手术', '检查', '疫苗', '打针', '输液', '感冒药', '中药', '眼科',
+    '配眼镜', '理疗', '核酸', '吃药', '看病拿药',
+  ],
+  教育: [
+    '教育', '学费', '培训', '培训费', '课程', '网课', '上课', '书', '买书', '书本', '图书', '教材', '课本', '补习',
+    '辅导', '辅导班', '补习班', '考试', '报名费', '考试费', '报班', '学习', '学习资料', '资料', '文具', '家教', '驾校',
+    '兴趣班', '英语课', '钢琴课', '课时费', '书费', '知识付费',
+  ],
+  住房: [
+    '住房', '房租', '租金', '租房', '交房租', '房贷', '月供', '物业', '物业费', '装修', '维修', '修理', '中介费', '押金',
+    '房费', '搬家', '管理费',
+  ],
+  人情往来: [
+    '人情往来', '人情', '份子钱', '份子', '随礼', '随份子', '礼金', '礼钱', '发红包', '送礼', '礼物', '买礼物', '请客',
+    '孝敬', '红白喜事', '喜酒', '生日礼物', '压岁钱',
+  ],
+  宠物: ['宠物', '猫粮', '狗粮', '猫砂', '宠物医院', '兽医', '驱虫', '宠物店', '逗猫棒'],
+  旅行: ['旅行', '旅游', '酒店', '住酒店', '民宿', '景点', '景区', '出游', '度假', '跟团', '导游', '签证', '住宿'],
+};
+
+const INCOME_KEYWORDS: Record<string, string[]> = {
+  工资: ['工资', '发工资', '薪水', '薪资', '月薪', '工钱', '底薪', '发薪'],
+  奖金: ['奖金', '年终奖', '绩效', '绩效奖', '提成', '奖励', '全勤奖', '分红', '中奖', '过节费'],
+  兼职: ['兼职', '兼职收入', '外快', '副业', '稿费', '私活', '打零工', '零工', '家教费'],
+  红包: ['红包', '收红包', '抢红包', '利是'],
+};
+
+interface Keyword {
+  word: string;
+  category: CategoryRef;
+}
+
+function buildKeywords(): Keyword[] {
+  const list: Keyword[] = [];
+  const add = (table: Record<string, string[]>, type: TransactionType) => {
+    for (const [name, words] of Object.entries(table)) {
+      for (const word of [name, ...words]) list.push({ word, category: { name, type } });
+    }
+  };
+  add(INCOME_KEYWORDS, 'INCOME');
+  add(EXPENSE_KEYWORDS, 'EXPENSE');
+  for (const preset of PRESET_CATEGORIES) {
+    if (preset.name === '其他') continue;
+    if (!list.some((k) => k.word === preset.name && k.category.type === preset.type)) {
+      list.push({ word: preset.name, category: { name: preset.name, type: preset.type } });
+    }
+  }
+  return list;
+}
+
+/** Keywords indexed by first character, longest first within each bucket. */
+export class KeywordIndex {
+  private readonly byFirst = new Map<string, Keyword[]>();
+
+  constructor(keywords: readonly Keyword[]) {
+    for (const k of keywords) {
+      const first = k.word[0]!;
+      const bucket = this.byFirst.get(first) ?? [];
+      if (!bucket.some((b) => b.word === k.word && b.category.type === k.category.type)) bucket.push(k);
+      this.byFirst.set(first, bucket);
+    }
+    for (const bucket of this.byFirst.values()) bucket.sort((a, b) => b.word.length - a.word.length);
+  }
+
+  /** The longest keyword in `text`; ties go to the earliest position. */
+  longest(text: string, accept?: (k: Keyword) => boolean): (Keyword & { start: number }) | null {
+    let best: (Keyword & { start: number }) | null = null;
+    for (let i = 0; i < text.length; i++) {
+      const bucket = this.byFirst.get(text[i]!);
+      if (!bucket) continue;
+      for (const k of bucket) {
+        if (best && k.word.length <= best.word.length) break;
+        if (text.startsWith(k.word, i) && (!accept || accept(k))) {
+          best = { ...k, start: i };
+          break;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+const DEFAULT_INDEX = new KeywordIndex(buildKeywords());
+
+const PRESET_NAMES = new Set(PRESET_CATEGORIES.filter((c) => c.name !== '其他').map((c) => c.name));
+
+export interface CategoryMatch extends CategoryRef {
+  keyword: string;
+  start: number;
+  /** True when the user named the category itself (改成交通), not an item word (打车). */
+  byName: boolean;
+  custom: boolean;
+}
+
+/**
+ * The category a text talks about. A custom category named in the text wins; then the longest
+ * lexicon keyword. `accept` can restrict the match (e.g. to one transaction type).
+ */
+export function matchCategoryWord(
+  text: string,
+  customCategories: readonly CategoryRef[] = [],
+  accept?: (c: CategoryRef, keyword: string) => boolean,
+): CategoryMatch | null {
+  if (customCategories.length > 0) {
+    const custom = new KeywordIndex(
+      customCategories.filter((c) => c.name.length > 0).map((c) => ({ word: c.name.toLowerCase(), category: c })),
+    ).longest(text, (k) => !accept || accept(k.category, k.word));
+    if (custom) return { ...custom.category, keyword: custom.word, start: custom.start, byName: true, custom: true };
+  }
+  const hit = DEFAULT_INDEX.longest(text, (k) => !accept || accept(k.category, k.word));
+  if (!hit) return null;
+  return {
+    ...hit.category,
+    keyword: hit.word,
+    start: hit.start,
+    byName: hit.word === hit.category.name && PRESET_NAMES.has(hit.word),
+    custom: false,
+  };
+}
+
+/** Preset or custom category with exactly this name, preferring `type`. */
+export function categoryByName(
+  name: string,
+  customCategories: readonly CategoryRef[] = [],
+  type?: TransactionType,
+): CategoryRef | null {
+  const all: CategoryRef[] = [...customCategories, ...PRESET_CATEGORIES.map((c) => ({ name: c.name, type: c.type }))];
+  return all.find((c) => c.name === name && (!type || c.type === type)) ?? all.find((c) => c.name === name) ?? null;
+}

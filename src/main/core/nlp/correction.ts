@@ -1,0 +1,238 @@
+// Offline fallback of /api/v1/llm/correct-transaction: the same answer shape from local rules.
+// Targets by ordinal (第三笔), by item words (外卖那笔), by scope (都改成), or the only item;
+// fields: amount, type (是X不是Y), category, date, description; 还有一笔… appends.
+import type { BatchItem, CorrectionItem, CorrectionResult, TransactionType, UpdatedFields } from '../../../shared/domain';
+import type { ZonedNow } from '../../../shared/time';
+import { findAmounts, moneyMentions } from './amounts';
+import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
+import { findDates, firstDate } from './dates';
+import { describe } from './description';
+import { classifyIntent } from './intent';
+import { normalizeText, type Span } from './normalize';
+import { findOrdinals, ordinalIndex, type OrdinalMention } from './ordinals';
+import { parseUtterance } from './parse';
+import { TYPE_NAMES } from './transaction-type';
+
+export interface CorrectionOptions {
+  now: ZonedNow;
+  customCategories?: CategoryRef[];
+}
+
+const UNCLEAR: CorrectionResult = { intent: 'unclear', corrections: [], confidence: 0 };
+
+const APPEND_PREFIX =
+  /^(?:嗯|哦|啊|那|对了|然后|我)*(?:还有|再加|再记|再来|另外|追加|添加|补|加|还要记|还得记|漏了)(?:一笔|一个|一项|一条|笔|个)?(?:是)?/;
+
+const CHANGE_VERB =
+  /改成|改为|改到|改作|换成|换为|变成|修改为|修改成|更改为|更正为|应该是|应该为|应是|应为|写成|记成|记为|调成|调整为|设为|设成|改|是|为/g;
+
+type FieldHint = 'amount' | 'category' | 'date' | 'description' | 'type' | null;
+
+const HINTS: [RegExp, FieldHint][] = [
+  [/金额|钱数|价格|价钱|多少钱|数额|费用/, 'amount'],
+  [/分类|类别|种类|品类/, 'category'],
+  [/日期|时间|哪天|日子|那天/, 'date'],
+  [/描述|备注|名称|名字|内容|说明|用途|项目|事项/, 'description'],
+  [/类型|收支/, 'type'],
+];
+
+const SCOPE_ALL = /都|全部|全都|所有|每笔|每一笔|统统/;
+const REF_SUFFIX = /(?:的)?(?:那笔|这笔|那一笔|这一笔|那个|这个|那项|那条)$/;
+const FILLER_EDGE = /^(?:嗯|啊|哦|呃|那个|这个|那|就|把|将|给|对了|不对|错了|然后)+|(?:的|了|啊|吧|呢|不对)+$/g;
+
+interface Verb {
+  start: number;
+  end: number;
+}
+
+/** The first change verb that is not the 是 of 不是. */
+function findVerb(text: string): Verb | null {
+  CHANGE_VERB.lastIndex = 0;
+  for (let m = CHANGE_VERB.exec(text); m !== null; m = CHANGE_VERB.exec(text)) {
+    if ((m[0] === '是' || m[0] === '为') && text[m.index - 1] === '不') continue;
+    if (m[0] === '为' && text[m.index - 1] === '因') continue;
+    return { start: m.index, end: m.index + m[0].length };
+  }
+  return null;
+}
+
+function isNegatedAt(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 2), at);
+  return before.endsWith('不') || before.endsWith('非') || before.endsWith('没') || before.endsWith('不是');
+}
+
+/** The type the words assert: 收入不是支出 → INCOME; only 不是收入 → the other of the current. */
+function readType(text: string, current: TransactionType | null): TransactionType | null {
+  const positive = new Set<TransactionType>();
+  const negative = new Set<TransactionType>();
+  for (const { word, type } of TYPE_NAMES) {
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) {
+      (isNegatedAt(text, at) ? negative : positive).add(type);
+    }
+  }
+  if (positive.size === 1) return [...positive][0]!;
+  if (positive.size === 0 && negative.size === 1) {
+    const denied = [...negative][0]!;
+    if (denied === current && denied !== 'TRANSFER') return denied === 'INCOME' ? 'EXPENSE' : 'INCOME';
+  }
+  return null;
+}
+
+function hintOf(text: string): FieldHint {
+  for (const [pattern, hint] of HINTS) if (pattern.test(text)) return hint;
+  return null;
+}
+
+function stripTypeWords(text: string): string {
+  let s = text;
+  for (const { word } of TYPE_NAMES) s = s.split(word).join('');
+  return s.replace(/不是|而不是/g, '');
+}
+
+/** Fields one correction segment asks for; `head` is the text before the verb (hints, target). */
+function readFields(
+  segment: string,
+  item: BatchItem | undefined,
+  options: CorrectionOptions,
+): UpdatedFields {
+  const verb = findVerb(segment);
+  const head = verb ? segment.slice(0, verb.start) : '';
+  const value = verb ? segment.slice(verb.end) : segment;
+  const hint = hintOf(head) ?? (verb ? null : hintOf(segment));
+  const fields: UpdatedFields = {};
+
+  const type = readType(value, item?.type ?? null) ?? (verb ? readType(segment.slice(0, verb.start), item?.type ?? null) : null);
+  if (type && hint !== 'date' && hint !== 'description') fields.type = type;
+
+  const dates = findDates(value, options.now);
+  const date = firstDate(dates);
+  if (date && (hint === null || hint === 'date')) fields.date = date;
+
+  const ordinals = findOrdinals(value);
+  const claimed: Span[] = [...dates, ...ordinals];
+  if (hint === null || hint === 'amount') {
+    const amounts = moneyMentions(findAmounts(value, claimed)).filter((a) => !isNegatedAt(value, a.start));
+    if (amounts[0]) {
+      fields.amount = amounts[0].value;
+      claimed.push(amounts[0]);
+    }
+  }
+
+  const words = stripTypeWords(describe(value, claimed));
+  if (hint === 'description') {
+    if (words) fields.description = words;
+    return fields;
+  }
+  if ((hint === null || hint === 'category') && words) {
+    const custom = options.customCategories ?? [];
+    const category = matchCategoryWord(words, custom, (c) => c.type !== 'TRANSFER');
+    if (category) {
+      fields.category = category.name;
+      if (!fields.type && item?.type && category.type !== item.type && category.name !== '其他') fields.type = category.type;
+      if (!category.byName && hint === null && verb) fields.description = words;
+    } else if (hint === 'category') {
+      fields.category = words;
+    } else if (verb && hint === null && Object.keys(fields).length === 0 && /[\u4e00-\u9fff]/.test(words)) {
+      fields.description = words;
+    }
+  }
+  return fields;
+}
+
+interface ItemScore {
+  index: number;
+  score: number;
+}
+
+/** Which pending item the words before the verb point at (外卖那笔, 工资的, 60那笔). */
+function matchReference(ref: string, pending: readonly BatchItem[], options: CorrectionOptions): number | null {
+  const words = ref.replace(REF_SUFFIX, '').replace(FILLER_EDGE, '').replace(REF_SUFFIX, '');
+  if (!words) return null;
+  const category = matchCategoryWord(words, options.customCategories ?? []);
+  const amount = moneyMentions(findAmounts(words))[0]?.value;
+  const scores: ItemScore[] = pending.map((item, index) => {
+    let score = 0;
+    const desc = item.description ?? '';
+    if (desc && desc === words) score += 4;
+    else if (desc && (desc.includes(words) || words.includes(desc))) score += 3;
+    if (item.category && (item.category === words || words.includes(item.category))) score += 2;
+    else if (category && item.category === category.name) score += 2;
+    if (amount !== undefined && item.amount === amount) score += 2;
+    return { index, score };
+  });
+  const best = Math.max(...scores.map((s) => s.score));
+  if (best <= 0) return null;
+  const top = scores.filter((s) => s.score === best);
+  return top.length === 1 ? top[0]!.index : -2;
+}
+
+function appendFromText(text: string, options: CorrectionOptions): CorrectionResult | null {
+  const prefix = APPEND_PREFIX.exec(text);
+  if (!prefix || prefix[0].length === 0) return null;
+  const rest = text.slice(prefix[0].length);
+  const { item } = parseUtterance(rest, options.now, options.customCategories ?? []);
+  if (!item || (item.amount === null && item.category === null)) return null;
+  const fields: UpdatedFields = { type: item.type };
+  if (item.amount !== null) fields.amount = item.amount;
+  if (item.category !== null) fields.category = item.category;
+  if (item.description) fields.description = item.description;
+  if (item.date !== null) fields.date = item.date;
+  return { intent: 'append', corrections: [{ index: -1, updatedFields: fields }], confidence: 0.8 };
+}
+
+interface Segment {
+  text: string;
+  ordinal: OrdinalMention | null;
+}
+
+/** One segment per ordinal (第一笔改成50，第二笔改成30); text before the first joins it. */
+function splitByOrdinal(text: string): Segment[] {
+  const ordinals = findOrdinals(text);
+  if (ordinals.length === 0) return [{ text, ordinal: null }];
+  return ordinals.map((o, k) => {
+    const from = k === 0 ? 0 : o.start;
+    const to = ordinals[k + 1]?.start ?? text.length;
+    const segment = text.slice(from, o.start) + text.slice(o.end, to);
+    return { text: segment, ordinal: o };
+  });
+}
+
+export function correctLocal(rawText: string, pending: readonly BatchItem[], options: CorrectionOptions): CorrectionResult {
+  const text = normalizeText(rawText);
+  const append = appendFromText(text, options);
+  if (append) return append;
+  if (pending.length === 0) return UNCLEAR;
+
+  const layer1 = classifyIntent(text, pending.length);
+  if (layer1.intent === 'confirm') return { intent: 'confirm', corrections: [], confidence: 0.9 };
+  if (layer1.intent === 'cancel') return { intent: 'cancel', corrections: [], confidence: 0.9 };
+  if (layer1.intent !== 'correction' && layer1.intent !== 'newInput') return UNCLEAR;
+
+  const corrections: CorrectionItem[] = [];
+  for (const segment of splitByOrdinal(text)) {
+    let targets: number[];
+    if (segment.ordinal) {
+      const index = ordinalIndex(segment.ordinal, pending.length);
+      if (index < 0 || index >= pending.length) return UNCLEAR;
+      targets = [index];
+    } else {
+      const verb = findVerb(segment.text);
+      const head = verb ? segment.text.slice(0, verb.start) : '';
+      const ref = matchReference(head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''), pending, options);
+      if (ref === -2) return UNCLEAR;
+      if (ref !== null) targets = [ref];
+      else if (SCOPE_ALL.test(head)) targets = pending.map((_, i) => i);
+      else if (pending.length === 1) targets = [0];
+      else return UNCLEAR;
+    }
+    for (const index of targets) {
+      const fields = readFields(segment.text, pending[index], options);
+      if (Object.keys(fields).length === 0) continue;
+      const existing = corrections.find((c) => c.index === index);
+      if (existing) Object.assign(existing.updatedFields, fields);
+      else corrections.push({ index, updatedFields: fields });
+    }
+  }
+  if (corrections.length === 0) return UNCLEAR;
+  return { intent: 'correction', corrections, confidence: 0.8 };
+}

@@ -1,0 +1,163 @@
+// Day words relative to `now` in its own UTC offset: 今天/昨天/前天/大前天, N天前, 上周X, 这周X,
+// bare 周X (most recent not after today), M月D号, YYYY年M月D日, D号, 上个月D号.
+import { addDays, isCalendarDate, localDate, type ZonedNow } from '../../../shared/time';
+import type { Span } from './normalize';
+import { parseNumeral } from './numbers';
+
+export interface DateMention extends Span {
+  /** YYYY-MM-DD, or null when the words name no single day (上个月, 上周). */
+  date: string | null;
+}
+
+const NUM = '(?:\\d{1,4}|[零〇一二两三四五六七八九十]{1,4})';
+const WEEKDAY = '([一二三四五六日天1-7])';
+const RELATIVE_DAYS: Record<string, number> = {
+  大前天: -3, 前天: -2, 前日: -2, 前晚: -2, 昨天: -1, 昨日: -1, 昨儿: -1, 昨晚: -1, 昨早: -1, 昨夜: -1,
+  今天: 0, 今日: 0, 今儿: 0, 今早: 0, 今晚: 0, 今晨: 0, 明天: 1, 明日: 1, 后天: 2, 大后天: 3,
+};
+const WEEKDAY_INDEX: Record<string, number> = {
+  一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6, '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, '6': 5, '7': 6,
+};
+
+// One alternation, longest forms first, so a single left-to-right pass claims each phrase once.
+const DATE_PATTERN = new RegExp(
+  [
+    `(?<iso>(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2}))`,
+    `(?<full>(?<fy>\\d{4}|[零〇一二三四五六七八九]{4}|今年|去年|前年)年?(?<fm>${NUM})月(?<fd>${NUM})[日号]?)`,
+    `(?<md>(?<mm>${NUM})月(?:份)?(?<mdd>${NUM})(?<mds>[日号])?)`,
+    `(?<rel>大前天|大后天|前天|前日|前晚|昨天|昨日|昨儿|昨晚|昨早|昨夜|今天|今日|今儿|今早|今晚|今晨|明天|明日|后天)`,
+    `(?<ago>(?<an>${NUM})(?:天|日)(?:前|之前|以前))`,
+    `(?<wk>(?<wp>上上|上|这|本|下)?个?(?:周|星期|礼拜)${WEEKDAY})`,
+    `(?<mon>(?<mp>上上个?月|上个?月|这个?月|本月)(?:的)?(?:(?<mnd>${NUM})[号日])?)`,
+    `(?<week>上上周|上周|上星期|上礼拜|这周|本周|这星期|这礼拜|下周)`,
+    `(?<day>(?<dd>${NUM})[号日](?!线|楼|房|门|床|店|桌|口|位|机|车|厅|馆|院|柜|窗|台))`,
+  ].join('|'),
+  'g',
+);
+
+function ymd(y: number, m: number, d: number): string | null {
+  const text = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return isCalendarDate(text) ? text : null;
+}
+
+function splitYmd(date: string): [number, number, number] {
+  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
+}
+
+/** Monday = 0 … Sunday = 6. */
+function weekdayOf(date: string): number {
+  const [y, m, d] = splitYmd(date);
+  return (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+}
+
+function monthShift(y: number, m: number, delta: number): [number, number] {
+  const index = y * 12 + (m - 1) + delta;
+  return [Math.floor(index / 12), (index % 12) + 1];
+}
+
+function num(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const v = parseNumeral(text);
+  return v !== null && Number.isInteger(v) ? v : null;
+}
+
+/** Day D of this month, or of last month when that day is still ahead. */
+export function resolveDayOfMonth(day: number, today: string): string | null {
+  const [y, m, d] = splitYmd(today);
+  if (day <= d) return ymd(y, m, day);
+  const [py, pm] = monthShift(y, m, -1);
+  return ymd(py, pm, day);
+}
+
+/** Month M day D without a year: this year, or last year when it is still ahead. */
+export function resolveMonthDay(month: number, day: number, today: string): string | null {
+  const year = Number(today.slice(0, 4));
+  const thisYear = ymd(year, month, day);
+  if (thisYear === null) return ymd(year - 1, month, day);
+  return thisYear > today ? ymd(year - 1, month, day) : thisYear;
+}
+
+/** Monday of the week that holds `date`. */
+export function mondayOf(date: string): string {
+  return addDays(date, -weekdayOf(date));
+}
+
+/** All day mentions in normalized text, in order. */
+export function findDates(text: string, now: ZonedNow): DateMention[] {
+  const today = localDate(now);
+  const [ty, tm] = splitYmd(today);
+  const found: DateMention[] = [];
+  DATE_PATTERN.lastIndex = 0;
+  for (let m = DATE_PATTERN.exec(text); m !== null; m = DATE_PATTERN.exec(text)) {
+    const g = m.groups!;
+    const span = { start: m.index, end: m.index + m[0].length };
+    let date: string | null = null;
+    if (g.iso) {
+      date = ymd(Number(g.iy), Number(g.im), Number(g.id));
+    } else if (g.full) {
+      const rel = { 今年: 0, 去年: -1, 前年: -2 }[g.fy as '今年'];
+      const year = rel !== undefined ? ty + rel : num(g.fy);
+      const month = num(g.fm);
+      const day = num(g.fd);
+      if (year !== null && month !== null && day !== null) date = ymd(year, month, day);
+    } else if (g.md) {
+      const month = num(g.mm);
+      const day = num(g.mdd);
+      // Without 日/号 the day must not run into money (3月5块 is not a date).
+      const next = text.slice(span.end, span.end + 2);
+      if (!g.mds && /^(块|元|毛|角|圆|万|千|百|\.|点)/.test(next)) {
+        // Claim only the month: the number after it is an amount.
+        const monthEnd = m.index + m[0].indexOf('月') + 1;
+        found.push({ start: span.start, end: monthEnd, date: null });
+        DATE_PATTERN.lastIndex = monthEnd;
+        continue;
+      }
+      if (month !== null && day !== null && month >= 1 && month <= 12) date = resolveMonthDay(month, day, today);
+    } else if (g.rel) {
+      date = addDays(today, RELATIVE_DAYS[g.rel]!);
+    } else if (g.ago) {
+      const n = num(g.an);
+      if (n !== null && n <= 3660) date = addDays(today, -n);
+    } else if (g.wk) {
+      const wd = WEEKDAY_INDEX[m[0].slice(-1)]!;
+      const monday = mondayOf(today);
+      switch (g.wp) {
+        case '上上':
+          date = addDays(monday, wd - 14);
+          break;
+        case '上':
+          date = addDays(monday, wd - 7);
+          break;
+        case '这':
+        case '本':
+          date = addDays(monday, wd);
+          break;
+        case '下':
+          date = addDays(monday, wd + 7);
+          break;
+        default: {
+          const back = (weekdayOf(today) - wd + 7) % 7;
+          date = addDays(today, -back);
+        }
+      }
+    } else if (g.mon) {
+      const day = num(g.mnd);
+      const delta = g.mp!.startsWith('上上') ? -2 : g.mp!.startsWith('上') ? -1 : 0;
+      if (day !== null) {
+        const [y, mo] = monthShift(ty, tm, delta);
+        date = ymd(y, mo, day);
+      }
+    } else if (g.day) {
+      const day = num(g.dd);
+      if (day !== null && day >= 1 && day <= 31) date = resolveDayOfMonth(day, today);
+      else continue;
+    }
+    found.push({ ...span, date });
+  }
+  return found;
+}
+
+/** The first mention that names a day. */
+export function firstDate(mentions: readonly DateMention[]): string | null {
+  return mentions.find((d) => d.date !== null)?.date ?? null;
+}

@@ -1,0 +1,134 @@
+// Layer 1: the sure, instant intents of the confirmation dialogue. The utterance is read as a
+// sequence of known phrases; anything left over is content for Layer 2 (correction / newInput).
+// Priority (spec): item operations, then cancel > exit > continueRecording > confirm.
+import type { ClassifyResult } from '../../../shared/domain';
+import { isPunctuation, normalizeText } from './normalize';
+import { findOrdinals, ordinalIndex } from './ordinals';
+
+type PhraseKind =
+  | 'filler' // 嗯, 吧, 全部 …: carries no decision
+  | 'confirm'
+  | 'cancel'
+  | 'exit'
+  | 'continue'
+  | 'objection' // 不对, 错了, 不确认: something must change → Layer 2
+  | 'declined'; // 不改了: a change was declined, which leans to confirm
+
+const PHRASES: Record<PhraseKind, string[]> = {
+  filler: [
+    '嗯', '恩', '啊', '阿', '哦', '噢', '喔', '呃', '额', '唉', '哎', '诶', '欸', '哈', '呀', '吧', '啦', '了', '的', '嘛',
+    '呢', '呗', '哇', '吗', '那', '就', '那就', '这样', '那个', '这个', '请', '帮我', '给我', '麻烦', '你', '我', '一下',
+    '把', '都', '全部', '全都', '全', '所有', '所有的', '一起', '统统', '通通', '整个', '这些', '那些', '这笔', '那笔',
+    '这一笔', '那一笔', '它', '直接', '先', '也', '吧好', '然后', '哎呀', '好吧', '呐', '哟', '喂', '嘿', '么', '还是',
+  ],
+  confirm: [
+    '确认', '确定', '对', '是的', '是', '是对的', '没错', '没问题', '可以', '可以的', '行', '好', '好的', '好了', '好嘞',
+    '就这样', '就这么记', '这样就行', '这样可以', '记上', '记吧', '记下', '记下来', '记录', '保存', '提交', '入账', 'ok',
+    'okay', 'yes', '正确', '没毛病', '妥', '同意', '无误', '确认无误', '对对', '嗯对', '中', '行了', '完全正确', '就它',
+    '就这些记上', '都对', '全对', '记好', '收下', '好滴', '好哒', '嗯嗯对',
+  ],
+  cancel: [
+    '取消', '不要了', '不要', '算了', '不记了', '别记了', '不用记了', '不想记了', '不记', '别记', '删掉', '删了', '删除',
+    '删', '去掉', '去除', '划掉', '作废', '撤销', '撤回', '放弃', '清空', '重来', '重新来', '不需要了', '都不要',
+    '丢掉', '扔掉', '拿掉', '移除', '抹掉',
+  ],
+  exit: [
+    '退出', '结束', '没了', '没有了', '没有', '拜拜', '再见', '关闭', '停止', '不说了', '关掉', 'bye', '结束记账',
+    '退出记账', '完事了', '完事', '下次再说', '先这样吧', '就这样吧没了',
+  ],
+  continue: [
+    '还有', '继续', '再记一笔', '再来一笔', '还有一笔', '继续记', '接着记', '下一笔', '再记', '还要记', '再来', '接着',
+    '继续记账', '还要', '再加一笔', '还没完', '我还有', '再说一笔', '还有呢',
+  ],
+  objection: [
+    '不对', '不是', '错了', '错', '不确认', '不确定', '不行', '不可以', '不好', '不正确', '有误', '搞错', '搞错了', '弄错',
+    '弄错了', '等等', '等一下', '慢着', '改', '修改', '改一下', '应该', '没对', '不太对', '好像不对',
+  ],
+  declined: [
+    '不改了', '不改', '不用改', '不用改了', '不需要改', '不需要改了', '不需要修改', '不用修改', '不修改', '不用再改',
+    '不要改', '不要改了', '没什么要改', '没什么要改的', '不用动', '不用了', '不需要', '不用', '没有要改的',
+  ],
+};
+
+interface Phrase {
+  word: string;
+  kind: PhraseKind;
+}
+
+const BY_FIRST = new Map<string, Phrase[]>();
+for (const [kind, words] of Object.entries(PHRASES) as [PhraseKind, string[]][]) {
+  for (const word of words) {
+    const bucket = BY_FIRST.get(word[0]!) ?? [];
+    bucket.push({ word, kind });
+    BY_FIRST.set(word[0]!, bucket);
+  }
+}
+for (const bucket of BY_FIRST.values()) bucket.sort((a, b) => b.word.length - a.word.length);
+
+export interface IntentReading {
+  kinds: Set<PhraseKind>;
+  /** 0-based indexes of the distinct ordinals spoken, in order. */
+  ordinals: { index: number; outOfRange: boolean }[];
+  /** True when some text was not a known phrase (content for Layer 2). */
+  leftover: boolean;
+}
+
+export function readIntent(text: string, batchSize: number): IntentReading {
+  const kinds = new Set<PhraseKind>();
+  const ordinals: IntentReading['ordinals'] = [];
+  const ordinalAt = new Map(findOrdinals(text).map((o) => [o.start, o]));
+  let leftover = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    const ordinal = ordinalAt.get(i);
+    if (ordinal) {
+      const index = ordinalIndex(ordinal, batchSize);
+      if (!ordinals.some((o) => o.index === index)) ordinals.push({ index, outOfRange: index < 0 || index >= batchSize });
+      i = ordinal.end;
+      continue;
+    }
+    if (isPunctuation(ch)) {
+      i++;
+      continue;
+    }
+    const phrase = BY_FIRST.get(ch)?.find((p) => text.startsWith(p.word, i));
+    if (phrase) {
+      kinds.add(phrase.kind);
+      i += phrase.word.length;
+      continue;
+    }
+    leftover = true;
+    i++;
+  }
+  return { kinds, ordinals, leftover };
+}
+
+const CORRECTION_CUE = /改|应该|不对|不是|错|而不是|换成|变成|那笔|那个|这笔|第/;
+
+export function classifyIntent(rawText: string, batchSize: number): ClassifyResult {
+  const text = normalizeText(rawText);
+  const { kinds, ordinals, leftover } = readIntent(text, batchSize);
+  const layer2 = (): ClassifyResult => ({
+    intent: CORRECTION_CUE.test(text) || kinds.has('objection') || ordinals.length > 0 ? 'correction' : 'newInput',
+    index: null,
+  });
+  if (leftover) return layer2();
+
+  if (ordinals.length > 0) {
+    if (ordinals.length > 1 || kinds.has('objection')) return layer2();
+    const { index, outOfRange } = ordinals[0]!;
+    const item = (intent: 'confirmItem' | 'cancelItem'): ClassifyResult =>
+      outOfRange ? { intent, index: Math.max(index, 0), outOfRange: true } : { intent, index };
+    if (kinds.has('cancel')) return item('cancelItem');
+    if (kinds.has('confirm')) return item('confirmItem');
+    return layer2();
+  }
+
+  if (kinds.has('cancel')) return { intent: 'cancel', index: null };
+  if (kinds.has('objection')) return { intent: 'correction', index: null };
+  if (kinds.has('exit')) return { intent: 'exit', index: null };
+  if (kinds.has('continue')) return { intent: 'continueRecording', index: null };
+  if (kinds.has('confirm') || kinds.has('declined')) return { intent: 'confirm', index: null };
+  return { intent: 'filler', index: null };
+}

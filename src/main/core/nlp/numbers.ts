@@ -1,0 +1,186 @@
+// Chinese and Arabic numerals: 二百零八, 一百五 (elided 150), 两万三, 2.5万, 1万2, 3千, 1,234.5, 5k.
+import { isAsciiDigit, isAsciiLetter } from './normalize';
+
+const DIGITS: Record<string, number> = {
+  零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 俩: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
+  壹: 1, 贰: 2, 叁: 3, 肆: 4, 伍: 5, 陆: 6, 柒: 7, 捌: 8, 玖: 9,
+};
+const SMALL_UNITS: Record<string, number> = { 十: 10, 拾: 10, 百: 100, 佰: 100, 千: 1000, 仟: 1000, k: 1000 };
+const BIG_UNITS: Record<string, number> = { 万: 10_000, w: 10_000, 亿: 100_000_000 };
+
+export function isChineseDigit(ch: string | undefined): boolean {
+  return ch !== undefined && ch in DIGITS;
+}
+
+function isNumeralChar(ch: string | undefined): boolean {
+  return ch !== undefined && (ch in DIGITS || ch in SMALL_UNITS || ch in BIG_UNITS) && ch !== 'k' && ch !== 'w';
+}
+
+/** A digit of either script, the start of a number. */
+export function isDigitChar(ch: string | undefined): boolean {
+  return isAsciiDigit(ch) || isChineseDigit(ch);
+}
+
+type Token =
+  | { kind: 'num'; value: number; integer: boolean }
+  | { kind: 'zero' }
+  | { kind: 'small'; unit: number }
+  | { kind: 'big'; unit: number }
+  | { kind: 'point' };
+
+function tokenize(run: string): Token[] | null {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < run.length) {
+    const ch = run[i]!;
+    if (isAsciiDigit(ch)) {
+      let j = i;
+      while (j < run.length && (isAsciiDigit(run[j]) || run[j] === ',' || (run[j] === '.' && isAsciiDigit(run[j + 1])))) j++;
+      const literal = run.slice(i, j).replace(/,/g, '');
+      tokens.push({ kind: 'num', value: Number(literal), integer: !literal.includes('.') });
+      i = j;
+    } else if (ch === '零' || ch === '〇') {
+      // A run of Chinese digits only (二零二六) is read digit by digit later.
+      tokens.push({ kind: 'zero' });
+      i++;
+    } else if (ch in DIGITS) {
+      tokens.push({ kind: 'num', value: DIGITS[ch]!, integer: true });
+      i++;
+    } else if (ch in SMALL_UNITS) {
+      tokens.push({ kind: 'small', unit: SMALL_UNITS[ch]! });
+      i++;
+    } else if (ch in BIG_UNITS) {
+      tokens.push({ kind: 'big', unit: BIG_UNITS[ch]! });
+      i++;
+    } else if (ch === '点') {
+      tokens.push({ kind: 'point' });
+      i++;
+    } else return null;
+  }
+  return tokens;
+}
+
+/**
+ * Value of one numeral run, or null when it is not a well-formed number.
+ * Elision (一百五 = 150, 两万三 = 23000) applies to a trailing digit after a unit ≥ 百
+ * unless a 零 came between (一百零五 = 105).
+ */
+export function parseNumeral(run: string): number | null {
+  if (run.length === 0) return null;
+  const tokens = tokenize(run);
+  if (!tokens || tokens.length === 0) return null;
+
+  // Digit strings: 二零二六, 一二 (years, phone-style reading).
+  if (tokens.every((t) => t.kind === 'zero' || (t.kind === 'num' && t.integer && t.value < 10)) && tokens.length > 1) {
+    if (tokens.some((t) => t.kind === 'num' && t.value >= 10)) return null;
+    let s = '';
+    for (const t of tokens) s += t.kind === 'zero' ? '0' : String((t as { value: number }).value);
+    return Number(s);
+  }
+
+  let total = 0;
+  let section = 0;
+  let current: number | null = null;
+  let currentIsSimpleDigit = false;
+  let lastUnit = 1;
+  let zeroSeen = false;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    switch (t.kind) {
+      case 'num':
+        if (current !== null) return null; // 五六十: ranges are not amounts
+        current = t.value;
+        currentIsSimpleDigit = t.integer && t.value < 10;
+        break;
+      case 'zero':
+        if (current !== null) return null;
+        zeroSeen = true;
+        break;
+      case 'small':
+        if (current === null) {
+          if (t.unit !== 10 || section !== 0 && lastUnit <= 10) return null;
+          current = 1; // 十五 = 15, 一百十 is rare but 十 alone is 10
+        }
+        if (lastUnit < t.unit && section > 0) return null; // 五十百
+        section += current * t.unit;
+        current = null;
+        lastUnit = t.unit;
+        zeroSeen = false;
+        break;
+      case 'big': {
+        const value = section + (current ?? 0);
+        if (value === 0) return null;
+        total = (total + value) * t.unit;
+        section = 0;
+        current = null;
+        lastUnit = t.unit;
+        zeroSeen = false;
+        break;
+      }
+      case 'point': {
+        // 三点五 = 3.5: the digits after 点 are read one by one.
+        let frac = '';
+        let j = k + 1;
+        while (j < tokens.length) {
+          const d = tokens[j]!;
+          if (d.kind === 'zero') frac += '0';
+          else if (d.kind === 'num' && d.integer && d.value < 10) frac += String(d.value);
+          else break;
+          j++;
+        }
+        if (frac === '') return null;
+        current = (current ?? 0) + Number(`0.${frac}`);
+        currentIsSimpleDigit = false;
+        k = j - 1;
+        break;
+      }
+    }
+  }
+  if (current !== null) {
+    if (!zeroSeen && lastUnit >= 100 && currentIsSimpleDigit) section += current * (lastUnit / 10);
+    else section += current;
+  }
+  const value = total + section;
+  return Number.isFinite(value) ? Number(value.toFixed(6)) : null;
+}
+
+/** One number found in text. `chinese` when it is written with any Chinese numeral character. */
+export interface NumberToken {
+  start: number;
+  end: number;
+  value: number;
+  chinese: boolean;
+  /** The characters of the run, e.g. "二十五" or "2.5万". */
+  raw: string;
+}
+
+/** Finds every numeral run in normalized text. Runs may not start with a bare unit (百货, 万一). */
+export function scanNumbers(text: string): NumberToken[] {
+  const found: NumberToken[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (!isDigitChar(ch) && !(ch === '十' || ch === '拾')) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let j = i;
+    while (j < text.length) {
+      const c = text[j]!;
+      if (isAsciiDigit(c) || isNumeralChar(c)) j++;
+      else if (c === '.' && isAsciiDigit(text[j - 1]) && isAsciiDigit(text[j + 1])) j++;
+      else if (c === ',' && isAsciiDigit(text[j - 1]) && /^\d{3}(?!\d)/.test(text.slice(j + 1, j + 5))) j++;
+      else if (c === '点' && isDigitChar(text[j + 1])) j++;
+      else if ((c === 'k' || c === 'w') && isAsciiDigit(text[j - 1]) && !isAsciiLetter(text[j + 1])) j++;
+      else break;
+    }
+    const raw = text.slice(start, j);
+    const value = parseNumeral(raw);
+    if (value !== null) {
+      found.push({ start, end: j, value, chinese: /[^\d.,kw]/.test(raw), raw });
+    }
+    i = j > start ? j : start + 1;
+  }
+  return found;
+}

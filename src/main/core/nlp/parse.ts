@@ -1,0 +1,90 @@
+// Offline parse of one utterance into at most one transaction (the spec's offline rule), with a
+// flag when the utterance held several items so the caller can say so.
+import type { ParseResult, TransactionType } from '../../../shared/domain';
+import type { ZonedNow } from '../../../shared/time';
+import { findAmounts, moneyMentions, type AmountMention } from './amounts';
+import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
+import { findDates, firstDate } from './dates';
+import { describe } from './description';
+import { isPunctuation, normalizeText, type Span } from './normalize';
+import { findOrdinals } from './ordinals';
+import { readTypeWords } from './transaction-type';
+
+export interface ParsedItem {
+  amount: number | null;
+  type: TransactionType;
+  category: string | null;
+  description: string;
+  date: string | null;
+}
+
+export interface ParsedUtterance {
+  item: ParsedItem | null;
+  multipleDetected: boolean;
+}
+
+const ITEM_SEPARATORS = ['还有', '然后', '另外', '以及', '加上', '和', '跟', '再'];
+
+/** Where the first item ends: the first separator after its amount, else right after it. */
+function firstItemEnd(text: string, first: AmountMention, second: AmountMention): number {
+  for (let i = first.end; i < second.start; i++) {
+    if (isPunctuation(text[i])) return i;
+    for (const w of ITEM_SEPARATORS) if (text.startsWith(w, i)) return i;
+  }
+  return first.end;
+}
+
+/** Type and category of one item's words. */
+export function readItem(
+  words: string,
+  customCategories: readonly CategoryRef[],
+): { type: TransactionType; category: string | null } {
+  const typeWords = readTypeWords(words);
+  if (typeWords.type === 'TRANSFER') return { type: 'TRANSFER', category: typeWords.category };
+  if (typeWords.type !== null) {
+    if (typeWords.category) return { type: typeWords.type, category: typeWords.category };
+    const match = matchCategoryWord(words, customCategories, (c) => c.type === typeWords.type);
+    return { type: typeWords.type, category: match?.name ?? null };
+  }
+  const any = matchCategoryWord(words, customCategories, (c) => c.type !== 'TRANSFER');
+  if (any) return { type: any.type, category: any.name };
+  return { type: 'EXPENSE', category: null };
+}
+
+export function parseUtterance(
+  rawText: string,
+  now: ZonedNow,
+  customCategories: readonly CategoryRef[] = [],
+): ParsedUtterance {
+  const text = normalizeText(rawText);
+  const dates = findDates(text, now);
+  const ordinals = findOrdinals(text);
+  const claimed: Span[] = [...dates, ...ordinals];
+  const amounts = moneyMentions(findAmounts(text, claimed));
+  const multipleDetected = amounts.length >= 2;
+  const end = multipleDetected ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
+  const itemText = text.slice(0, end);
+  const itemSpans: Span[] = [...claimed, ...(amounts[0] ? [amounts[0]] : [])].filter((s) => s.start < end);
+  const description = describe(itemText, itemSpans);
+  const amount = amounts[0]?.value ?? null;
+  if (amount === null && description === '') return { item: null, multipleDetected: false };
+
+  const { type, category } = readItem(itemText, customCategories);
+  const itemDates = dates.filter((d) => d.start < end);
+  const date = firstDate(itemDates) ?? firstDate(dates);
+  return { item: { amount, type, category, description, date }, multipleDetected };
+}
+
+export function toParseResult(item: ParsedItem): ParseResult {
+  const known = (item.amount !== null ? 2 : 0) + (item.category !== null ? 1 : 0);
+  return {
+    amount: item.amount,
+    type: item.type,
+    category: item.category,
+    description: item.description,
+    date: item.date,
+    account: null,
+    confidence: [0.3, 0.5, 0.75, 0.9][known]!,
+    source: 'local',
+  };
+}

@@ -1,0 +1,78 @@
+// Questions about the ledger (「这个月花了多少」「今天吃饭花了多少」「上周收入多少」) → a LedgerQuery
+// answered from the local database instead of being booked as a transaction.
+import type { LedgerQuery, TransactionType } from '../../../shared/domain';
+import { addDays, localDate, type ZonedNow } from '../../../shared/time';
+import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
+import { findDates, mondayOf } from './dates';
+import { normalizeText } from './normalize';
+import { parseNumeral } from './numbers';
+
+const QUESTION = /多少|几块|几元|几毛|几钱|花了几|统计|汇总|合计|总计|总共花|一共花|总支出|总收入/;
+const INCOME_WORDS = /收入|赚|挣|进账|入账|收到|到账/;
+const TRANSFER_WORDS = /转账|转出|转给/;
+
+interface Period {
+  from: string;
+  to: string;
+  label: string;
+}
+
+function ymd(y: number, m: number, d: number): string {
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+function lastDayOf(y: number, m: number): string {
+  return addDays(ymd(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1), -1);
+}
+
+function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string } {
+  const today = localDate(now);
+  const y = Number(today.slice(0, 4));
+  const m = Number(today.slice(5, 7));
+  const monday = mondayOf(today);
+  const table: [RegExp, (match: RegExpExecArray) => Period | null][] = [
+    [/(?:最近|近|过去)(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:天|日)/, (x) => {
+      const n = parseNumeral(x[1]!);
+      return n && n > 0 ? { from: addDays(today, -(n - 1)), to: today, label: `最近${n}天` } : null;
+    }],
+    [/(?:最近|近|过去)(?:一|1)(?:周|个星期|星期)/, () => ({ from: addDays(today, -6), to: today, label: '最近一周' })],
+    [/上上(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天1-7])/, () => ({ from: addDays(monday, -14), to: addDays(monday, -8), label: '上上周' })],
+    [/上(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天1-7])/, () => ({ from: addDays(monday, -7), to: addDays(monday, -1), label: '上周' })],
+    [/(?:这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天1-7])/, () => ({ from: monday, to: today, label: '这周' })],
+    [/上(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/, () => {
+      const [py, pm] = m === 1 ? [y - 1, 12] : [y, m - 1];
+      return { from: ymd(py, pm, 1), to: lastDayOf(py, pm), label: '上个月' };
+    }],
+    [/(?:这|本)(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/, () => ({ from: ymd(y, m, 1), to: today, label: '这个月' })],
+    [/今年|本年/, () => ({ from: ymd(y, 1, 1), to: today, label: '今年' })],
+    [/去年/, () => ({ from: ymd(y - 1, 1, 1), to: ymd(y - 1, 12, 31), label: '去年' })],
+    [/(?<![\d一二三四五六七八九十年])(\d{1,2}|[一二三四五六七八九十]{1,3})月份?(?!\d|[一二三四五六七八九十]+[号日])/, (x) => {
+      const month = parseNumeral(x[1]!);
+      if (!month || month < 1 || month > 12) return null;
+      const year = month > m ? y - 1 : y;
+      return { from: ymd(year, month, 1), to: lastDayOf(year, month), label: `${month}月` };
+    }],
+  ];
+  for (const [pattern, make] of table) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const period = make(match);
+    if (period) return { period, rest: text.slice(0, match.index) + text.slice(match.index + match[0].length) };
+  }
+  const day = findDates(text, now).find((d) => d.date !== null);
+  if (day) {
+    const label = text.slice(day.start, day.end);
+    return { period: { from: day.date!, to: day.date!, label }, rest: text.slice(0, day.start) + text.slice(day.end) };
+  }
+  return { period: { from: ymd(y, m, 1), to: today, label: '这个月' }, rest: text };
+}
+
+export function detectQuery(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): LedgerQuery | null {
+  const text = normalizeText(rawText);
+  if (!QUESTION.test(text)) return null;
+  const { period, rest } = readPeriod(text, now);
+  let type: TransactionType | null = INCOME_WORDS.test(rest) ? 'INCOME' : TRANSFER_WORDS.test(rest) ? 'TRANSFER' : null;
+  const category = type === 'TRANSFER' ? null : matchCategoryWord(rest, customCategories, (c) => !type || c.type === type);
+  type ??= category?.type ?? 'EXPENSE';
+  return { from: period.from, to: period.to, type, category: category?.name ?? null, periodLabel: period.label };
+}
