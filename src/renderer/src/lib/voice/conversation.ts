@@ -16,6 +16,7 @@ export interface LogEntry {
 
 const MICROPHONE_CODES = new Set(['no_device', 'device_lost', 'permission_denied', 'capture_failed', 'vad_failed']);
 const CONNECTION_CODES = new Set([
+  'asr_unavailable',
   'asr_not_configured',
   'token_failed',
   'connect_failed',

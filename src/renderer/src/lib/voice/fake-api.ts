@@ -1,4 +1,4 @@
-import type { DraftBatchDto, VoiceMode, VoiceState } from '../../../../shared/domain';
+import type { VoiceMode, VoiceState } from '../../../../shared/domain';
 import type { AppEvent } from '../../../../shared/events';
 import type { IpcResult, VoiceSnapshot } from '../../../../shared/ipc/index';
 import type { VoiceApi } from './session.svelte';
@@ -9,7 +9,7 @@ import type { VoiceApi } from './session.svelte';
  */
 export class FakeVoiceApi implements VoiceApi {
   calls: { name: string; input: unknown }[] = [];
-  snapshot: VoiceSnapshot = { state: 'idle', mode: 'auto', batch: null, online: true };
+  snapshot: VoiceSnapshot = { state: 'idle', mode: 'auto', batch: null, online: true, conversation: [], summary: null };
   failNext: { code: string; message: string } | null = null;
   #listeners = new Set<(event: AppEvent) => void>();
 
@@ -21,7 +21,7 @@ export class FakeVoiceApi implements VoiceApi {
     return this.#listeners.size;
   }
 
-  set(state: VoiceState, extra: { mode?: VoiceMode; batch?: DraftBatchDto | null; online?: boolean } = {}): void {
+  set(state: VoiceState, extra: Partial<Omit<VoiceSnapshot, 'state'>> = {}): void {
     this.snapshot = { ...this.snapshot, state, ...extra };
   }
 

@@ -46,8 +46,14 @@ export class VoiceSession {
       if (event.channel === 'voice') this.apply(event.event);
     });
     void this.#api.voiceSnapshot({}).then((result) => {
-      this.#take(result);
-      if (this.#active) this.ready = true;
+      if (!this.#take(result) || !result.ok || !this.#active) return;
+      // A window opened mid-session shows what was said so far.
+      if (this.log.length === 0) {
+        for (const entry of result.value.conversation) {
+          this.#push({ kind: entry.role === 'user' ? 'user' : 'app', text: entry.text, nextStep: null });
+        }
+      }
+      this.ready = true;
     });
     return () => this.dispose();
   }
@@ -129,16 +135,10 @@ export class VoiceSession {
 
   /** A brand-new session: the old log and summary go, as the spec's restart requires. */
   async restart(): Promise<boolean> {
-    const wasEnded = this.state === 'ended';
-    if (wasEnded) this.state = 'idle';
     const ok = await this.act({ action: 'restart' });
-    if (!this.#active) return ok;
-    if (ok) {
+    if (ok && this.#active) {
       this.log = [];
-      this.summary = null;
       this.#offlineNoticeShown = false;
-    } else if (wasEnded && this.state === 'idle') {
-      this.state = 'ended';
     }
     return ok;
   }
@@ -160,8 +160,8 @@ export class VoiceSession {
       return false;
     }
     const snapshot = result.value;
-    // A snapshot says idle after exit; keep showing ENDED until the user restarts.
-    if (!(this.state === 'ended' && snapshot.state === 'idle')) this.state = snapshot.state;
+    this.state = snapshot.state;
+    this.summary = snapshot.summary;
     this.mode = snapshot.mode;
     this.batch = snapshot.batch;
     this.online = snapshot.online;

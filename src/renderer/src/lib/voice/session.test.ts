@@ -56,6 +56,23 @@ describe('voice session view', () => {
     expect(session.savedCount).toBe(1);
   });
 
+  it('a window opened mid-session shows the conversation so far', async () => {
+    const api = new FakeVoiceApi();
+    api.set('confirming', {
+      batch: batchOf([{ amount: 35 }]),
+      conversation: [
+        { role: 'user', text: '午饭35', at: 1 },
+        { role: 'assistant', text: '记录支出35元，餐饮，确认吗？', at: 2 },
+      ],
+    });
+    const { session } = await connected(api);
+    expect(session.log.map((l) => [l.kind, l.text])).toEqual([
+      ['user', '午饭35'],
+      ['app', '记录支出35元，餐饮，确认吗？'],
+    ]);
+    expect(session.batch?.items[0]?.result.amount).toBe(35);
+  });
+
   it('adds the offline notice once when a draft arrives offline', async () => {
     const api = new FakeVoiceApi();
     api.set('listening', { online: false });
@@ -66,15 +83,18 @@ describe('voice session view', () => {
     expect(session.log.filter((l) => l.text === OFFLINE_NOTICE)).toHaveLength(1);
   });
 
-  it('shows ENDED with the summary, stays there on an idle snapshot, and restart clears the log', async () => {
+  it('shows ENDED with the summary, and restart clears the log', async () => {
     const { api, session } = await connected();
+    const summary = { savedCount: 2, expenseFen: 9000, incomeFen: 0, transferFen: 0 };
     api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '好的' } });
-    api.emit({ channel: 'voice', event: { type: 'exitSession', summary: { savedCount: 2, expenseFen: 9000, incomeFen: 0, transferFen: 0 } } });
+    api.emit({ channel: 'voice', event: { type: 'exitSession', summary } });
+    api.emit({ channel: 'voice', event: { type: 'stateChanged', state: 'ended' } });
     expect(session.ended).toBe(true);
     expect(session.summary?.savedCount).toBe(2);
-    await session.setMode('auto'); // the snapshot still says idle
+    api.set('ended', { summary });
+    await session.setMode('auto');
     expect(session.state).toBe('ended');
-    api.set('listening');
+    api.set('listening', { summary: null });
     expect(await session.restart()).toBe(true);
     expect(api.calls.at(-1)).toEqual({ name: 'voiceAction', input: { action: 'restart' } });
     expect(session.state).toBe('listening');
@@ -84,6 +104,7 @@ describe('voice session view', () => {
 
   it('puts a failed command into the log and keeps ENDED when restart fails', async () => {
     const { api, session } = await connected();
+    api.emit({ channel: 'voice', event: { type: 'stateChanged', state: 'ended' } });
     api.emit({ channel: 'voice', event: { type: 'sessionTimeout', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 } } });
     api.failNext = { code: 'voice_unavailable', message: '语音会话尚未就绪，请稍后再试。' };
     expect(await session.restart()).toBe(false);
