@@ -23,6 +23,8 @@ export async function startGatewayHarness(options: {
   script: ChatScript;
   env?: Record<string, string>;
   clock?: Clock;
+  /** Listen on this port (0: any free one). */
+  port?: number;
 }): Promise<GatewayHarness> {
   const clock = options.clock;
   const chat = await startFakeChatServer(options.script);
@@ -50,7 +52,7 @@ export async function startGatewayHarness(options: {
       },
     },
   });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   return {
     url,
     app,

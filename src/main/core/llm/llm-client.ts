@@ -1,0 +1,36 @@
+// One interface for the two ways the app reaches the LLM: over HTTP to a gateway, or the same
+// gateway core in-process with the user's own key ("direct mode").
+import type {
+  CorrectTransactionRequest,
+  CorrectTransactionResponse,
+  ParseTransactionRequest,
+  ParseTransactionResponse,
+} from '../../../shared/gateway';
+
+export type LlmFailureKind =
+  | 'network' // nothing reachable: the app is offline
+  | 'aborted' // the caller's signal fired (its timeout)
+  | 'http' // the gateway/provider answered an error status
+  | 'malformed' // an answer we cannot use
+  | 'invalid'; // the request itself was refused before sending
+
+export class LlmClientError extends Error {
+  readonly kind: LlmFailureKind;
+  readonly status?: number;
+
+  constructor(kind: LlmFailureKind, message: string, status?: number) {
+    super(message);
+    this.name = 'LlmClientError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+export interface LlmCallOptions {
+  signal: AbortSignal;
+}
+
+export interface LlmClient {
+  parseTransaction(request: ParseTransactionRequest, options: LlmCallOptions): Promise<ParseTransactionResponse>;
+  correctTransaction(request: CorrectTransactionRequest, options: LlmCallOptions): Promise<CorrectTransactionResponse>;
+}
