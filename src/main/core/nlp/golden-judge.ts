@@ -1,0 +1,62 @@
+// The judge rules of ../shared/golden/README.md, so the tests grade answers exactly as the
+// acceptance run does.
+import type { NlpAnswer } from './protocol';
+
+export interface GoldenCase {
+  id: string;
+  op: 'parse' | 'classify' | 'correct';
+  text: string;
+  expect: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+function sameValue(actual: unknown, expected: unknown): boolean {
+  if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(actual - expected) <= 1e-9;
+  return actual === expected;
+}
+
+function anyOf(actual: unknown, expected: unknown): boolean {
+  return Array.isArray(expected) ? expected.some((e) => sameValue(actual, e)) : sameValue(actual, expected);
+}
+
+/** Null when the answer passes, else why it fails. */
+export function judge(c: GoldenCase, answer: NlpAnswer): string | null {
+  if ('error' in answer) return `error: ${answer.error}`;
+  const got = JSON.stringify(answer);
+  if (c.op === 'parse') {
+    if (!('transactions' in answer)) return `not a parse answer: ${got}`;
+    const first = answer.transactions[0] as Record<string, unknown> | undefined;
+    for (const [key, expected] of Object.entries(c.expect)) {
+      if (key === 'amount' && expected === null && (!first || first.amount === null)) continue;
+      if (!first) return `no transaction, expected ${key}=${JSON.stringify(expected)}`;
+      if (!anyOf(first[key], expected)) return `${key}: got ${JSON.stringify(first[key])}, expected ${JSON.stringify(expected)}`;
+    }
+    return null;
+  }
+  if (c.op === 'classify') {
+    if (!('intent' in answer) || 'corrections' in answer) return `not a classify answer: ${got}`;
+    const layer2 = ['correction', 'newInput'];
+    const wanted = Array.isArray(c.expect.intent) ? (c.expect.intent as string[]) : [c.expect.intent as string];
+    const accepts = wanted.some((w) => w === answer.intent || (layer2.includes(w) && layer2.includes(answer.intent)));
+    if (!accepts) return `intent: got ${answer.intent}, expected ${JSON.stringify(c.expect.intent)}`;
+    if ('index' in c.expect && !sameValue('index' in answer ? answer.index : undefined, c.expect.index)) {
+      return `index: got ${JSON.stringify('index' in answer ? answer.index : undefined)}, expected ${JSON.stringify(c.expect.index)}`;
+    }
+    return null;
+  }
+  if (!('corrections' in answer)) return `not a correct answer: ${got}`;
+  if (!anyOf(answer.intent, c.expect.intent)) return `intent: got ${answer.intent}, expected ${JSON.stringify(c.expect.intent)}`;
+  const expected = (c.expect.corrections ?? []) as { index: number; updatedFields: Record<string, unknown> }[];
+  for (const e of expected) {
+    const match = answer.corrections.find((a) => a.index === e.index);
+    if (!match) return `no correction for index ${e.index}: ${got}`;
+    for (const [field, value] of Object.entries(e.updatedFields)) {
+      const actual = (match.updatedFields as Record<string, unknown>)[field];
+      if (!sameValue(actual, value)) return `index ${e.index} ${field}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`;
+    }
+  }
+  const allowed = new Set(expected.map((e) => e.index));
+  const stray = answer.corrections.find((a) => !allowed.has(a.index));
+  if (stray) return `unexpected correction of index ${stray.index}: ${got}`;
+  return null;
+}

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { judge, type GoldenCase } from './golden-judge';
+import { answerRequest } from './protocol';
+
+// A copy of ../shared/golden/nlp.jsonl (the acceptance cases) plus our own corpus in the same
+// format, so CI on a fresh machine grades the same cases.
+function load(name: string): GoldenCase[] {
+  const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as GoldenCase);
+}
+
+for (const file of ['golden-nlp.jsonl', 'corpus.jsonl']) {
+  describe(`NLP cases from ${file}`, () => {
+    const cases = load(file);
+    it('has cases', () => expect(cases.length).toBeGreaterThan(20));
+    it.each(cases.map((c) => [`${c.id} ${c.op} ${c.text}`, c] as const))('%s', (_name, c) => {
+      expect(judge(c, answerRequest(c))).toBeNull();
+    });
+  });
+}

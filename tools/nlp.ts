@@ -1,0 +1,86 @@
+// `npm run nlp -- --jsonl` < requests.jsonl   — one JSON answer a line (golden README format)
+// `npm run nlp -- parse "午饭35" [--now ISO]`  — one-off, readable output
+// `npm run nlp -- classify "确认第二笔" [--batch-size N]`
+// `npm run nlp -- correct "第一笔改成50" --batch '[{"index":0,"amount":60,...}]' [--now ISO]`
+// `npm run nlp -- query "这个月花了多少" [--now ISO]`
+// Runs exactly the app's local NLP (src/main/core/nlp).
+import { createInterface } from 'node:readline';
+import { answerLine, answerRequest, type NlpAnswer } from '../src/main/core/nlp/protocol';
+
+const USAGE = `usage:
+  nlp --jsonl                          JSON requests on stdin, one answer a line
+  nlp parse TEXT [--now ISO]
+  nlp classify TEXT [--batch-size N]
+  nlp correct TEXT --batch JSON [--now ISO]
+  nlp query TEXT [--now ISO]`;
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+async function runJsonl(): Promise<void> {
+  // A reader that goes away (`| head`) ends the stream; it is not an error of ours.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    process.stdout.write(JSON.stringify(answerLine(line)) + '\n');
+  }
+}
+
+function show(answer: NlpAnswer): string {
+  if ('error' in answer) return `错误: ${answer.error}`;
+  if ('transactions' in answer) {
+    if (answer.transactions.length === 0) return '（没有识别到交易）';
+    const lines = answer.transactions.map(
+      (t) =>
+        `金额 ${t.amount ?? '—'} · ${t.type} · 分类 ${t.category ?? '—'} · 日期 ${t.date ?? '今天'} · 描述「${t.description}」`,
+    );
+    if (answer.multipleDetected) lines.push('（检测到多笔：离线仅支持单笔记账，只取第一笔）');
+    return lines.join('\n');
+  }
+  if ('query' in answer) {
+    const q = answer.query;
+    return q ? `查询 ${q.periodLabel}（${q.from} ~ ${q.to}）· ${q.type} · 分类 ${q.category ?? '全部'}` : '（不是查询）';
+  }
+  if ('corrections' in answer) {
+    const lines = [`意图 ${answer.intent}`];
+    for (const c of answer.corrections) lines.push(`  ${c.index === -1 ? '追加' : `第${c.index + 1}笔`}: ${JSON.stringify(c.updatedFields)}`);
+    return lines.join('\n');
+  }
+  const where = answer.index !== null ? ` 第${answer.index + 1}笔` : '';
+  return `意图 ${answer.intent}${where}${answer.outOfRange ? '（超出范围）' : ''}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--jsonl')) {
+    await runJsonl();
+    return 0;
+  }
+  const [op, text] = argv;
+  if (!op || text === undefined || !['parse', 'classify', 'correct', 'query'].includes(op)) {
+    process.stderr.write(USAGE + '\n');
+    return 2;
+  }
+  const request: Record<string, unknown> = { op, text };
+  const now = option(argv, '--now');
+  if (now) request.now = now;
+  if (op === 'classify') request.batchSize = Number(option(argv, '--batch-size') ?? 1);
+  if (op === 'correct') {
+    try {
+      request.batch = JSON.parse(option(argv, '--batch') ?? '[]');
+    } catch {
+      process.stderr.write('--batch must be a JSON array of items\n');
+      return 2;
+    }
+  }
+  const answer = answerRequest(request);
+  process.stdout.write(show(answer) + '\n');
+  return 'error' in answer ? 1 : 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
