@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../main/core/clock';
+import { toZonedNow } from '../../shared/time';
+import { loadGatewayConfig } from '../config';
+import { createRateLimiter } from '../rate-limit';
+import { createApiKeyCheck } from '../auth';
+import { ModelReplyError } from './errors';
+import { extractJson } from './json-extract';
+import { normalizeCorrectionReply, normalizeParseReply } from './normalize';
+import { calendarLines, commonValues, loadPrompts, renderPrompt } from './prompts';
+
+describe('extractJson', () => {
+  it.each([
+    ['plain', '{"a":1}', { a: 1 }],
+    ['fenced', '```json\n{"a":[1,2]}\n```', { a: [1, 2] }],
+    ['fence without language', '```\n[{"b":"x"}]\n```', [{ b: 'x' }]],
+    ['prose around', '当然！{"a":"}{"} 以上。', { a: '}{' }],
+    ['escaped quote in string', 'x {"a":"say \\"hi\\" }"} y', { a: 'say "hi" }' }],
+    ['first of two objects that parses', 'bad {"a": } then {"b":2}', { b: 2 }],
+  ])('%s', (_, text, expected) => {
+    expect(extractJson(text)).toEqual(expected);
+  });
+
+  it.each([['no json', '我不知道'], ['truncated', '{"transactions": [{"amount": 3'], ['empty', '']])('throws for %s', (_, text) => {
+    expect(() => extractJson(text)).toThrow(ModelReplyError);
+  });
+});
+
+describe('normalizeParseReply', () => {
+  it('accepts a bare array, coerces fields, fills defaults, drops non-objects', () => {
+    const out = normalizeParseReply(
+      [{ amount: '¥1,200', type: 'income', category: ' 工资 ', date: '2026-02-15' }, 'junk', { amount: null, type: 'TRANSFER' }],
+      '2026-02-17',
+    );
+    expect(out.truncated).toBe(false);
+    expect(out.transactions).toEqual([
+      { amount: 1200, currency: 'CNY', date: '2026-02-15', category: '工资', description: '', type: 'INCOME', account: '钱包', confidence: 0.8 },
+      { amount: null, currency: 'CNY', date: '2026-02-17', category: '转账', description: '', type: 'TRANSFER', account: '钱包', confidence: 0.8 },
+    ]);
+  });
+
+  it('keeps an item with an unusable amount as a draft without amount; replaces impossible dates', () => {
+    const out = normalizeParseReply({ transactions: [{ amount: '很多', date: '2026-02-30', confidence: 7 }] }, '2026-02-17');
+    expect(out.transactions[0]).toMatchObject({ amount: null, date: '2026-02-17', confidence: 1, type: 'EXPENSE', category: '其他' });
+  });
+
+  it('an empty list is a valid "no transaction"; a list of only junk or a wrong shape is a failed answer', () => {
+    expect(normalizeParseReply({ transactions: [] }, '2026-02-17').transactions).toEqual([]);
+    expect(() => normalizeParseReply({ transactions: [1, 'x'] }, '2026-02-17')).toThrow(ModelReplyError);
+    expect(() => normalizeParseReply({ amount: 3 }, '2026-02-17')).toThrow(ModelReplyError);
+    expect(() => normalizeParseReply('text', '2026-02-17')).toThrow(ModelReplyError);
+  });
+});
+
+describe('normalizeCorrectionReply', () => {
+  const indexes = new Set([0, 1]);
+  it('defaults missing corrections and confidence, lowercases the intent', () => {
+    expect(normalizeCorrectionReply({ intent: 'CONFIRM' }, indexes)).toEqual({ intent: 'confirm', corrections: [], confidence: 0 });
+  });
+  it('drops index-less, fractional and out-of-range entries, and corrections under unclear', () => {
+    const out = normalizeCorrectionReply(
+      {
+        intent: 'correction',
+        confidence: 0.9,
+        corrections: [{ updatedFields: { amount: 1 } }, { index: 0.5, updatedFields: { amount: 1 } }, { index: -2, updatedFields: { amount: 1 } }, { index: '1', updatedFields: { amount: -20 } }],
+      },
+      indexes,
+    );
+    expect(out.corrections).toEqual([{ index: 1, updatedFields: { amount: 20 } }]);
+    expect(normalizeCorrectionReply({ intent: 'maybe', corrections: [{ index: 0, updatedFields: { amount: 1 } }] }, indexes)).toMatchObject({ intent: 'unclear', corrections: [] });
+  });
+  it('rejects a reply without an intent or with non-list corrections', () => {
+    expect(() => normalizeCorrectionReply({ corrections: 'x', intent: 'correction' }, indexes)).toThrow(ModelReplyError);
+    expect(() => normalizeCorrectionReply(null, indexes)).toThrow(ModelReplyError);
+  });
+});
+
+describe('prompts', () => {
+  it('are checked at load: a template missing a required placeholder is refused', () => {
+    expect(() => loadPrompts({ parse: 'no placeholders', correct: '{{batchContext}}' })).toThrow(/lacks placeholders: today/);
+    expect(() => renderPrompt('{{nope}}', {})).toThrow(/nope/);
+  });
+  it('inject the date, weekday and a two-week calendar in the user zone', () => {
+    // 2026-03-01 00:30 in UTC+8 is still 2026-02-28 in UTC: the user zone decides.
+    const values = commonValues(toZonedNow('2026-03-01T00:30:00+08:00'), { customCategories: ['宠物'] });
+    expect(values.today).toBe('2026-03-01');
+    expect(values.weekday).toBe('星期日');
+    expect(values.customCategories).toBe('宠物');
+    expect(calendarLines('2026-03-01').split('\n')).toEqual([
+      '本周: 周一 2026-02-23, 周二 2026-02-24, 周三 2026-02-25, 周四 2026-02-26, 周五 2026-02-27, 周六 2026-02-28, 周日 2026-03-01',
+      '上周: 周一 2026-02-16, 周二 2026-02-17, 周三 2026-02-18, 周四 2026-02-19, 周五 2026-02-20, 周六 2026-02-21, 周日 2026-02-22',
+      '昨天 2026-02-28, 前天 2026-02-27, 大前天 2026-02-26',
+    ]);
+  });
+});
+
+describe('rate limiter', () => {
+  it('allows a burst of perMinute, refills continuously, and keeps keys apart', async () => {
+    const clock = new FakeClock();
+    const limiter = createRateLimiter({ perMinute: 2, clock });
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterMs: 30_000 });
+    expect(limiter.take('b').allowed).toBe(true);
+    await clock.advance(15_000);
+    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterMs: 15_000 });
+    await clock.advance(15_000);
+    expect(limiter.take('a').allowed).toBe(true);
+  });
+});
+
+describe('api key check', () => {
+  it('accepts only the exact key', () => {
+    const check = createApiKeyCheck('s3cret');
+    expect(check('s3cret')).toBe(true);
+    for (const bad of [undefined, '', 's3cre', 's3cret ', 'S3CRET']) expect(check(bad)).toBe(false);
+  });
+});
+
+describe('loadGatewayConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadGatewayConfig({})).toEqual({
+      llm: { baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1', apiKey: null, model: 'qwen-turbo', fallbackModel: 'qwen-plus', timeoutMs: 10_000 },
+      asr: { apiKey: null, baseUrl: 'https://dashscope.aliyuncs.com' },
+      gatewayApiKey: null,
+      rateLimit: { asrPerMinute: 30, llmPerMinute: 60 },
+      port: 8080,
+      host: '127.0.0.1',
+    });
+  });
+  it('falls back from LLM_API_KEY to DASHSCOPE_API_KEY; empty fallback model turns it off', () => {
+    const c = loadGatewayConfig({ DASHSCOPE_API_KEY: 'ds', LLM_FALLBACK_MODEL: '' });
+    expect(c.llm.apiKey).toBe('ds');
+    expect(c.asr.apiKey).toBe('ds');
+    expect(c.llm.fallbackModel).toBeNull();
+    expect(loadGatewayConfig({ DASHSCOPE_API_KEY: 'ds', LLM_API_KEY: 'llm' }).llm.apiKey).toBe('llm');
+  });
+  it('names every bad variable', () => {
+    expect(() => loadGatewayConfig({ PORT: 'eighty', RATE_LIMIT_LLM_PER_MIN: '0', LLM_BASE_URL: 'ftp://x' })).toThrow(
+      /LLM_BASE_URL.*RATE_LIMIT_LLM_PER_MIN.*PORT/,
+    );
+  });
+});

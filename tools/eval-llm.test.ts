@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createChatProvider } from '../src/gateway/core/chat-provider';
+import { createTransactionLlm } from '../src/gateway/core/transaction-llm';
+import { startFakeChatServer, type FakeChatServer } from '../src/gateway/testing/fake-chat-server';
+import { formatScores, judgeCorrect, judgeParse, runEval, SEED_CASES } from './eval-llm';
+
+let chat: FakeChatServer | null = null;
+afterEach(async () => {
+  await chat?.close();
+  chat = null;
+});
+
+const tx = (amount: number | null, extra: Record<string, unknown> = {}) => ({
+  amount,
+  currency: 'CNY',
+  date: '2026-02-17',
+  category: '餐饮',
+  description: '',
+  type: 'EXPENSE' as const,
+  account: '钱包',
+  confidence: 0.9,
+  ...extra,
+});
+
+describe('eval-llm judging', () => {
+  it('parse: one expectation judges the first item; a list judges every item in order', () => {
+    expect(judgeParse({ amount: 35 }, [tx(35), tx(1)])).toBe(true);
+    expect(judgeParse({ amount: null }, [])).toBe(true);
+    expect(judgeParse({ category: ['餐饮', '购物'] }, [tx(1)])).toBe(true);
+    expect(judgeParse([{ amount: 60 }, { amount: 30 }], [tx(60), tx(30)])).toBe(true);
+    expect(judgeParse([{ amount: 60 }, { amount: 30 }], [tx(30), tx(60)])).toBe(false);
+    expect(judgeParse([{ amount: 60 }], [tx(60), tx(30)])).toBe(false);
+  });
+
+  it('correct: intent, expected edits present, no edit of another index', () => {
+    const want = { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 50 } }] };
+    const got = (corrections: { index: number; updatedFields: Record<string, unknown> }[], intent = 'correction') =>
+      ({ intent, corrections, confidence: 0.9, model: 'm' }) as never;
+    expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 50, description: 'x' } }]))).toBe(true);
+    expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 50 } }, { index: 1, updatedFields: { amount: 1 } }]))).toBe(false);
+    expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 5 } }]))).toBe(false);
+    expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 50 } }], 'append'))).toBe(false);
+  });
+
+  it('runs the seed cases through the gateway core and scores them per kind', async () => {
+    // A model that finds nothing and never understands a correction.
+    chat = await startFakeChatServer((call) => ({
+      content: call.messages[0]!.content.includes('correction assistant')
+        ? JSON.stringify({ corrections: [], intent: 'unclear', confidence: 0.2 })
+        : JSON.stringify({ transactions: [] }),
+    }));
+    const llm = createTransactionLlm({ provider: createChatProvider({ baseUrl: chat.baseUrl, apiKey: 'k', timeoutMs: 5000 }), model: 'm' });
+    const scores = await runEval(llm, SEED_CASES);
+    const byKind = Object.fromEntries(scores.map((s) => [s.kind, `${s.passed}/${s.total}`]));
+    expect(byKind['correct: unclear']).toBe('1/1');
+    expect(byKind['correct: ordinal']).toBe('0/1');
+    expect(byKind['parse: multi-item']).toBe('0/3');
+    expect(scores.reduce((n, s) => n + s.total, 0)).toBe(SEED_CASES.length);
+    expect(chat.calls).toHaveLength(SEED_CASES.length);
+    expect(formatScores(scores)).toMatch(/\| all +\| 1\/17 +\| 6% +\|/);
+  });
+});
