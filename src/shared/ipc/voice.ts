@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DraftBatchDto, VoiceMode, VoiceState } from '../domain';
+import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '../domain';
 import type { VOICE_COMMANDS } from './voice.names';
 import { txType, ymd } from './ledger';
 
@@ -17,6 +17,8 @@ export const draftFieldsSchema = z
     account: z.string().trim().min(1).max(30).optional(),
   })
   .strict();
+
+export type DraftFields = z.output<typeof draftFieldsSchema>;
 
 export const voiceActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('confirmItem'), index: itemIndex }).strict(),
@@ -46,6 +48,17 @@ export interface VoiceSnapshot {
   mode: VoiceMode;
   batch: DraftBatchDto | null;
   online: boolean;
+  /** What was said this session, oldest first (kept in ENDED, cleared by restart). */
+  conversation?: ConversationEntry[];
+  /** Set once the session ended (exit words or idle timeout). */
+  summary?: SessionSummary | null;
+}
+
+export interface ConversationEntry {
+  role: 'user' | 'assistant';
+  text: string;
+  /** Epoch ms. */
+  at: number;
 }
 
 export interface VoiceOutputs {

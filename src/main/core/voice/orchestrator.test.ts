@@ -1,0 +1,779 @@
+// One test per scenario of the three voice specs: events in (FakeClock, scripted mic/ASR/LLM),
+// events, state and spoken text out, with the real ledger in :memory: and the real local NLP.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ParseResult, TransactionType, VoiceMode } from '../../../shared/domain';
+import type { VoiceEvent } from '../../../shared/events';
+import { FakeClock } from '../clock';
+import { openLedger, type Ledger } from '../ledger/index';
+import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
+import type { LedgerPort } from './ports';
+import { PHRASES } from './templates';
+import { createUnderstanding } from '../llm/index';
+import { classifyIntent } from '../nlp/index';
+import { RecordingTts, ScriptedAsr, ScriptedLlm, ScriptedVoiceInput } from './test-doubles';
+
+function r(amount: number | null, type: TransactionType, category: string | null, description = ''): ParseResult {
+  return { amount, type, category, description, date: null, account: null, confidence: 0.9, source: 'llm' };
+}
+
+const FOUR = [r(60, 'EXPENSE', '餐饮', '吃饭'), r(60, 'EXPENSE', '洗浴', '洗脚'), r(30, 'INCOME', '红包', '抢红包'), r(90, 'INCOME', '工资', '工资')];
+const FOUR_TEXT = '吃饭花了60，洗脚花了60，抢红包抢了30，工资收到90';
+
+const ledgers: Ledger[] = [];
+afterEach(() => {
+  for (const l of ledgers.splice(0)) l.close();
+});
+
+interface SetupOptions {
+  mode?: VoiceMode;
+  online?: boolean;
+  ttsMs?: number;
+  ledgerPort?: (ledger: Ledger) => LedgerPort;
+  asrAutoConnect?: boolean;
+  noAudio?: boolean;
+}
+
+function setup(options: SetupOptions = {}) {
+  const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
+  const now = () => ({ epochMs: clock.now(), offsetMinutes: 480 });
+  const ledger = openLedger({ path: ':memory:', now });
+  ledgers.push(ledger);
+  const tts = new RecordingTts(clock, options.ttsMs ?? 0);
+  const llm = new ScriptedLlm();
+  const online = options.online ?? true;
+  const understanding = createUnderstanding(online ? { mode: 'gateway', client: llm, clock } : { mode: 'offline', clock });
+  const input = new ScriptedVoiceInput();
+  const asrs: ScriptedAsr[] = [];
+  const events: VoiceEvent[] = [];
+  const config: OrchestratorOptions = {
+    mode: options.mode ?? 'keyboard',
+    emit: (event) => events.push(event),
+    tts,
+    understanding,
+    ledger: options.ledgerPort ? options.ledgerPort(ledger) : ledger,
+    clock,
+    now,
+    ...(options.noAudio ? {} : { createVoiceInput: () => input }),
+    createAsrClient: ({ shouldReconnect }) => {
+      const asr = new ScriptedAsr(shouldReconnect, options.asrAutoConnect ?? true);
+      asrs.push(asr);
+      return asr;
+    },
+  };
+  const orch = new VoiceOrchestrator(config);
+  const rows = () => ledger.list({}).rows;
+  const types = () => events.map((e) => e.type);
+  /** What the orchestrator said, in order (ttsSpoken events; the speaker plays them in turn). */
+  const said = () => events.flatMap((e) => (e.type === 'ttsSpoken' ? [e.text] : []));
+  const last = () => said().at(-1);
+  const spokenSince = (mark: number) => said().slice(mark);
+  /** Lets queued speech finish (instant speaker) so VAD is listened to again. */
+  const settle = () => clock.advance(0);
+  const begin = async () => {
+    await orch.start();
+    await settle();
+  };
+  return { begin, clock, ledger, tts, llm, input, asrs, events, orch, rows, types, said, last, spokenSince, settle };
+}
+
+/** Starts a keyboard session and parses the four-item example through the (scripted) LLM. */
+async function withFour(options: SetupOptions = {}) {
+  const t = setup(options);
+  await t.begin();
+  t.llm.script({ parse: FOUR });
+  await t.orch.processTextInput(FOUR_TEXT);
+  return t;
+}
+
+describe('parse → DraftBatch (voice-batch-transaction)', () => {
+  it('多笔识别: four items become a pending batch, finalText carries it, itemised read-back', async () => {
+    const t = await withFour();
+    expect(t.orch.state).toBe('confirming');
+    const final = t.events.find((e) => e.type === 'finalText');
+    expect(final).toMatchObject({ type: 'finalText', text: FOUR_TEXT });
+    expect(final?.type === 'finalText' && final.batch.items.map((i) => [i.index, i.status, i.result.amount])).toEqual([
+      [0, 'pending', 60],
+      [1, 'pending', 60],
+      [2, 'pending', 30],
+      [3, 'pending', 90],
+    ]);
+    expect(t.last()).toBe(
+      '识别到4笔交易：第1笔，支出60元，餐饮；第2笔，支出60元，洗浴；第3笔，收入30元，红包；第4笔，收入90元，工资。请确认或修改。',
+    );
+  });
+
+  it('多笔全部确认: 「确认」 is Layer 1 (no LLM call) and saves all four in one saveBatch, then clears', async () => {
+    const saves: number[] = [];
+    const t = await withFour({
+      ledgerPort: (ledger) => ({
+        saveBatch: (results, o) => {
+          saves.push(results.length);
+          return ledger.saveBatch(results, o);
+        },
+        deleteTransactions: (ids) => ledger.deleteTransactions(ids),
+        totals: (q) => ledger.totals(q),
+      }),
+    });
+    await t.orch.processTextInput('确认');
+    expect(t.llm.correctRequests).toHaveLength(0);
+    expect(saves).toEqual([4]);
+    expect(t.rows()).toHaveLength(4);
+    expect(t.orch.batch).toBeNull();
+    expect(t.orch.state).toBe('listening');
+    expect(t.last()).toBe('已保存4笔交易。');
+    const saved = t.events.find((e) => e.type === 'saved');
+    expect(saved?.type === 'saved' && saved.transactions.map((row) => row.amountFen)).toEqual([6000, 6000, 3000, 9000]);
+    expect(t.events.at(-3)).toEqual({ type: 'draftBatchUpdated', batch: null });
+  });
+
+  it('单笔: one item reads back in the single form and the same confirm flow saves it', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    await t.orch.processTextInput('午饭35块');
+    expect(t.last()).toBe('记录支出35元，餐饮，确认吗？');
+    await t.orch.processTextInput('确认');
+    expect(t.rows().map((row) => [row.amountFen, row.category])).toEqual([[3500, '餐饮']]);
+    expect(t.last()).toBe('已保存1笔交易。');
+  });
+
+  it('超过10笔: keeps the first ten and says so before the read-back', async () => {
+    const t = setup();
+    await t.begin();
+    const ten = Array.from({ length: 10 }, (_, i) => r(i + 1, 'EXPENSE', '餐饮', `第${i}`));
+    t.llm.script({ parse: ten, truncated: true });
+    await t.orch.processTextInput('十二笔');
+    expect(t.orch.batch?.size).toBe(10);
+    expect(t.last()).toBe(`${PHRASES.truncated}识别到10笔交易，共55元支出、0元收入。请查看详情后确认。`);
+  });
+
+  it('离线降级为单笔: the local parser keeps one item and the user hears 「当前离线，仅支持单笔记账」', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('吃饭花了60，打车30');
+    expect(t.orch.batch?.size).toBe(1);
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(60);
+    expect(t.last()?.startsWith('当前离线，仅支持单笔记账。记录支出60元')).toBe(true);
+  });
+
+  it('nothing understood: stays LISTENING and asks again', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('今天天气不错');
+    expect(t.orch.state).toBe('listening');
+    expect(t.orch.batch).toBeNull();
+    expect(t.last()).toBe(PHRASES.nothingParsed);
+  });
+});
+
+describe('CONFIRMING Layer 1 (voice-correction-dialogue 混合意图分流)', () => {
+  it('逐条确认 「确认第二笔」 confirms index 1 without the LLM', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('确认第二笔');
+    expect(t.llm.correctRequests).toHaveLength(0);
+    expect(t.orch.batch?.items.map((i) => i.status)).toEqual(['pending', 'confirmed', 'pending', 'pending']);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.last()).toBe('已确认第2笔。剩余3笔待确认。');
+  });
+
+  it('多笔逐条取消 「删掉第二笔」 cancels index 1, keeps CONFIRMING and names what was dropped', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('删掉第二笔');
+    expect(t.llm.correctRequests).toHaveLength(0);
+    expect(t.orch.batch?.items.map((i) => i.status)).toEqual(['pending', 'cancelled', 'pending', 'pending']);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.last()).toBe('已取消第2笔（洗脚60元）。剩余3笔待确认。');
+    expect(t.rows()).toHaveLength(0);
+  });
+
+  it('多笔混合完成: confirm 1 and 3, cancel 2 and 4 → auto-saves exactly the confirmed two', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('确认第一笔');
+    await t.orch.processTextInput('确认第三笔');
+    await t.orch.processTextInput('删掉第二笔');
+    expect(t.rows()).toHaveLength(0);
+    await t.orch.processTextInput('删掉第四笔');
+    expect(t.rows().map((row) => [row.description, row.amountFen]).sort()).toEqual([
+      ['吃饭', 6000],
+      ['抢红包', 3000],
+    ]);
+    expect(t.orch.batch).toBeNull();
+    expect(t.orch.state).toBe('listening');
+    expect(t.last()).toBe('已保存2笔交易。');
+  });
+
+  it('取消最后一笔且无 confirmed: 「已取消。」 and nothing saved', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    await t.orch.processTextInput('午饭35块');
+    await t.orch.processTextInput('删掉第一笔');
+    expect(t.orch.batch).toBeNull();
+    expect(t.last()).toBe('已取消。');
+    expect(t.rows()).toHaveLength(0);
+  });
+
+  it('取消当前记录 「不要了」: clears the batch, back to LISTENING, no LLM call', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('不要了');
+    expect(t.llm.correctRequests).toHaveLength(0);
+    expect(t.orch.batch).toBeNull();
+    expect(t.orch.state).toBe('listening');
+    expect(t.last()).toBe('已取消。');
+    expect(t.rows()).toHaveLength(0);
+  });
+
+  it('an ordinal beyond the batch is refused without touching it', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('删掉第七笔');
+    expect(t.orch.batch?.pendingCount).toBe(4);
+    expect(t.last()).toBe('没有第7笔，现在共4笔。');
+  });
+});
+
+describe('CONFIRMING Layer 2 (LLM correction)', () => {
+  it('多笔定点纠正 「第三笔改为支出」: filler first, batch context sent, index 2 updated, still CONFIRMING', async () => {
+    const t = await withFour();
+    const mark = t.said().length;
+    t.llm.script({ correct: { intent: 'correction', corrections: [{ index: 2, updatedFields: { type: 'EXPENSE' } }], confidence: 0.9 } });
+    await t.orch.processTextInput('第三笔改为支出');
+    expect(t.llm.correctRequests[0]?.correctionText).toBe('第三笔改为支出');
+    expect(t.llm.correctRequests[0]?.currentBatch.map((i) => i.index)).toEqual([0, 1, 2, 3]);
+    expect(t.orch.batch?.items[2]?.result.type).toBe('EXPENSE');
+    expect(t.orch.batch?.pendingCount).toBe(4);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting, '已将第3笔修改为支出30元，红包。还需要修改吗？']);
+    const updated = t.events.filter((e) => e.type === 'draftBatchUpdated').at(-1);
+    expect(updated?.type === 'draftBatchUpdated' && updated.batch?.items[2]?.result.type).toBe('EXPENSE');
+  });
+
+  it('纠正时排除 cancelled items: 4 items, #2 cancelled, 「第二笔改成100」 → LLM index 1 maps back to original index 2', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('删掉第二笔');
+    t.llm.script({ correct: { intent: 'correction', corrections: [{ index: 1, updatedFields: { amount: 100 } }], confidence: 0.9 } });
+    await t.orch.processTextInput('第二笔改成100');
+    expect(t.llm.correctRequests[0]?.currentBatch.map((i) => [i.index, i.description])).toEqual([
+      [0, '吃饭'],
+      [1, '抢红包'],
+      [2, '工资'],
+    ]);
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([60, 60, 100, 90]);
+    expect(t.last()).toBe('已将第3笔修改为收入100元，红包。还需要修改吗？');
+  });
+
+  it('LLM 二次判定为确认: words Layer 1 cannot place go to the LLM, whose confirm saves all', async () => {
+    const t = await withFour();
+    const words = '行吧就按你说的记上';
+    expect(classifyIntent(words, 4).intent).toMatch(/^(correction|newInput|filler)$/);
+    t.llm.script({ correct: { intent: 'confirm', corrections: [], confidence: 0.85 } });
+    await t.orch.processTextInput(words);
+    expect(t.llm.correctRequests).toHaveLength(1);
+    expect(t.rows()).toHaveLength(4);
+    expect(t.orch.state).toBe('listening');
+    expect(t.last()).toBe('已保存4笔交易。');
+  });
+
+  it('LLM intent cancel → the batch is dropped', async () => {
+    const t = await withFour();
+    t.llm.script({ correct: { intent: 'cancel', corrections: [], confidence: 0.9 } });
+    await t.orch.processTextInput('算了这些都别记了');
+    expect(t.orch.batch).toBeNull();
+    expect(t.last()).toBe('已取消。');
+  });
+
+  it('纠正失败保持原结果: unclear → batch unchanged, 「没听清要改什么，请再说一次」, CONFIRMING', async () => {
+    const t = await withFour();
+    const before = t.orch.batch;
+    t.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.3 } });
+    await t.orch.processTextInput('那个那个');
+    expect(t.orch.batch).toBe(before);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.last()).toBe('没听清要改什么，请再说一次');
+  });
+
+  it('低 confidence 回退到 unclear: 0.55 ignores the corrections', async () => {
+    const t = await withFour();
+    t.llm.script({ correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 1 } }], confidence: 0.55 } });
+    await t.orch.processTextInput('第一笔好像是一块');
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(60);
+    expect(t.last()).toBe('没听清要改什么，请再说一次');
+  });
+
+  it('a clarifying question from the model is spoken and the batch stays', async () => {
+    const t = await withFour();
+    t.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.8, message: '不确定要修改哪笔，请说具体第几笔' } });
+    await t.orch.processTextInput('改成50');
+    expect(t.last()).toBe('不确定要修改哪笔，请说具体第几笔');
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([60, 60, 30, 90]);
+  });
+
+  it('LLM 纠正超时降级: after 3 s the local rules apply 「改为收入」', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] }, { hang: true });
+    await t.orch.processTextInput('吃饭60');
+    const mark = t.said().length;
+    const done = t.orch.processTextInput('改为收入');
+    await t.clock.advance(2999);
+    expect(t.orch.batch?.items[0]?.result.type).toBe('EXPENSE');
+    await t.clock.advance(1);
+    await done;
+    expect(t.orch.batch?.items[0]?.result.type).toBe('INCOME');
+    expect(t.spokenSince(mark)[0]).toBe(PHRASES.correcting);
+    expect(t.last()).toMatch(/^已将第1笔修改为收入60元，.+。还需要修改吗？$/);
+  });
+
+  it('离线类型修正: offline, 「改为收入」 goes to the local rules and the offline notice is spoken once', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('吃饭60');
+    await t.orch.processTextInput('改为收入');
+    expect(t.orch.batch?.items[0]?.result.type).toBe('INCOME');
+    expect(t.last()?.startsWith(`${PHRASES.offlineCorrection}已将第1笔修改为收入60元`)).toBe(true);
+    await t.orch.processTextInput('金额改成100');
+    expect(t.orch.batch?.items[0]?.result).toMatchObject({ type: 'INCOME', amount: 100 });
+    expect(t.last()?.startsWith('已将第1笔修改为收入100元')).toBe(true);
+  });
+
+  it('多次纠正累积: two corrections both show in the batch, and it is never cleared', async () => {
+    const t = await withFour();
+    t.llm.script(
+      { correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }], confidence: 0.9 } },
+      { correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 100 } }], confidence: 0.9 } },
+    );
+    await t.orch.processTextInput('第一笔改为收入');
+    await t.orch.processTextInput('金额改成100');
+    expect(t.orch.batch?.items[0]?.result).toMatchObject({ type: 'INCOME', amount: 100 });
+    expect(t.events.filter((e) => e.type === 'draftBatchUpdated' && e.batch === null)).toHaveLength(0);
+  });
+
+  it('整体纠正: several corrections at once are all applied and read back', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script(
+      { parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(30, 'EXPENSE', '交通', '打车')] },
+      {
+        correct: {
+          intent: 'correction',
+          corrections: [
+            { index: 0, updatedFields: { amount: 70 } },
+            { index: 1, updatedFields: { amount: 40 } },
+          ],
+          confidence: 0.9,
+        },
+      },
+    );
+    await t.orch.processTextInput('吃饭花了60，打车30');
+    await t.orch.processTextInput('金额都加10块');
+    expect(t.last()).toBe('已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？');
+  });
+
+  it('CONFIRMING 态追加新笔: 「还有一笔奶茶15」 appends item 3 and reads it back', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script(
+      { parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(30, 'EXPENSE', '交通', '打车')] },
+      {
+        correct: {
+          intent: 'append',
+          corrections: [{ index: -1, updatedFields: { amount: 15, category: '饮品', type: 'EXPENSE', description: '奶茶' } }],
+          confidence: 0.9,
+        },
+      },
+    );
+    await t.orch.processTextInput('吃饭60、打车30');
+    await t.orch.processTextInput('还有一笔奶茶15');
+    expect(t.orch.batch?.items.map((i) => [i.index, i.status, i.result.description])).toEqual([
+      [0, 'pending', '吃饭'],
+      [1, 'pending', '打车'],
+      [2, 'pending', '奶茶'],
+    ]);
+    expect(t.last()).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');
+    await t.orch.processTextInput('确认');
+    expect(t.rows()).toHaveLength(3);
+  });
+
+  it('追加超限拒绝: with 10 drafts an append is refused with 「已达上限，请先确认当前交易」', async () => {
+    const t = setup();
+    await t.begin();
+    const ten = Array.from({ length: 10 }, (_, i) => r(i + 1, 'EXPENSE', '餐饮', `第${i}`));
+    t.llm.script(
+      { parse: ten },
+      { correct: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE', description: '奶茶' } }], confidence: 0.9 } },
+    );
+    await t.orch.processTextInput('十笔');
+    await t.orch.processTextInput('还有一笔奶茶15');
+    expect(t.orch.batch?.size).toBe(10);
+    expect(t.last()).toBe('已达上限，请先确认当前交易');
+  });
+
+  it('input arriving while a correction is in flight is queued and applied to the updated batch', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(30, 'EXPENSE', '交通', '打车')] }, { hang: true });
+    await t.orch.processTextInput('吃饭60，打车30');
+    const slow = t.orch.processTextInput('第一笔改成50');
+    const next = t.orch.processTextInput('确认第二笔');
+    await t.clock.advance(1000);
+    // Still waiting for the correction: the ordinal command has not been applied yet.
+    expect(t.orch.batch?.items.map((i) => i.status)).toEqual(['pending', 'pending']);
+    await t.clock.advance(2000);
+    await Promise.all([slow, next]);
+    expect(t.orch.batch?.items.map((i) => [i.status, i.result.amount])).toEqual([
+      ['pending', 50],
+      ['confirmed', 30],
+    ]);
+  });
+});
+
+describe('commit, continue, exit', () => {
+  it('连续记账: confirmed items are saved, batch cleared, LISTENING, 「记好了，还有吗？」', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('确认第一笔');
+    await t.orch.processTextInput('继续记账');
+    expect(t.rows().map((row) => row.description)).toEqual(['吃饭']);
+    expect(t.orch.batch).toBeNull();
+    expect(t.orch.state).toBe('listening');
+    expect(t.types()).toContain('continueRecording');
+    expect(t.last()).toBe(`已保存1笔交易。${PHRASES.continueRecording}`);
+  });
+
+  it('批量保存失败回滚: a bad item saves nothing, drafts stay as they were, the error is spoken', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(null, 'EXPENSE', '交通', '打车')] });
+    await t.orch.processTextInput('吃饭60，打车');
+    const before = t.orch.batch;
+    await t.orch.processTextInput('确认');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.orch.batch).toBe(before);
+    expect(t.orch.batch?.pendingCount).toBe(2);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.events.filter((e) => e.type === 'error').at(-1)).toMatchObject({ code: 'save_failed' });
+    expect(t.last()).toMatch(/^保存失败，第2笔.+。请修改后再确认。$/);
+  });
+
+  it('用户主动退出: summary spoken, exitSession(summary), audio released, later VAD never reaches ASR', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    await t.orch.processTextInput('午饭35');
+    await t.orch.processTextInput('确认');
+    await t.orch.processTextInput('退出');
+    expect(t.last()).toBe('本次记了1笔，支出35元。再见！');
+    expect(t.events.at(-1)).toEqual({ type: 'exitSession', summary: { savedCount: 1, expenseFen: 3500, incomeFen: 0, transferFen: 0 } });
+    expect(t.orch.state).toBe('idle');
+    expect(t.orch.ended).toBe(true);
+    expect(t.input.running).toBe(false);
+    expect(t.input.listenerCount).toBe(0);
+    t.input.speechStart();
+    t.input.frame();
+    expect(t.asrs).toHaveLength(0);
+    const count = t.events.length;
+    await t.orch.processTextInput('午饭35');
+    expect(t.events.length).toBe(count);
+  });
+
+  it('exit while confirming drops the drafts (clear point 4) and saves nothing', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('退出');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.orch.batch).toBeNull();
+    expect(t.events.filter((e) => e.type === 'exitSession')).toHaveLength(1);
+  });
+
+  it('undo 「撤销」 removes the rows of the last save and restores them as drafts', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(30, 'EXPENSE', '交通', '打车')] });
+    await t.orch.processTextInput('吃饭60打车30');
+    await t.orch.processTextInput('确认');
+    expect(t.rows()).toHaveLength(2);
+    await t.orch.processTextInput('撤销');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.orch.batch?.items.map((i) => [i.status, i.result.description])).toEqual([
+      ['pending', '吃饭'],
+      ['pending', '打车'],
+    ]);
+    expect(t.last()).toBe('已撤销刚才保存的2笔交易，请确认或修改。识别到2笔交易：第1笔，支出60元，餐饮；第2笔，支出30元，交通。请确认或修改。');
+    expect(t.orch.summary.savedCount).toBe(0);
+    await t.orch.act({ action: 'cancelItem', index: 1 });
+    await t.orch.act({ action: 'confirmAll' });
+    expect(t.rows().map((row) => row.description)).toEqual(['吃饭']);
+    await t.orch.act({ action: 'undo' });
+    await t.orch.act({ action: 'undo' });
+    expect(t.last()).toBe(PHRASES.undoWhileConfirming);
+  });
+
+  it('undo with nothing saved says so', async () => {
+    const t = setup();
+    await t.begin();
+    await t.orch.act({ action: 'undo' });
+    expect(t.last()).toBe(PHRASES.nothingToUndo);
+  });
+
+  it('a spoken query is answered from the ledger and the state does not change', async () => {
+    const t = setup();
+    await t.begin();
+    t.ledger.saveBatch([r(60, 'EXPENSE', '餐饮', '吃饭'), r(30.5, 'EXPENSE', '交通', '打车'), r(100, 'INCOME', '工资', '')]);
+    await t.orch.processTextInput('这个月花了多少');
+    expect(t.orch.state).toBe('listening');
+    expect(t.last()).toBe('这个月支出共90.50元，2笔。');
+  });
+
+  it('UI actions: editItem is a correction of that item; confirmItem/cancelItem by index', async () => {
+    const t = await withFour();
+    await t.orch.act({ action: 'editItem', index: 1, fields: { amount: 45, category: '其他' } });
+    expect(t.orch.batch?.items[1]?.result).toMatchObject({ amount: 45, category: '其他' });
+    expect(t.last()).toBe('已将第2笔修改为支出45元，其他。还需要修改吗？');
+    await t.orch.act({ action: 'confirmItem', index: 1 });
+    await t.orch.act({ action: 'cancelAll' });
+    expect(t.rows().map((row) => row.amountFen)).toEqual([4500]);
+  });
+});
+
+describe('timing and TTS coordination', () => {
+  it('欢迎语: the welcome is spoken when listening starts', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    expect(t.input.startCalls).toBe(1);
+    expect(t.said()[0]).toBe(PHRASES.welcome);
+    expect(t.events.slice(0, 2)).toEqual([
+      { type: 'stateChanged', state: 'listening' },
+      { type: 'ttsSpoken', text: PHRASES.welcome },
+    ]);
+  });
+
+  it('idle: warning at 2 min 30 s, timeout at 3 min → sessionTimeout with summary, batch cleared, audio released', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] });
+    await t.orch.processTextInput('吃饭60');
+    await t.clock.advance(149_999);
+    expect(t.said()).not.toContain(PHRASES.idleWarning);
+    await t.clock.advance(1);
+    expect(t.last()).toBe(PHRASES.idleWarning);
+    await t.clock.advance(29_999);
+    expect(t.types()).not.toContain('sessionTimeout');
+    await t.clock.advance(1);
+    expect(t.events.at(-1)).toEqual({ type: 'sessionTimeout', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 } });
+    expect(t.orch.batch).toBeNull();
+    expect(t.input.running).toBe(false);
+    expect(t.last()).toBe(`${PHRASES.timedOut}本次没有记账。再见！`);
+  });
+
+  it('activity restarts the idle countdown', async () => {
+    const t = setup();
+    await t.begin();
+    await t.clock.advance(140_000);
+    await t.orch.processTextInput('这个月花了多少');
+    await t.clock.advance(140_000);
+    expect(t.said()).not.toContain(PHRASES.idleWarning);
+    await t.clock.advance(10_000);
+    expect(t.last()).toBe(PHRASES.idleWarning);
+  });
+
+  it('确认播报抑制 VAD: speechStart while TTS speaks is ignored, capture keeps running, state unchanged', async () => {
+    const t = setup({ mode: 'auto', ttsMs: 2000 });
+    await t.begin();
+    expect(t.orch.isTtsSpeaking).toBe(true);
+    expect(t.input.vadPaused).toBe(true);
+    t.input.speechStart();
+    expect(t.asrs).toHaveLength(0);
+    expect(t.orch.state).toBe('listening');
+    expect(t.orch.ignoredSpeechStarts).toBe(1);
+    expect(t.input.running).toBe(true);
+    await t.clock.advance(2000);
+    expect(t.orch.isTtsSpeaking).toBe(false);
+    expect(t.input.vadPaused).toBe(false);
+    t.input.speechStart();
+    expect(t.asrs).toHaveLength(1);
+    expect(t.orch.state).toBe('recognizing');
+  });
+
+  it('TTS 播报失败不影响流程: a throwing speaker resets the flag and the dialogue goes on', async () => {
+    const t = setup({ mode: 'auto' });
+    t.tts.failing = true;
+    await t.begin();
+    await t.clock.advance(0);
+    expect(t.orch.isTtsSpeaking).toBe(false);
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] });
+    await t.orch.processTextInput('吃饭60');
+    await t.orch.processTextInput('确认');
+    expect(t.rows()).toHaveLength(1);
+    await t.settle();
+    t.input.speechStart();
+    expect(t.orch.state).toBe('recognizing');
+  });
+
+  it('Delegate 安全: after dispose no event is emitted, even from late ASR and LLM answers', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.input.speechStart();
+    const asr = t.asrs[0]!;
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] }, { hang: true });
+    await t.orch.processTextInput('吃饭60');
+    const pending = t.orch.processTextInput('改成收入');
+    await t.orch.dispose();
+    const count = t.events.length;
+    asr.final('午饭35');
+    asr.fail({ code: 'server_error', message: 'late' });
+    t.input.speechStart();
+    await t.clock.advance(5000);
+    await pending;
+    expect(t.events.length).toBe(count);
+    expect(t.input.running).toBe(false);
+    expect(asr.closed).toBe(true);
+  });
+});
+
+describe('audio pipeline (auto, pushToTalk, keyboard)', () => {
+  it('自动模式完整流程: VAD start → ASR with pre-roll → partial → end → commit → final → drafts', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    t.input.speechStart();
+    const asr = t.asrs[0]!;
+    expect(t.orch.state).toBe('recognizing');
+    await t.settle();
+    expect(asr.audio[0]).toBe(t.input.preRollAudio);
+    t.input.frame(480);
+    t.input.frame(480);
+    asr.partial('午饭');
+    t.input.speechEnd();
+    expect(asr.commits).toBe(1);
+    expect(asr.samplesSent).toBe(8000 + 960);
+    asr.final('午饭35块');
+    await t.orch.processTextInput('');
+    expect(asr.closed).toBe(true);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.types()).toEqual(expect.arrayContaining(['speechDetected', 'partialText', 'finalText']));
+    const seq = t.events.filter((e) => e.type === 'stateChanged').map((e) => e.type === 'stateChanged' && e.state);
+    expect(seq).toEqual(['listening', 'recognizing', 'listening', 'confirming']);
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
+  });
+
+  it('audio that arrives before the socket is open is buffered, then sent in order', async () => {
+    const t = setup({ mode: 'auto', asrAutoConnect: false });
+    await t.begin();
+    t.input.speechStart();
+    t.input.frame(100, 1);
+    t.input.frame(100, 2);
+    t.input.speechEnd();
+    const asr = t.asrs[0]!;
+    expect(asr.audio).toHaveLength(0);
+    asr.finishConnect();
+    await t.clock.advance(0);
+    expect(asr.audio.map((a) => a[0])).toEqual([7, 1, 2]);
+    expect(asr.commits).toBe(1);
+  });
+
+  it('ASR reconnect is allowed only while RECOGNIZING; a failure reports and drops back to LISTENING', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.input.speechStart();
+    const asr = t.asrs[0]!;
+    expect(asr.shouldReconnect()).toBe(true);
+    asr.fail({ code: 'reconnect_failed', message: '3 attempts failed' });
+    expect(t.orch.state).toBe('listening');
+    expect(asr.shouldReconnect()).toBe(false);
+    expect(t.events.filter((e) => e.type === 'error').at(-1)).toEqual({
+      type: 'error',
+      code: 'reconnect_failed',
+      message: '语音识别连接失败，请检查网络后重试',
+    });
+  });
+
+  it('an utterance in CONFIRMING returns to CONFIRMING and is handled as a correction', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] });
+    await t.orch.processTextInput('吃饭60');
+    t.input.speechStart();
+    expect(t.orch.state).toBe('recognizing');
+    t.input.speechEnd();
+    t.asrs[0]!.final('确认');
+    await t.orch.processTextInput('');
+    expect(t.rows()).toHaveLength(1);
+    expect(t.orch.state).toBe('listening');
+  });
+
+  it('no final text within 8 s → error, back to the previous state', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.input.speechStart();
+    t.input.speechEnd();
+    await t.clock.advance(7999);
+    expect(t.orch.state).toBe('recognizing');
+    await t.clock.advance(1);
+    expect(t.orch.state).toBe('listening');
+    expect(t.events.at(-1)).toMatchObject({ type: 'error', code: 'no_result' });
+  });
+
+  it('按住说话: a hold under 600 ms sends nothing and reports tooShort', async () => {
+    const t = setup({ mode: 'pushToTalk' });
+    await t.begin();
+    t.input.speechStart();
+    expect(t.asrs).toHaveLength(0);
+    await t.orch.pushToTalk('down');
+    t.input.frame();
+    await t.clock.advance(599);
+    await t.orch.pushToTalk('up');
+    const asr = t.asrs[0]!;
+    expect(asr.samplesSent).toBe(0);
+    expect(asr.commits).toBe(0);
+    expect(asr.closed).toBe(true);
+    expect(t.events.at(-1)).toMatchObject({ type: 'error', code: 'tooShort' });
+    expect(t.orch.state).toBe('listening');
+  });
+
+  it('按住说话: a long hold streams audio, commits on release and parses the final text', async () => {
+    const t = setup({ mode: 'pushToTalk' });
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    await t.orch.pushToTalk('down');
+    expect(t.tts.stops).toBe(1);
+    t.input.frame(480);
+    await t.clock.advance(600);
+    t.input.frame(480);
+    await t.clock.advance(400);
+    await t.orch.pushToTalk('up');
+    const asr = t.asrs[0]!;
+    expect(asr.samplesSent).toBe(960);
+    expect(asr.commits).toBe(1);
+    asr.final('午饭35');
+    await t.orch.processTextInput('');
+    expect(t.orch.state).toBe('confirming');
+  });
+
+  it('键盘输入模式 never opens the microphone', async () => {
+    const t = setup({ mode: 'keyboard' });
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    await t.orch.processTextInput('午饭35');
+    expect(t.input.startCalls).toBe(0);
+    expect(t.asrs).toHaveLength(0);
+  });
+
+  it('no microphone: a Chinese error, and the session falls back to keyboard input', async () => {
+    const t = setup({ mode: 'auto' });
+    t.input.failWith = { code: 'no_device', message: 'no input device' };
+    await t.begin();
+    expect(t.events[0]).toEqual({ type: 'error', code: 'no_device', message: '没有找到麦克风，请在设置中选择输入设备' });
+    expect(t.orch.mode).toBe('keyboard');
+    expect(t.orch.state).toBe('listening');
+    expect(t.input.listenerCount).toBe(0);
+  });
+
+  it('switching to keyboard releases the microphone; switching back reopens it', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    await t.orch.setMode('keyboard');
+    expect(t.input.running).toBe(false);
+    expect(t.input.listenerCount).toBe(0);
+    await t.orch.setMode('pushToTalk');
+    expect(t.input.running).toBe(true);
+    expect(t.orch.mode).toBe('pushToTalk');
+  });
+});

@@ -1,0 +1,118 @@
+// The session manager behind the voice IPC commands: owns one VoiceOrchestrator at a time,
+// turns its exit/timeout into the ENDED state (spec: 会话结束态与一键重启) and starts a
+// brand-new orchestrator on restart.
+import type { SessionSummary, VoiceMode, VoiceState } from '../../../shared/domain';
+import type { VoiceEvent } from '../../../shared/events';
+import type { VoiceAction, VoiceSnapshot } from '../../../shared/ipc/index';
+import type { VoiceController } from '../ipc/voice-handlers';
+import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
+
+export interface VoiceSessionOptions extends Omit<OrchestratorOptions, 'mode' | 'emit'> {
+  emit: (event: VoiceEvent) => void;
+  /** Mode of the first session; later sessions keep the last mode chosen. */
+  mode?: VoiceMode;
+}
+
+export class VoiceSessionManager implements VoiceController {
+  private readonly options: VoiceSessionOptions;
+  private orchestrator: VoiceOrchestrator | null = null;
+  private mode: VoiceMode;
+  private endedSummary: SessionSummary | null = null;
+
+  constructor(options: VoiceSessionOptions) {
+    this.options = options;
+    this.mode = options.mode ?? 'auto';
+  }
+
+  /** The running orchestrator, if any (diagnostics and tests). */
+  get current(): VoiceOrchestrator | null {
+    return this.orchestrator;
+  }
+
+  snapshot(): VoiceSnapshot {
+    const o = this.orchestrator;
+    const state: VoiceState = this.endedSummary ? 'ended' : (o?.state ?? 'idle');
+    return {
+      state,
+      mode: o?.mode ?? this.mode,
+      batch: o?.batch?.toDto() ?? null,
+      online: o?.online ?? this.options.understanding.isOnline(),
+      conversation: o ? o.conversation.map((entry) => ({ ...entry })) : [],
+      summary: this.endedSummary,
+    };
+  }
+
+  /** Starts listening; in ENDED (or with no session yet) this is a brand-new session. */
+  async start(mode?: VoiceMode): Promise<void> {
+    if (mode) this.mode = mode;
+    const o = this.orchestrator;
+    if (o && !this.endedSummary) {
+      if (mode) await o.setMode(mode);
+      await o.start();
+      return;
+    }
+    await this.fresh().start();
+  }
+
+  async setMode(mode: VoiceMode): Promise<void> {
+    this.mode = mode;
+    if (this.orchestrator && !this.endedSummary) await this.orchestrator.setMode(mode);
+  }
+
+  /** Typing needs no microphone: a session that was never started starts in keyboard mode. */
+  async submitText(text: string): Promise<void> {
+    if (!this.orchestrator || this.endedSummary) {
+      if (!this.orchestrator) this.mode = 'keyboard';
+      await this.start();
+    }
+    await this.orchestrator!.processTextInput(text);
+  }
+
+  async pushToTalk(action: 'down' | 'up'): Promise<void> {
+    if (!this.orchestrator || this.endedSummary) return;
+    await this.orchestrator.pushToTalk(action);
+  }
+
+  async act(action: VoiceAction): Promise<void> {
+    switch (action.action) {
+      case 'restart':
+        await this.fresh().start();
+        return;
+      case 'exit':
+        if (this.orchestrator && !this.endedSummary) await this.orchestrator.exit();
+        return;
+      default:
+        if (!this.orchestrator || this.endedSummary) await this.start();
+        await this.orchestrator!.act(action);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    const o = this.orchestrator;
+    this.orchestrator = null;
+    await o?.dispose();
+  }
+
+  /** Disposes the old orchestrator (its late events are dropped) and creates a new one. */
+  private fresh(): VoiceOrchestrator {
+    const old = this.orchestrator;
+    if (old) void old.dispose();
+    this.endedSummary = null;
+    const o: VoiceOrchestrator = new VoiceOrchestrator({
+      ...this.options,
+      mode: this.mode,
+      emit: (event) => this.forward(o, event),
+    });
+    this.orchestrator = o;
+    return o;
+  }
+
+  private forward(o: VoiceOrchestrator, event: VoiceEvent): void {
+    if (o !== this.orchestrator) return;
+    this.options.emit(event);
+    if (event.type === 'exitSession' || event.type === 'sessionTimeout') {
+      this.endedSummary = event.summary;
+      this.options.emit({ type: 'stateChanged', state: 'ended' });
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { ParseResult, TransactionType } from '../../../shared/domain';
+import { DraftBatch } from '../../../shared/draft-batch';
+import * as say from './templates';
+
+function r(amount: number | null, type: TransactionType, category: string | null, description = ''): ParseResult {
+  return { amount, type, category, description, date: null, account: null, confidence: 0.9, source: 'llm' };
+}
+
+describe('TTS templates', () => {
+  it('reads a single draft back in the original single-item form', () => {
+    expect(say.readBack(DraftBatch.fromResults([r(60, 'EXPENSE', '餐饮')]))).toBe('记录支出60元，餐饮，确认吗？');
+  });
+
+  it('itemises 2–5 drafts (design example 1)', () => {
+    const batch = DraftBatch.fromResults([
+      r(60, 'EXPENSE', '餐饮', '吃饭'),
+      r(60, 'EXPENSE', '洗浴', '洗脚'),
+      r(30, 'INCOME', '红包', '抢红包'),
+      r(90, 'INCOME', '工资', '工资'),
+    ]);
+    expect(say.readBack(batch)).toBe(
+      '识别到4笔交易：第1笔，支出60元，餐饮；第2笔，支出60元，洗浴；第3笔，收入30元，红包；第4笔，收入90元，工资。请确认或修改。',
+    );
+  });
+
+  it('summarises 6–10 drafts with totals per type, exact to the fen', () => {
+    const batch = DraftBatch.fromResults([
+      r(10.1, 'EXPENSE', '餐饮'),
+      r(20.2, 'EXPENSE', '交通'),
+      r(0.7, 'EXPENSE', '购物'),
+      r(5, 'EXPENSE', '其他'),
+      r(100, 'INCOME', '工资'),
+      r(0.5, 'INCOME', '红包'),
+    ]);
+    expect(say.readBack(batch)).toBe('识别到6笔交易，共36元支出、100.50元收入。请查看详情后确认。');
+  });
+
+  it('formats amounts: integers bare, anything else with two decimals', () => {
+    expect(say.amountText(35)).toBe('35');
+    expect(say.amountText(15.0)).toBe('15');
+    expect(say.amountText(12.5)).toBe('12.50');
+    expect(say.amountText(0.05)).toBe('0.05');
+  });
+
+  it('targeted fix, item cancelled, appended, saved', () => {
+    expect(say.corrected([{ number: 1, result: r(60, 'INCOME', '红包') }])).toBe('已将第1笔修改为收入60元，红包。还需要修改吗？');
+    expect(say.corrected([{ number: 1, result: r(70, 'EXPENSE', '餐饮') }, { number: 2, result: r(40, 'EXPENSE', '交通') }])).toBe(
+      '已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？',
+    );
+    expect(say.itemCancelled(2, r(60, 'EXPENSE', '洗浴', '洗脚'), 3)).toBe('已取消第2笔（洗脚60元）。剩余3笔待确认。');
+    expect(say.itemCancelled(2, r(8.5, 'EXPENSE', '交通', ''), 1)).toBe('已取消第2笔（交通8.50元）。剩余1笔待确认。');
+    expect(say.appended(3, r(15, 'EXPENSE', '饮品', '奶茶'), 3)).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');
+    expect(say.saved(4)).toBe('已保存4笔交易。');
+  });
+
+  it('fixed phrases are the specs’ words', () => {
+    expect(say.PHRASES.correcting).toBe('好的，正在修改...');
+    expect(say.PHRASES.unclear).toBe('没听清要改什么，请再说一次');
+    expect(say.PHRASES.appendLimit).toBe('已达上限，请先确认当前交易');
+    expect(say.PHRASES.cancelled).toBe('已取消。');
+    expect(say.PHRASES.offlineSingle).toBe('当前离线，仅支持单笔记账');
+    expect(say.PHRASES.continueRecording).toBe('记好了，还有吗？');
+  });
+
+  it('session summary names the count and the non-zero totals', () => {
+    expect(say.summary({ savedCount: 3, expenseFen: 9050, incomeFen: 0, transferFen: 0 })).toBe('本次记了3笔，支出90.50元。再见！');
+    expect(say.summary({ savedCount: 2, expenseFen: 6000, incomeFen: 3000, transferFen: 0 })).toBe('本次记了2笔，支出60元，收入30元。再见！');
+    expect(say.summary({ savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 })).toBe('本次没有记账。再见！');
+  });
+
+  it('answers ledger queries by period, category and type', () => {
+    const month = { from: '2026-02-01', to: '2026-02-28', type: 'EXPENSE' as const, category: null, periodLabel: '这个月' };
+    expect(say.queryAnswer(month, 12050, 3)).toBe('这个月支出共120.50元，3笔。');
+    expect(say.queryAnswer({ ...month, category: '餐饮', periodLabel: '今天' }, 0, 0)).toBe('今天餐饮支出还没有记录。');
+  });
+});

@@ -1,0 +1,107 @@
+// Every sentence the orchestrator speaks, in one place, so the wording the specs fix
+// (voice-batch-transaction 多笔 TTS 播报, voice-correction-dialogue 纠正应用与反馈) is tested once.
+import type { DraftBatch } from '../../../shared/draft-batch';
+import type { LedgerQuery, ParseResult, SessionSummary, TransactionType } from '../../../shared/domain';
+import { formatFen, formatYuan, yuanToFen } from '../../../shared/money';
+
+const TYPE_LABEL: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
+
+export function typeLabel(type: TransactionType): string {
+  return TYPE_LABEL[type];
+}
+
+/** Spoken amount: integers without decimals, otherwise two decimals (12 → 12, 12.5 → 12.50). */
+export function amountText(amount: number | null): string {
+  return amount === null ? '未知金额' : formatYuan(amount);
+}
+
+function categoryText(result: ParseResult): string {
+  return result.category ?? '未分类';
+}
+
+/** 「支出60元，餐饮」: the core of every read-back. */
+export function itemText(result: ParseResult): string {
+  return `${typeLabel(result.type)}${amountText(result.amount)}元，${categoryText(result)}`;
+}
+
+/** Read-back of a fresh batch, adapted to its size (1 / 2–5 itemised / 6–10 summary). */
+export function readBack(batch: DraftBatch): string {
+  const items = batch.items;
+  if (items.length === 1) return `记录${itemText(items[0]!.result)}，确认吗？`;
+  if (items.length <= 5) {
+    const parts = items.map((item, i) => `第${i + 1}笔，${itemText(item.result)}`);
+    return `识别到${items.length}笔交易：${parts.join('；')}。请确认或修改。`;
+  }
+  const total = (type: TransactionType) =>
+    formatFen(items.reduce((sum, item) => (item.result.type === type && item.result.amount !== null ? sum + yuanToFen(item.result.amount) : sum), 0));
+  return `识别到${items.length}笔交易，共${total('EXPENSE')}元支出、${total('INCOME')}元收入。请查看详情后确认。`;
+}
+
+/** After a targeted fix; several fixed items are read one after another. */
+export function corrected(fixes: readonly { number: number; result: ParseResult }[]): string {
+  const parts = fixes.map((fix) => `已将第${fix.number}笔修改为${itemText(fix.result)}。`);
+  return `${parts.join('')}还需要修改吗？`;
+}
+
+export function itemCancelled(number: number, result: ParseResult, remaining: number): string {
+  return `已取消第${number}笔（${result.description || categoryText(result)}${amountText(result.amount)}元）。剩余${remaining}笔待确认。`;
+}
+
+export function itemConfirmed(number: number, remaining: number): string {
+  return `已确认第${number}笔。剩余${remaining}笔待确认。`;
+}
+
+export function appended(number: number, result: ParseResult, total: number): string {
+  return `已追加第${number}笔，${itemText(result)}。现在共${total}笔，请确认或修改。`;
+}
+
+export function saved(count: number): string {
+  return `已保存${count}笔交易。`;
+}
+
+export function saveFailed(reason: string): string {
+  return `保存失败，${reason}。请修改后再确认。`;
+}
+
+export function noSuchItem(number: number, total: number): string {
+  return `没有第${number}笔，现在共${total}笔。`;
+}
+
+export function queryAnswer(query: LedgerQuery, totalFen: number, count: number): string {
+  const subject = `${query.periodLabel}${query.category ?? ''}${typeLabel(query.type)}`;
+  if (count === 0) return `${subject}还没有记录。`;
+  return `${subject}共${formatFen(totalFen)}元，${count}笔。`;
+}
+
+export function undone(count: number): string {
+  return `已撤销刚才保存的${count}笔交易，请确认或修改。`;
+}
+
+/** 「本次记了N笔…」: spoken on exit and timeout, also shown on the ended screen. */
+export function summary(s: SessionSummary): string {
+  if (s.savedCount === 0) return '本次没有记账。再见！';
+  const parts = [`本次记了${s.savedCount}笔`];
+  if (s.expenseFen > 0) parts.push(`支出${formatFen(s.expenseFen)}元`);
+  if (s.incomeFen > 0) parts.push(`收入${formatFen(s.incomeFen)}元`);
+  if (s.transferFen > 0) parts.push(`转账${formatFen(s.transferFen)}元`);
+  return `${parts.join('，')}。再见！`;
+}
+
+export const PHRASES = {
+  welcome: '你好，请说要记的账，比如「午饭35块」。',
+  continueRecording: '记好了，还有吗？',
+  correcting: '好的，正在修改...',
+  unclear: '没听清要改什么，请再说一次',
+  appendLimit: '已达上限，请先确认当前交易',
+  cancelled: '已取消。',
+  offlineSingle: '当前离线，仅支持单笔记账',
+  offlineCorrection: '当前离线，仅支持简单修正。',
+  truncated: '一次最多记10笔，已保留前10笔。',
+  nothingParsed: '没听清金额，请再说一次。',
+  didNotHear: '没听清，请再说一次。',
+  nothingPending: '现在没有待确认的交易。',
+  nothingToUndo: '没有可以撤销的记录。',
+  undoWhileConfirming: '请先确认或取消当前的交易，再撤销。',
+  idleWarning: '还在吗？30秒内没有操作，本次记账将结束。',
+  timedOut: '长时间没有操作，本次记账已结束。',
+} as const;

@@ -1,0 +1,270 @@
+// Scripted stand-ins for the ports that cannot run inside a unit test (a microphone, the
+// cloud ASR engine, a speaker), used by the orchestrator tests, the bench and tools/session.
+// They implement the port interfaces exactly, so the orchestrator cannot tell them apart.
+import type { ParseResult } from '../../../shared/domain';
+import {
+  CorrectTransactionRequestSchema,
+  CorrectTransactionResponseSchema,
+  ParseTransactionRequestSchema,
+  ParseTransactionResponseSchema,
+  type CorrectTransactionRequest,
+  type CorrectTransactionResponse,
+  type ParseTransactionRequest,
+  type ParseTransactionResponse,
+} from '../../../shared/gateway';
+import type { Clock } from '../clock';
+import { LlmClientError, type LlmCallOptions, type LlmClient } from '../llm/index';
+import type {
+  AsrClient,
+  AsrClientEvents,
+  AsrError,
+  Tts,
+  Unsubscribe,
+  VoiceInput,
+  VoiceInputEvents,
+} from './ports';
+
+class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
+  private readonly listeners = new Map<keyof Events, Set<(...args: unknown[]) => void>>();
+
+  on<E extends keyof Events>(event: E, listener: Events[E]): Unsubscribe {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(listener as unknown as (...args: unknown[]) => void);
+    this.listeners.set(event, set);
+    return () => set.delete(listener as unknown as (...args: unknown[]) => void);
+  }
+
+  fire<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void {
+    for (const l of [...(this.listeners.get(event) ?? [])]) l(...args);
+  }
+
+  count(event: keyof Events): number {
+    return this.listeners.get(event)?.size ?? 0;
+  }
+}
+
+/** A microphone + VAD whose events the test emits. */
+export class ScriptedVoiceInput implements VoiceInput {
+  readonly events = new Emitter<VoiceInputEvents>();
+  running = false;
+  vadPaused = false;
+  startCalls = 0;
+  stopCalls = 0;
+  /** Set to make start() reject like a missing device. */
+  failWith: { code: string; message: string } | null = null;
+  preRollAudio = new Int16Array(8000).fill(7);
+
+  async start(): Promise<void> {
+    this.startCalls += 1;
+    if (this.failWith) throw Object.assign(new Error(this.failWith.message), { code: this.failWith.code });
+    this.running = true;
+  }
+
+  async stop(): Promise<void> {
+    this.stopCalls += 1;
+    this.running = false;
+  }
+
+  preRoll(): Int16Array {
+    return this.preRollAudio;
+  }
+
+  pauseVad(): void {
+    this.vadPaused = true;
+  }
+
+  resumeVad(): void {
+    this.vadPaused = false;
+  }
+
+  on<E extends keyof VoiceInputEvents>(event: E, listener: VoiceInputEvents[E]): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  /** Listeners still attached (0 after the orchestrator released the mic). */
+  get listenerCount(): number {
+    return (['frame', 'speechStart', 'speechEnd', 'misfire', 'error'] as const).reduce((n, e) => n + this.events.count(e), 0);
+  }
+
+  speechStart(): void {
+    this.events.fire('speechStart');
+  }
+
+  speechEnd(): void {
+    this.events.fire('speechEnd');
+  }
+
+  frame(samples = 480, value = 100): void {
+    this.events.fire('frame', new Int16Array(samples).fill(value));
+  }
+
+  fail(code: 'device_lost' | 'capture_failed', message = code): void {
+    this.events.fire('error', { code, message });
+  }
+}
+
+/** The streaming ASR client as the engine would drive it; the test says what was recognised. */
+export class ScriptedAsr implements AsrClient {
+  readonly events = new Emitter<AsrClientEvents>();
+  connected = false;
+  closed = false;
+  commits = 0;
+  readonly audio: Int16Array[] = [];
+  private connectResolvers: { resolve: () => void; reject: (err: Error) => void } | null = null;
+
+  constructor(
+    readonly shouldReconnect: () => boolean,
+    private readonly autoConnect = true,
+  ) {}
+
+  connect(): Promise<void> {
+    if (this.autoConnect) {
+      this.connected = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      this.connectResolvers = {
+        resolve: () => {
+          this.connected = true;
+          resolve();
+        },
+        reject,
+      };
+    });
+  }
+
+  /** For clients created with autoConnect false: lets connect() succeed or fail now. */
+  finishConnect(error?: Error): void {
+    const r = this.connectResolvers;
+    this.connectResolvers = null;
+    if (error) r?.reject(error);
+    else r?.resolve();
+  }
+
+  sendAudio(pcm: Int16Array): void {
+    if (!this.connected) throw new Error('sendAudio before connect');
+    this.audio.push(pcm);
+  }
+
+  commit(): void {
+    this.commits += 1;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.connected = false;
+  }
+
+  on<E extends keyof AsrClientEvents>(event: E, listener: AsrClientEvents[E]): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  get samplesSent(): number {
+    return this.audio.reduce((n, chunk) => n + chunk.length, 0);
+  }
+
+  partial(text: string): void {
+    this.events.fire('partial', text);
+  }
+
+  final(text: string): void {
+    this.events.fire('final', text);
+  }
+
+  fail(error: AsrError): void {
+    this.events.fire('error', error);
+  }
+}
+
+/** Records what would have been said; speech takes `durationMs` on the given clock. */
+export class RecordingTts implements Tts {
+  readonly spoken: string[] = [];
+  enabled = true;
+  stops = 0;
+  /** Throw from speak (a broken speaker). */
+  failing = false;
+
+  constructor(
+    private readonly clock?: Clock,
+    private readonly durationMs = 0,
+  ) {}
+
+  async speak(text: string): Promise<void> {
+    this.spoken.push(text);
+    if (this.failing) throw new Error('audio device busy');
+    if (this.clock && this.durationMs > 0) {
+      await new Promise<void>((resolve) => this.clock!.setTimeout(resolve, this.durationMs));
+    }
+  }
+
+  stop(): void {
+    this.stops += 1;
+  }
+
+  get last(): string | undefined {
+    return this.spoken.at(-1);
+  }
+}
+
+/** What the LLM answers next, in domain terms; the double turns it into the wire DTO. */
+export type ScriptedLlmAnswer =
+  | { parse: ParseResult[]; truncated?: boolean }
+  | { correct: Omit<CorrectTransactionResponse, 'model'> }
+  /** Never answers: the caller's timeout has to give up. */
+  | { hang: true }
+  /** The network is down. */
+  | { offline: true };
+
+/**
+ * The LLM behind the gateway, scripted: it takes and returns exactly the wire DTOs of
+ * /api/v1/llm/parse-transaction and /correct-transaction (checked with their zod schemas),
+ * so the real Understanding (renumbering, 3 s timeout, confidence gate, local fallback) runs
+ * around it. An unscripted call fails like an unreachable network.
+ */
+export class ScriptedLlm implements LlmClient {
+  readonly answers: ScriptedLlmAnswer[] = [];
+  readonly parseRequests: ParseTransactionRequest[] = [];
+  readonly correctRequests: CorrectTransactionRequest[] = [];
+
+  script(...answers: ScriptedLlmAnswer[]): this {
+    this.answers.push(...answers);
+    return this;
+  }
+
+  async parseTransaction(request: ParseTransactionRequest, options: LlmCallOptions): Promise<ParseTransactionResponse> {
+    this.parseRequests.push(ParseTransactionRequestSchema.parse(request));
+    const answer = await this.next(options.signal);
+    if (!('parse' in answer)) throw new LlmClientError('malformed', 'scripted answer is not a parse');
+    return ParseTransactionResponseSchema.parse({
+      transactions: answer.parse.map((r) => ({
+        amount: r.amount,
+        currency: 'CNY',
+        // The gateway always answers a calendar day: "today" in the user's zone when unsaid.
+        date: r.date ?? (request.context?.now ?? '').slice(0, 10),
+        category: r.category ?? '其他',
+        description: r.description,
+        type: r.type,
+        account: r.account ?? '钱包',
+        confidence: r.confidence,
+      })),
+      model: 'scripted',
+      ...(answer.truncated ? { truncated: true } : {}),
+    });
+  }
+
+  async correctTransaction(request: CorrectTransactionRequest, options: LlmCallOptions): Promise<CorrectTransactionResponse> {
+    this.correctRequests.push(CorrectTransactionRequestSchema.parse(request));
+    const answer = await this.next(options.signal);
+    if (!('correct' in answer)) throw new LlmClientError('malformed', 'scripted answer is not a correction');
+    return CorrectTransactionResponseSchema.parse({ ...answer.correct, model: 'scripted' });
+  }
+
+  private next(signal: AbortSignal): Promise<ScriptedLlmAnswer> {
+    const answer = this.answers.shift();
+    if (!answer || 'offline' in answer) return Promise.reject(new LlmClientError('network', 'fetch failed'));
+    if ('hang' in answer) {
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new LlmClientError('aborted', 'aborted'))));
+    }
+    return Promise.resolve(answer);
+  }
+}
