@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ParseResult } from '../../src/shared/domain';
 import { toZonedNow } from '../../src/shared/time';
-import { openLedger } from '../../src/main/core/ledger/index';
+import { exportCsv, openLedger } from '../../src/main/core/ledger/index';
 import type { Suite } from '../harness';
 
 const ROWS = 1_000_000;
@@ -82,6 +82,27 @@ const suite: Suite = {
         warmup: 20,
         budget: { p50: 2 },
       });
+      // The 统计 page for one month: totals, per-category sums and the daily trend.
+      await ctx.measure('ledger.statsMonth1M', () => ledger.periodStats({ from: '2025-06-01', to: '2025-06-30', granularity: 'day' }), {
+        iterations: 50,
+        warmup: 5,
+        budget: { p50: 20 },
+      });
+      // The list page's day headers for a month of ≈ 27 000 rows.
+      await ctx.measure('ledger.listDaysMonth1M', () => ledger.days({ from: '2025-06-01', to: '2025-06-30' }), {
+        iterations: 50,
+        warmup: 5,
+        budget: { p50: 20 },
+      });
+      let exported = 0;
+      await ctx.measure(
+        'ledger.csvExport100k',
+        () => {
+          exported = exportCsv(ledger, {}, { limit: 100_000 }).rows;
+        },
+        { iterations: 5, warmup: 1, budget: { p50: 2000 } },
+      );
+      if (exported !== 100_000) throw new Error(`csvExport100k exported ${exported} rows, expected 100000`);
     } finally {
       ledger.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { TransactionType } from '../../../shared/domain';
 import type { CsvChunk, LedgerFilter } from '../../../shared/ipc/ledger';
 import { formatFen } from '../../../shared/money';
-import { csvLine } from './csv';
+import { csvField, csvLine } from './csv';
 import type { Ledger } from './ledger';
 
 export const CSV_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '备注'] as const;
@@ -19,9 +19,10 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { of
   const limit = range.limit ?? Number.MAX_SAFE_INTEGER;
   const lines: string[] = offset === 0 ? [BOM + csvLine(CSV_HEADER)] : [];
   let rows = 0;
-  for (const r of ledger.iterateForExport(filter, offset, limit)) {
+  for (const [date, occurredAt, type, category, amountFen, account, description] of ledger.iterateForExport(filter, offset, limit)) {
+    // Only the free-text columns can hold a comma, quote or line break.
     lines.push(
-      csvLine([r.date, r.occurredAt.slice(11, 19), TYPE_LABELS[r.type], r.category, formatFen(r.amountFen), r.account, r.description]),
+      `${date},${occurredAt.slice(11, 19)},${TYPE_LABELS[type]},${csvField(category)},${formatFen(amountFen)},${csvField(account)},${csvField(description)}`,
     );
     rows++;
   }

@@ -198,7 +198,7 @@ export class Ledger implements LedgerPort {
     const limit = query.limit ?? 50;
     const offset = query.offset ?? 0;
     const rows = this.db
-      .prepare(`${SELECT_ROW} ${where} ORDER BY t.occurred_date DESC, t.occurred_ms DESC, t.id LIMIT ? OFFSET ?`)
+      .prepare(`${SELECT_ROW} ${where} ORDER BY t.occurred_date DESC, t.occurred_ms DESC, t.rowid DESC LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as Row[];
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM transactions t ${where}`).get(...params) as { n: number }).n;
     return { rows: rows.map(toRow), total };
@@ -209,24 +209,24 @@ export class Ledger implements LedgerPort {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM transactions t ${where}`).get(...params) as { n: number }).n;
   }
 
-  /** Oldest first, streamed row by row so a large export never holds every row twice. */
-  *iterateForExport(
+  /**
+   * Oldest first, streamed row by row so a large export never holds every row twice.
+   * Rows are arrays [date, occurredAt, type, category, amountFen, account, description].
+   */
+  iterateForExport(
     query: LedgerFilter,
     offset: number,
     limit: number,
-  ): Generator<Pick<TransactionRow, 'date' | 'occurredAt' | 'type' | 'category' | 'amountFen' | 'account' | 'description'>> {
+  ): IterableIterator<[string, string, TransactionType, string, number, string, string]> {
     const { where, params } = this.filter(query);
     const stmt = this.db
       .prepare(
-        `SELECT t.occurred_date AS date, t.occurred_at AS occurredAt, t.type, c.name AS category, t.amount_fen AS amountFen,
-           a.name AS account, t.description
+        `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description
          FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
-         ${where} ORDER BY t.occurred_date, t.occurred_ms, t.id LIMIT ? OFFSET ?`,
+         ${where} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ? OFFSET ?`,
       )
-      .raw(false);
-    yield* stmt.iterate(...params, limit, offset) as IterableIterator<
-      Pick<TransactionRow, 'date' | 'occurredAt' | 'type' | 'category' | 'amountFen' | 'account' | 'description'>
-    >;
+      .raw(true);
+    return stmt.iterate(...params, limit, offset) as IterableIterator<[string, string, TransactionType, string, number, string, string]>;
   }
 
   /** Substring search on description and category name, newest first. */
@@ -243,18 +243,33 @@ export class Ledger implements LedgerPort {
 
   /** Totals by type and category for a calendar month (YYYY-MM), sums in integer fen. */
   monthSummary(month: string): MonthSummary {
-    const from = `${month}-01`;
-    const to = `${month}-31`;
-    const byCategory = this.db
-      .prepare(
-        `SELECT t.type AS type, c.name AS category, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count
-         FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.occurred_date BETWEEN ? AND ?
-         GROUP BY t.type, t.category_id ORDER BY totalFen DESC`,
-      )
-      .all(from, to) as CategoryTotal[];
+    const byCategory = this.categoryTotals(`${month}-01`, `${month}-31`);
     const sum = (type: TransactionType) => byCategory.filter((c) => c.type === type).reduce((n, c) => n + c.totalFen, 0);
     return { month, expenseFen: sum('EXPENSE'), incomeFen: sum('INCOME'), transferFen: sum('TRANSFER'), byCategory };
+  }
+
+  /**
+   * Sum and count per category over an inclusive day range, largest first. One short range
+   * read per category on (type, category_id, occurred_date, amount_fen) beats a GROUP BY,
+   * which would sort every row of the range.
+   */
+  private categoryTotals(from: string, to: string): CategoryTotal[] {
+    const categories = this.db.prepare('SELECT id, name, type FROM categories ORDER BY sort_order, id').all() as {
+      id: number;
+      name: string;
+      type: TransactionType;
+    }[];
+    const sum = this.db.prepare(
+      `SELECT COALESCE(SUM(amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions
+       WHERE type = ? AND category_id = ? AND occurred_date BETWEEN ? AND ?`,
+    );
+    const totals: CategoryTotal[] = [];
+    for (const c of categories) {
+      const r = sum.get(c.type, c.id, from, to) as { totalFen: number; count: number };
+      if (r.count > 0) totals.push({ type: c.type, category: c.name, totalFen: r.totalFen, count: r.count });
+    }
+    // Stable sort keeps the user's category order among equal sums.
+    return totals.sort((a, b) => b.totalFen - a.totalFen);
   }
 
   totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
@@ -343,24 +358,25 @@ export class Ledger implements LedgerPort {
   /** Totals, per-category sums and a zero-filled trend for an inclusive day range, all in fen. */
   periodStats(query: { from: string; to: string; granularity: 'day' | 'month' }): PeriodStats {
     const { from, to, granularity } = query;
-    const byCategory = this.db
-      .prepare(
-        `SELECT t.type AS type, c.name AS category, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count
-         FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.occurred_date BETWEEN ? AND ?
-         GROUP BY t.type, t.category_id ORDER BY totalFen DESC, c.sort_order`,
-      )
-      .all(from, to) as CategoryTotal[];
+    const byCategory = this.categoryTotals(from, to);
     const keyLength = granularity === 'month' ? 7 : 10;
-    const points = this.db
+    // Grouped by day in index order (no sort), then rolled up to months here: ≤ 366 rows.
+    const days = this.db
       .prepare(
-        `SELECT substr(t.occurred_date, 1, ${keyLength}) AS key,
+        `SELECT t.occurred_date AS key,
            COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
            COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
-         FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY key`,
+         FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY t.occurred_date`,
       )
       .all(from, to) as TrendPoint[];
-    const byKey = new Map(points.map((p) => [p.key, p]));
+    const byKey = new Map<string, TrendPoint>();
+    for (const d of days) {
+      const key = d.key.slice(0, keyLength);
+      const point = byKey.get(key) ?? { key, expenseFen: 0, incomeFen: 0 };
+      point.expenseFen += d.expenseFen;
+      point.incomeFen += d.incomeFen;
+      byKey.set(key, point);
+    }
     const trend: TrendPoint[] = [];
     for (let day = from; day <= to; day = addDays(day, 1)) {
       const key = day.slice(0, keyLength);

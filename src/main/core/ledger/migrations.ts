@@ -66,6 +66,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ${seedCategories}
     `,
   },
+  {
+    version: 2,
+    description: 'per-category range sums without sorting: statistics read one short index range per category',
+    up: `
+      CREATE INDEX transactions_by_type_category_day ON transactions (type, category_id, occurred_date, amount_fen);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
