@@ -1,47 +1,124 @@
-import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, type IpcMainInvokeEvent } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/names';
 import type { AppEvent } from '../../shared/events';
+import type { VoiceState } from '../../shared/domain';
+import type { WindowAction } from '../../shared/ipc/app';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/names';
+import type { VoiceSnapshot } from '../../shared/ipc/index';
 import { createAppCore, type AppCore } from '../core/app-core';
+import { listInputDevices } from '../core/audio/index';
+import { registerPushToTalk, type GlobalHotkey } from './hotkey';
+import { appMenuTemplate } from './pure/menus';
+import { createSafeStorageBox } from './secret-box';
 import { hardenApp } from './security';
-import { mainWindowOptions } from './window-options';
+import { AppTray } from './tray';
+import { Windows } from './windows';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const preloadPath = join(here, '../preload/index.cjs');
+const resourcesDir = join(here, '../../resources');
 const rendererUrl = process.env['ELECTRON_RENDERER_URL'];
 
-let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
+let windows: Windows | null = null;
+let tray: AppTray | null = null;
+let hotkey: GlobalHotkey | null = null;
+let quitting = false;
+
+const log = (message: string, err?: unknown) => console.error(`[suikouji] ${message}`, err ?? '');
 
 function isOwnUrl(url: string): boolean {
   if (rendererUrl && url.startsWith(rendererUrl)) return true;
   return url.startsWith('file://') && url.includes('/renderer/');
 }
 
-/** Only our own windows may call the handler table. */
+/** Only our own windows, showing our own page, may call the handler table. */
 function isTrustedSender(event: IpcMainInvokeEvent): boolean {
   const frameUrl = event.senderFrame?.url ?? '';
   return BrowserWindow.getAllWindows().some((w) => w.webContents === event.sender) && isOwnUrl(frameUrl);
 }
 
-export function broadcast(event: AppEvent): void {
-  for (const w of BrowserWindow.getAllWindows()) w.webContents.send(EVENT_CHANNEL, event);
+function broadcast(event: AppEvent): void {
+  for (const w of BrowserWindow.getAllWindows()) {
+    if (!w.isDestroyed()) w.webContents.send(EVENT_CHANNEL, event);
+  }
 }
 
-function createMainWindow(): BrowserWindow {
-  const win = new BrowserWindow(mainWindowOptions(preloadPath));
-  win.once('ready-to-show', () => win.show());
-  if (rendererUrl) void win.loadURL(rendererUrl);
-  else void win.loadFile(join(here, '../renderer/index.html'));
-  return win;
+async function command<T>(name: string, input: unknown): Promise<T | null> {
+  const result = await core!.dispatch(name, input);
+  if (!result.ok) {
+    log(`${name} failed: ${result.error.message}`);
+    return null;
+  }
+  return result.value as T;
+}
+
+function windowAction(action: WindowAction): void {
+  if (!windows) return;
+  if (action.action === 'closeQuickEntry') windows.closeQuickEntry();
+  else windows.showMain(action.route);
+}
+
+/** The global hotkey always talks push-to-talk: a new session if the last one ended. */
+async function hotkeyDown(): Promise<void> {
+  const snapshot = await command<VoiceSnapshot>('voiceSnapshot', {});
+  if (!snapshot || snapshot.state === 'ended' || snapshot.mode !== 'pushToTalk') {
+    await command('voiceStart', { mode: 'pushToTalk' });
+  }
+  await command('voicePushToTalk', { action: 'down' });
+}
+
+function bindHotkey(accelerator: string): void {
+  hotkey?.dispose();
+  hotkey = registerPushToTalk(
+    accelerator,
+    {
+      down: () => void hotkeyDown(),
+      up: () => void command('voicePushToTalk', { action: 'up' }),
+      indicator: (visible) => windows?.setIndicator(visible),
+    },
+    log,
+  );
+}
+
+async function toggleVoice(): Promise<void> {
+  const snapshot = await command<VoiceSnapshot>('voiceSnapshot', {});
+  if (snapshot && (snapshot.state === 'listening' || snapshot.state === 'recognizing')) await command('voiceAction', { action: 'exit' });
+  else {
+    windows?.showMain('session');
+    await command('voiceStart', {});
+  }
+}
+
+function followVoice(state: VoiceState): void {
+  tray?.update({ voiceActive: state === 'listening' || state === 'recognizing' });
+  if (state === 'confirming' || state === 'ended' || state === 'idle') hotkey?.machine?.sessionSettled();
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
   hardenApp(isOwnUrl);
+  const userData = app.getPath('userData');
+  windows = new Windows({
+    preloadPath,
+    rendererDir: join(here, '../renderer'),
+    rendererUrl,
+    stateFile: join(userData, 'window-state.json'),
+    iconPath: join(resourcesDir, 'icon.png'),
+    // Without a tray icon there would be no way back to a hidden window: closing quits.
+    isQuitting: () => quitting || tray === null,
+    log,
+  });
   try {
-    core = createAppCore({ dataDir: app.getPath('userData'), version: app.getVersion() });
+    core = createAppCore({
+      dataDir: userData,
+      version: app.getVersion(),
+      log,
+      secretBox: createSafeStorageBox(),
+      listMicrophones: listInputDevices,
+      windowAction,
+    });
   } catch (err) {
     dialog.showErrorBox('随口记无法打开账本', (err as Error).message);
     app.exit(1);
@@ -49,29 +126,59 @@ async function start(): Promise<void> {
   }
   const { dispatch } = core;
   core.onEvent(broadcast);
+  core.onEvent((event) => {
+    if (event.channel === 'voice' && event.event.type === 'stateChanged') followVoice(event.event.state);
+  });
   ipcMain.handle(INVOKE_CHANNEL, (event, name: unknown, input: unknown) => {
     if (!isTrustedSender(event)) return { ok: false, error: { code: 'forbidden', message: '拒绝来自未知页面的请求' } };
     return dispatch(name, input);
   });
-  mainWindow = createMainWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
+
+  const menuActions = {
+    quickEntry: () => windows?.showQuickEntry(),
+    openSettings: () => windows?.showMain('settings'),
+    quit: () => app.quit(),
+  };
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, '随口记', menuActions) as Electron.MenuItemConstructorOptions[]));
+  try {
+    tray = new AppTray(join(resourcesDir, 'tray.png'), {
+      ...menuActions,
+      toggleVoice: () => void toggleVoice(),
+      showMain: () => windows?.showMain(),
+    });
+  } catch (err) {
+    // Some Linux desktops have no status area; the app still works from its window.
+    log('tray unavailable', err);
+  }
+
+  bindHotkey(core.settings.get().hotkey.pushToTalk);
+  let accelerator = core.settings.get().hotkey.pushToTalk;
+  core.settings.onChange((settings) => {
+    if (settings.hotkey.pushToTalk !== accelerator) {
+      accelerator = settings.hotkey.pushToTalk;
+      bindHotkey(accelerator);
+    }
   });
+
+  windows.showMain();
+  app.on('activate', () => windows?.showMain());
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (mainWindow) {
-      if (mainWindow.isMinimized()) mainWindow.restore();
-      mainWindow.show();
-      mainWindow.focus();
-    }
+  app.on('second-instance', () => windows?.showMain());
+  // The tray keeps the app alive with every window closed.
+  app.on('window-all-closed', () => {});
+  app.on('before-quit', () => {
+    quitting = true;
+    windows?.saveMainState();
   });
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+  app.on('will-quit', () => {
+    hotkey?.dispose();
+    globalShortcut.unregisterAll();
+    tray?.destroy();
+    void core?.dispose();
   });
-  app.on('will-quit', () => void core?.dispose());
   void start();
 }

@@ -1,19 +1,31 @@
 import { app, session, type WebContents } from 'electron';
 
 /**
- * Our renderer is local files only: no navigation away, no new windows, and no
- * permission other than the microphone (which the main process owns anyway).
+ * Our renderer is local files only: no navigation away, no new windows, no webviews, no
+ * request to anything but our own files, and no permission other than the microphone
+ * (audio only, for our own pages).
  */
 export function hardenApp(isOwnUrl: (url: string) => boolean): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isOwnUrl(url)) event.preventDefault();
     });
+    contents.on('will-redirect', (event, url) => {
+      if (!isOwnUrl(url)) event.preventDefault();
+    });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
-  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => {
-    callback(permission === 'media');
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    const audioOnly = permission === 'media' && (details as { mediaTypes?: string[] }).mediaTypes?.every((t) => t === 'audio') !== false;
+    callback(audioOnly && isOwnUrl(details.requestingUrl));
   });
-  session.defaultSession.setPermissionCheckHandler((_contents, permission) => permission === 'media');
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => permission === 'media' && isOwnUrl(requestingOrigin));
+  // No remote content: anything that is not our own page or its assets is cancelled.
+  ses.webRequest.onBeforeRequest((details, callback) => {
+    const url = details.url;
+    const allowed = isOwnUrl(url) || url.startsWith('devtools://') || url.startsWith('data:');
+    callback({ cancel: !allowed });
+  });
 }

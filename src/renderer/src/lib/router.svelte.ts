@@ -1,7 +1,7 @@
 // Hash routes: the main window shows one page at a time; the tray's quick-entry window
-// loads the same bundle at #/quick and renders only that page.
+// loads the same bundle at #/quick and renders only that page, the recording indicator at #/indicator.
 
-export const ROUTES = ['session', 'ledger', 'stats', 'categories', 'settings', 'quick'] as const;
+export const ROUTES = ['session', 'ledger', 'stats', 'categories', 'settings', 'quick', 'indicator'] as const;
 export type Route = (typeof ROUTES)[number];
 
 function fromHash(hash: string): { route: Route; params: URLSearchParams } {

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../core/clock';
+import { indicatorWindowOptions, mainWindowOptions, quickEntryWindowOptions } from '../window-options';
+import { isModifierRelease, matchesAccelerator, parseAccelerator } from './accelerator';
+import { PushToTalkHotkey, TOGGLE_MAX_RECORDING_MS } from './hotkey-state';
+import { appMenuTemplate, trayMenuTemplate, type MenuItemSpec } from './menus';
+import { indicatorPosition, quickEntryPosition, restoreWindowState } from './window-state';
+
+function recorder() {
+  const log: string[] = [];
+  return {
+    log,
+    sink: {
+      down: () => log.push('down'),
+      up: () => log.push('up'),
+      indicator: (v: boolean) => log.push(v ? 'show' : 'hide'),
+    },
+  };
+}
+
+describe('push-to-talk hotkey state machine', () => {
+  it('hold: down on press, up on release, auto-repeat ignored', () => {
+    const { log, sink } = recorder();
+    const hotkey = new PushToTalkHotkey('hold', sink, new FakeClock());
+    hotkey.keyDown();
+    hotkey.keyDown();
+    hotkey.keyDown();
+    expect(hotkey.phase).toBe('recording');
+    hotkey.keyUp();
+    hotkey.keyUp();
+    expect(log).toEqual(['show', 'down', 'hide', 'up']);
+    expect(hotkey.press).toBeTypeOf('function');
+    hotkey.press(); // not this backend's input
+    expect(log).toHaveLength(4);
+  });
+
+  it('toggle: press starts, press again stops', () => {
+    const { log, sink } = recorder();
+    const hotkey = new PushToTalkHotkey('toggle', sink, new FakeClock());
+    hotkey.press();
+    hotkey.keyUp(); // a hook release means nothing here
+    hotkey.press();
+    expect(log).toEqual(['show', 'down', 'hide', 'up']);
+    expect(hotkey.phase).toBe('idle');
+  });
+
+  it('toggle: end of speech by the session hides the indicator without a second up', async () => {
+    const { log, sink } = recorder();
+    const clock = new FakeClock();
+    const hotkey = new PushToTalkHotkey('toggle', sink, clock);
+    hotkey.press();
+    hotkey.sessionSettled();
+    await clock.advance(TOGGLE_MAX_RECORDING_MS * 2);
+    expect(log).toEqual(['show', 'down', 'hide']);
+    hotkey.press();
+    expect(log.slice(3)).toEqual(['show', 'down']);
+  });
+
+  it('toggle: a recording nobody stops ends at the safety limit', async () => {
+    const { log, sink } = recorder();
+    const clock = new FakeClock();
+    const hotkey = new PushToTalkHotkey('toggle', sink, clock);
+    hotkey.press();
+    await clock.advance(TOGGLE_MAX_RECORDING_MS - 1);
+    expect(hotkey.phase).toBe('recording');
+    await clock.advance(1);
+    expect(hotkey.phase).toBe('idle');
+    expect(log).toEqual(['show', 'down', 'hide', 'up']);
+  });
+
+  it('reset stops a recording and is harmless when idle', () => {
+    const { log, sink } = recorder();
+    const hotkey = new PushToTalkHotkey('hold', sink, new FakeClock());
+    hotkey.reset();
+    hotkey.keyDown();
+    hotkey.reset();
+    expect(log).toEqual(['show', 'down', 'hide', 'up']);
+  });
+});
+
+describe('accelerators for the keyboard hook', () => {
+  const codes = { Space: 57, K: 37, F9: 67, Ctrl: 29, Alt: 56, Shift: 42, Meta: 3675 };
+
+  it('parses modifiers and keys, rejecting plain keys and unknown parts', () => {
+    expect(parseAccelerator('Ctrl+Alt+Space')).toEqual({ ctrl: true, alt: true, shift: false, meta: false, key: 'Space' });
+    expect(parseAccelerator('CommandOrControl+Shift+k', 'darwin')).toEqual({ ctrl: false, alt: false, shift: true, meta: true, key: 'K' });
+    expect(parseAccelerator('CmdOrCtrl+F9', 'linux')).toMatchObject({ ctrl: true, meta: false, key: 'F9' });
+    expect(parseAccelerator('Space')).toBeNull();
+    expect(parseAccelerator('Hyper+Space')).toBeNull();
+    expect(parseAccelerator('Ctrl+Banana')).toBeNull();
+  });
+
+  it('matches only with exactly the accelerator modifiers', () => {
+    const acc = parseAccelerator('Ctrl+Alt+Space')!;
+    const ev = { keycode: 57, ctrlKey: true, altKey: true, shiftKey: false, metaKey: false };
+    expect(matchesAccelerator(ev, acc, codes)).toBe(true);
+    expect(matchesAccelerator({ ...ev, shiftKey: true }, acc, codes)).toBe(false);
+    expect(matchesAccelerator({ ...ev, altKey: false }, acc, codes)).toBe(false);
+    expect(matchesAccelerator({ ...ev, keycode: 37 }, acc, codes)).toBe(false);
+    expect(isModifierRelease(29, codes)).toBe(true);
+    expect(isModifierRelease(57, codes)).toBe(false);
+  });
+});
+
+describe('menus', () => {
+  const calls: string[] = [];
+  const actions = {
+    quickEntry: () => calls.push('quick'),
+    toggleVoice: () => calls.push('toggle'),
+    showMain: () => calls.push('main'),
+    openSettings: () => calls.push('settings'),
+    quit: () => calls.push('quit'),
+  };
+
+  it('tray: the five entries in order, voice label follows the session', () => {
+    const idle = trayMenuTemplate({ voiceActive: false, voiceAvailable: true }, actions);
+    expect(idle.filter((i) => i.label).map((i) => i.label)).toEqual(['快速记账…', '开始语音', '打开主窗口', '设置', '退出']);
+    expect(trayMenuTemplate({ voiceActive: true, voiceAvailable: true }, actions)[1]).toMatchObject({ label: '停止语音', enabled: true });
+    expect(trayMenuTemplate({ voiceActive: false, voiceAvailable: false }, actions)[1]!.enabled).toBe(false);
+    calls.length = 0;
+    for (const item of idle) item.click?.();
+    expect(calls).toEqual(['quick', 'toggle', 'main', 'settings', 'quit']);
+  });
+
+  it('app menu: standard edit shortcuts everywhere, app menu first on macOS only', () => {
+    const flat = (items: MenuItemSpec[]): MenuItemSpec[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      const menu = appMenuTemplate(platform, '随口记', { quickEntry() {}, openSettings() {}, quit() {} });
+      const roles = flat(menu).map((i) => i.role);
+      expect(roles).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']));
+      expect(menu[0]!.label).toBe(platform === 'darwin' ? '随口记' : '文件');
+    }
+  });
+});
+
+describe('window options and placement', () => {
+  it('every window is sandboxed and isolated', () => {
+    for (const options of [mainWindowOptions('/p.cjs'), quickEntryWindowOptions('/p.cjs', { x: 0, y: 0 }), indicatorWindowOptions('/p.cjs', { x: 0, y: 0 })]) {
+      expect(options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/p.cjs' });
+    }
+  });
+
+  it('quick entry is frameless and on top; the indicator never takes focus', () => {
+    expect(quickEntryWindowOptions('/p', { x: 1, y: 2 })).toMatchObject({ frame: false, alwaysOnTop: true, skipTaskbar: true, x: 1, y: 2 });
+    expect(indicatorWindowOptions('/p', { x: 0, y: 0 })).toMatchObject({ focusable: false, alwaysOnTop: true, frame: false });
+    expect(mainWindowOptions('/p', { x: 10, y: 20, width: 1000, height: 700 })).toMatchObject({ x: 10, y: 20, width: 1000, height: 700, minWidth: 900, minHeight: 600 });
+  });
+
+  const screen = { x: 0, y: 0, width: 1920, height: 1040 };
+  it('restores bounds on a screen and refuses bounds that are off every screen', () => {
+    expect(restoreWindowState({ x: 100, y: 50, width: 1000, height: 700, maximized: true }, [screen], { width: 900, height: 600 })).toEqual({
+      x: 100,
+      y: 50,
+      width: 1000,
+      height: 700,
+      maximized: true,
+    });
+    expect(restoreWindowState({ x: 3000, y: 50, width: 1000, height: 700 }, [screen], { width: 900, height: 600 })).toBeNull();
+    expect(restoreWindowState({ x: 1900, y: 50, width: 1000, height: 700 }, [screen], { width: 900, height: 600 })).toBeNull();
+    expect(restoreWindowState('garbage', [screen], { width: 900, height: 600 })).toBeNull();
+    expect(restoreWindowState({ x: 0, y: 0, width: 5000, height: 5000 }, [screen], { width: 900, height: 600 })).toMatchObject({ width: 1920, height: 1040 });
+  });
+
+  it('places the indicator top-right and quick entry in the upper middle', () => {
+    expect(indicatorPosition(screen, { width: 168, height: 44 })).toEqual({ x: 1920 - 168 - 16, y: 16 });
+    expect(quickEntryPosition(screen, { width: 560, height: 420 })).toEqual({ x: 680, y: 155 });
+  });
+});
