@@ -49,7 +49,7 @@ export class VoiceSession {
       if (!this.#take(result) || !result.ok || !this.#active) return;
       // A window opened mid-session shows what was said so far.
       if (this.log.length === 0) {
-        for (const entry of result.value.conversation) {
+        for (const entry of result.value.conversation ?? []) {
           this.#push({ kind: entry.role === 'user' ? 'user' : 'app', text: entry.text, nextStep: null });
         }
       }
@@ -161,7 +161,7 @@ export class VoiceSession {
     }
     const snapshot = result.value;
     this.state = snapshot.state;
-    this.summary = snapshot.summary;
+    this.summary = snapshot.summary ?? null;
     this.mode = snapshot.mode;
     this.batch = snapshot.batch;
     this.online = snapshot.online;
