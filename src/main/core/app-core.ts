@@ -2,6 +2,10 @@ import { join } from 'node:path';
 import type { AppEvent } from '../../shared/events';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { openLedger, type Ledger } from './ledger/index';
+import type { VoiceMode } from '../../shared/domain';
+import { VoiceSessionManager } from './voice/session';
+import { buildSessionParts, type VoiceOverrides } from './voice/wiring';
+import { voiceConfigFromSettings } from './settings/index';
 // ledger history (ledger-app engineer) ->
 import { LedgerHistory } from './ledger/index';
 // <- ledger history
@@ -21,6 +25,11 @@ export interface AppCoreOptions {
   dataDir: string;
   version: string;
   log?: (message: string, err?: unknown) => void;
+  /**
+   * Voice session overrides: e2e and tools pass an offline or loopback LLM, an ASR URL,
+   * TTS engine 'log', a clock. Anything not given comes from the settings file.
+   */
+  voice?: VoiceOverrides & { mode?: VoiceMode };
   // settings wiring (UI/shell engineer) ->
   /** Electron safeStorage in the shell; absent means keys cannot be stored. */
   secretBox?: SecretBox;
@@ -38,6 +47,8 @@ export interface AppCore {
   history: LedgerHistory;
   // <- ledger history
   settings: SettingsStore;
+  /** The voice session behind the voice commands (one orchestrator at a time). */
+  voice: VoiceSessionManager;
   /** Subscribe to everything that must reach the windows. */
   onEvent(listener: (event: AppEvent) => void): () => void;
   emit(event: AppEvent): void;
@@ -65,10 +76,24 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
   });
   // <- ledger history
+  const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
+  // Voice saves go through the history so the ledger's undo can take them back too.
+  const voice = new VoiceSessionManager({
+    emit: (event) => emit({ channel: 'voice', event }),
+    ...(voiceMode ? { mode: voiceMode } : {}),
+    parts: () =>
+      buildSessionParts(
+        voiceConfigFromSettings(settings.get(), (name) => settings.secret(name)),
+        history,
+        { log, ...voiceOverrides },
+      ),
+  });
+  const stopWatchingSettings = settings.onChange(() => voice.reconfigure());
   const dispatch = createDispatch(
     createHandlers({
       ledger,
       history,
+      voice,
       appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath }),
       settings,
       ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
@@ -81,12 +106,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     ledger,
     history,
     settings,
+    voice,
     emit,
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async dispose() {
+      stopWatchingSettings();
+      await voice.dispose();
       listeners.clear();
       ledger.close();
     },

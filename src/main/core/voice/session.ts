@@ -7,10 +7,18 @@ import type { VoiceAction, VoiceSnapshot } from '../../../shared/ipc/index';
 import type { VoiceController } from '../ipc/voice-handlers';
 import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
 
-export interface VoiceSessionOptions extends Omit<OrchestratorOptions, 'mode' | 'emit'> {
+/** Everything an orchestrator needs besides its mode and event sink. */
+export type SessionParts = Omit<OrchestratorOptions, 'mode' | 'emit'>;
+
+export interface VoiceSessionOptions {
   emit: (event: VoiceEvent) => void;
   /** Mode of the first session; later sessions keep the last mode chosen. */
   mode?: VoiceMode;
+  /**
+   * Builds the parts for a new session from the current settings; called again after
+   * reconfigure(), so changed settings apply from the next (re)started session.
+   */
+  parts: () => SessionParts;
 }
 
 export class VoiceSessionManager implements VoiceController {
@@ -18,6 +26,7 @@ export class VoiceSessionManager implements VoiceController {
   private orchestrator: VoiceOrchestrator | null = null;
   private mode: VoiceMode;
   private endedSummary: SessionSummary | null = null;
+  private cachedParts: SessionParts | null = null;
 
   constructor(options: VoiceSessionOptions) {
     this.options = options;
@@ -36,7 +45,7 @@ export class VoiceSessionManager implements VoiceController {
       state,
       mode: o?.mode ?? this.mode,
       batch: o?.batch?.toDto() ?? null,
-      online: o?.online ?? this.options.understanding.isOnline(),
+      online: o?.online ?? this.parts().understanding.isOnline(),
       conversation: o ? o.conversation.map((entry) => ({ ...entry })) : [],
       summary: this.endedSummary,
     };
@@ -87,6 +96,11 @@ export class VoiceSessionManager implements VoiceController {
     }
   }
 
+  /** Settings changed: the next session is built from them (the running one is left alone). */
+  reconfigure(): void {
+    this.cachedParts = null;
+  }
+
   async dispose(): Promise<void> {
     const o = this.orchestrator;
     this.orchestrator = null;
@@ -98,13 +112,19 @@ export class VoiceSessionManager implements VoiceController {
     const old = this.orchestrator;
     if (old) void old.dispose();
     this.endedSummary = null;
+    this.cachedParts = null;
     const o: VoiceOrchestrator = new VoiceOrchestrator({
-      ...this.options,
+      ...this.parts(),
       mode: this.mode,
       emit: (event) => this.forward(o, event),
     });
     this.orchestrator = o;
     return o;
+  }
+
+  private parts(): SessionParts {
+    this.cachedParts ??= this.options.parts();
+    return this.cachedParts;
   }
 
   private forward(o: VoiceOrchestrator, event: VoiceEvent): void {

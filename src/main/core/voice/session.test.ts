@@ -1,0 +1,133 @@
+// The session manager through the real composition root: IPC dispatch → session manager →
+// orchestrator → ledger history → SQLite file, offline understanding, TTS to a log.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppEvent, VoiceEvent } from '../../../shared/events';
+import type { VoiceSnapshot } from '../../../shared/ipc/index';
+import { createAppCore, type AppCore } from '../app-core';
+import { FakeClock } from '../clock';
+import { ScriptedVoiceInput } from './test-doubles';
+
+const cores: { core: AppCore; dir: string }[] = [];
+afterEach(async () => {
+  for (const { core, dir } of cores.splice(0)) {
+    await core.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function boot(options: { mic?: ScriptedVoiceInput } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'skj-voice-session-'));
+  const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
+  const spoken: string[] = [];
+  const core = createAppCore({
+    dataDir: dir,
+    version: 'test',
+    log: () => {},
+    voice: {
+      understanding: { mode: 'offline' },
+      tts: { engine: 'log', log: (text) => spoken.push(text) },
+      clock,
+      now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
+      ...(options.mic ? { createVoiceInput: () => options.mic! } : {}),
+    },
+  });
+  cores.push({ core, dir });
+  const events: AppEvent[] = [];
+  core.onEvent((e) => events.push(e));
+  const voiceEvents = () => events.flatMap((e) => (e.channel === 'voice' ? [e.event] : []));
+  const call = async (name: string, input: unknown): Promise<VoiceSnapshot> => {
+    const result = await core.dispatch(name, input);
+    if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
+    return result.value as VoiceSnapshot;
+  };
+  return { core, clock, spoken, events, voiceEvents, call };
+}
+
+describe('voice session manager (through app-core and IPC dispatch)', () => {
+  it('typing without starting opens a keyboard session, drafts, confirms, saves through the undoable ledger', async () => {
+    const t = boot();
+    let snap = await t.call('voiceText', { text: '午饭35块' });
+    expect(snap.state).toBe('confirming');
+    expect(snap.mode).toBe('keyboard');
+    expect(snap.online).toBe(false);
+    expect(snap.batch?.items.map((i) => i.result.amount)).toEqual([35]);
+    snap = await t.call('voiceText', { text: '确认' });
+    expect(snap.state).toBe('listening');
+    expect(snap.batch).toBeNull();
+    expect(t.core.ledger.list({}).rows.map((r) => r.amountFen)).toEqual([3500]);
+    expect(t.events).toContainEqual({ channel: 'ledger', event: { type: 'changed', reason: 'save' } });
+    expect(t.spoken).toContain('已保存1笔交易。');
+    expect(snap.conversation?.map((c) => c.role)).toEqual(['assistant', 'user', 'assistant', 'user', 'assistant']);
+    // The voice save is in the ledger's own undo history.
+    expect(t.core.history.undo()).toBeTruthy();
+    expect(t.core.ledger.list({}).rows).toHaveLength(0);
+  });
+
+  it('UI actions reach the drafts: editItem, confirmItem; invalid input is refused at the boundary', async () => {
+    const t = boot();
+    await t.call('voiceText', { text: '打车30' });
+    let snap = await t.call('voiceAction', { action: 'editItem', index: 0, fields: { amount: 32.5 } });
+    expect(snap.batch?.items[0]?.result.amount).toBe(32.5);
+    const bad = await t.core.dispatch('voiceAction', { action: 'editItem', index: 0, fields: { amount: -1 } });
+    expect(bad.ok).toBe(false);
+    snap = await t.call('voiceAction', { action: 'confirmItem', index: 0 });
+    expect(snap.batch).toBeNull();
+    expect(t.core.ledger.list({}).rows.map((r) => r.amountFen)).toEqual([3250]);
+  });
+
+  it('exit → ENDED with the summary kept; restart → a brand-new session listening with a clean log', async () => {
+    const t = boot();
+    await t.call('voiceStart', { mode: 'keyboard' });
+    await t.call('voiceText', { text: '午饭35块' });
+    await t.call('voiceText', { text: '确认' });
+    let snap = await t.call('voiceText', { text: '退出' });
+    expect(snap.state).toBe('ended');
+    expect(snap.summary).toEqual({ savedCount: 1, expenseFen: 3500, incomeFen: 0, transferFen: 0 });
+    expect(snap.conversation?.length).toBeGreaterThan(0);
+    const tail = t.voiceEvents().slice(-2);
+    expect(tail).toEqual([
+      { type: 'exitSession', summary: { savedCount: 1, expenseFen: 3500, incomeFen: 0, transferFen: 0 } },
+      { type: 'stateChanged', state: 'ended' },
+    ]);
+    const old = t.core.voice.current;
+    snap = await t.call('voiceAction', { action: 'restart' });
+    expect(t.core.voice.current).not.toBe(old);
+    expect(snap.state).toBe('listening');
+    expect(snap.summary).toBeNull();
+    expect(snap.conversation?.map((c) => c.role)).toEqual(['assistant']);
+  });
+
+  it('idle timeout ends the session as ENDED', async () => {
+    const t = boot();
+    await t.call('voiceStart', { mode: 'keyboard' });
+    await t.clock.advance(180_000);
+    const snap = await t.call('voiceSnapshot', {});
+    expect(snap.state).toBe('ended');
+    expect(t.voiceEvents().some((e: VoiceEvent) => e.type === 'sessionTimeout')).toBe(true);
+  });
+
+  it('restart drops every late event of the old session', async () => {
+    const mic = new ScriptedVoiceInput();
+    const t = boot({ mic });
+    await t.call('voiceStart', { mode: 'auto' });
+    const old = t.core.voice.current!;
+    await t.call('voiceAction', { action: 'restart' });
+    const count = t.voiceEvents().length;
+    await old.processTextInput('午饭35块');
+    expect(t.voiceEvents().length).toBe(count);
+  });
+
+  it('no microphone: starting in auto mode reports it in Chinese and keeps keyboard input working', async () => {
+    const mic = new ScriptedVoiceInput();
+    mic.failWith = { code: 'no_device', message: 'no default input device' };
+    const t = boot({ mic });
+    const snap = await t.call('voiceStart', { mode: 'auto' });
+    expect(snap.mode).toBe('keyboard');
+    expect(t.voiceEvents()).toContainEqual({ type: 'error', code: 'no_device', message: '没有找到麦克风，请在设置中选择输入设备' });
+    const after = await t.call('voiceText', { text: '午饭35块' });
+    expect(after.state).toBe('confirming');
+  });
+});
