@@ -4,6 +4,7 @@
 // useVirtualMics() has set ALSA_CONFIG_PATH.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock';
 import { composeProgram, renderMandarin, tempDir, writeRaw } from '../../../../test/support/speech';
 import { useVirtualMics } from '../../../../test/support/virtual-mic';
 import { samplesToMs } from './pcm';
@@ -49,6 +50,14 @@ async function captureUntil(input: MicVoiceInput, ms: number): Promise<void> {
   while (input.analysedMs < ms) {
     if (Date.now() > deadline) throw new Error(`only ${input.analysedMs} ms analysed`);
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function until(predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
@@ -118,6 +127,39 @@ describe('virtual microphone → naudiodon → node-vad → segmenter', () => {
     await input.start();
     await captureUntil(input, 300);
     await input.stop();
+  });
+
+  it('pauseVad ignores speech (TTS playing) without stopping capture; resumeVad hears the next utterance', async () => {
+    const input = createVoiceInput({ silenceMs: 1000 });
+    const starts: number[] = [];
+    input.on('segment', (e) => {
+      if (e.type === 'speechStart') starts.push(e.startMs);
+    });
+    const resumeAt = speech[0]!.endMs + 1000;
+    input.on('vad', (d) => {
+      if (d.atMs >= resumeAt) input.resumeVad();
+    });
+    await input.start();
+    input.pauseVad();
+    await captureUntil(input, programMs + 1200);
+    expect(input.running).toBe(true);
+    await input.stop();
+    expect(starts).toHaveLength(2);
+    expect(Math.abs(starts[0]! - speech[1]!.startMs)).toBeLessThanOrEqual(150);
+  });
+
+  it('a device that stops delivering audio is reported as device_lost and released', async () => {
+    const clock = new FakeClock();
+    const input = createVoiceInput({ clock, stallTimeoutMs: 1000 });
+    const errors: { code: string }[] = [];
+    input.on('error', (e) => errors.push(e));
+    await input.start();
+    await captureUntil(input, 300);
+    // From the clock's point of view no audio arrives while it jumps ahead 1.5 s.
+    await clock.advance(1500);
+    await until(() => errors.length === 1);
+    expect(errors[0]!.code).toBe('device_lost');
+    expect(input.running).toBe(false);
   });
 
   it('rejects an unknown device with a typed no_device error', async () => {

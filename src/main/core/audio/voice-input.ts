@@ -6,7 +6,7 @@ import { Listeners } from './listeners';
 import { FrameChunker, msToSamples, samplesToMs, type FrameMs } from './pcm';
 import { PreRollBuffer } from './pre-roll';
 import { SpeechSegmenter, resolveSegmenterOptions, type SegmenterEvent, type SegmenterOptions } from './segmenter';
-import { VadClassifier, type VadMode } from './vad';
+import { VadClassifier, type VadDecision, type VadMode } from './vad';
 
 export interface VoiceInputOptions extends SegmenterOptions {
   /** PortAudio device id from listInputDevices(); omitted or -1 = the system default. */
@@ -23,6 +23,8 @@ export interface VoiceInputOptions extends SegmenterOptions {
 /** Extra events beyond the port: segment boundaries in audio time, for tools and tests. */
 export interface MicVoiceInputEvents extends VoiceInputEvents {
   segment: (event: SegmenterEvent) => void;
+  /** Every VAD decision, paused or not (a voice-activity meter; tests sync on audio time). */
+  vad: (decision: VadDecision) => void;
 }
 
 export interface MicVoiceInput extends VoiceInput {
@@ -88,6 +90,8 @@ export function createVoiceInput(options: VoiceInputOptions = {}): MicVoiceInput
         if (gen !== generation) return;
         for (const d of decisions) {
           analysedMs = d.atMs + d.durationMs;
+          listeners.emit('vad', d);
+          if (gen !== generation) return;
           if (paused) continue;
           emitSegment(segmenter.push(d.voiced, d.atMs, d.durationMs));
         }
