@@ -1,6 +1,6 @@
 // Money in speech: 35, 28.5, ¥188, 三十五块, 七块五, 两块五毛, 八毛, 28块5, 六十三块二毛, 2.5万,
 // and bare amounts (晚饭四十八). Numbers that are dates, ordinals, counts or times are not money.
-import { isAsciiDigit, isAsciiLetter, isPunctuation, overlaps, type Span } from './normalize';
+import { coverage, isAsciiDigit, isAsciiLetter, isCovered, isPunctuation, type Span } from './normalize';
 import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
@@ -28,6 +28,14 @@ function startsWithAny(text: string, at: number, words: readonly string[]): stri
   return null;
 }
 
+const MEASURE_BY_FIRST = new Map<string, string[]>();
+for (const w of MEASURE_WORDS) MEASURE_BY_FIRST.set(w[0]!, [...(MEASURE_BY_FIRST.get(w[0]!) ?? []), w]);
+
+function isMeasureAt(text: string, at: number): boolean {
+  const bucket = MEASURE_BY_FIRST.get(text[at] ?? '');
+  return bucket !== undefined && startsWithAny(text, at, bucket) !== null;
+}
+
 interface Scan {
   tokens: NumberToken[];
   byStart: Map<number, NumberToken>;
@@ -35,11 +43,11 @@ interface Scan {
 
 /** A single digit (Chinese or Arabic) starting exactly at `at`, for 块五 / 毛五 tails. */
 function tailDigit(scan: Scan, at: number, text: string): NumberToken | null {
-  let pos = at;
-  if (text[pos] === '零') pos++;
-  const t = scan.byStart.get(pos);
-  if (!t || !Number.isInteger(t.value) || t.value >= 10 || t.end - t.start !== 1) return null;
-  return t;
+  const t = scan.byStart.get(at);
+  if (!t || !Number.isInteger(t.value) || t.value >= 10) return null;
+  // 零五 is one run; after 块 it is the digit behind the 零.
+  const width = text[at] === '零' ? 2 : 1;
+  return t.end - t.start === width ? t : null;
 }
 
 function skipApprox(text: string, at: number): number {
@@ -53,7 +61,8 @@ function skipApprox(text: string, at: number): number {
  * ordinals); numbers inside them are skipped.
  */
 export function findAmounts(text: string, exclude: readonly Span[] = []): AmountMention[] {
-  const tokens = scanNumbers(text).filter((t) => !overlaps(t, exclude));
+  const claimed = coverage(text.length, exclude);
+  const tokens = scanNumbers(text).filter((t) => !isCovered(claimed, t));
   const scan: Scan = { tokens, byStart: new Map(tokens.map((t) => [t.start, t])) };
   const found: AmountMention[] = [];
   let consumedTo = -1;
@@ -84,8 +93,13 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
     let value = t.value;
     let strength: 1 | 3 = 3;
     // 七块五 / 两块五毛 / 一块五毛三 / 28块5: the digits after 块 are jiao, then fen.
-    const jiao = yuan.startsWith('块') || yuan.startsWith('元') || yuan === '圆' ? tailDigit(scan, at, text) : null;
-    if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元', '月', '号', '日', '天', '个'])) {
+    const spokenTail = yuan.startsWith('块') || yuan.startsWith('元') || yuan === '圆';
+    const jiao = spokenTail ? tailDigit(scan, at, text) : null;
+    if (jiao && text[at] === '零' && text[jiao.end] === '分') {
+      // 五块零五分: after 零 the digit is fen.
+      value += jiao.value / 100;
+      at = jiao.end + 1;
+    } else if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元', '月', '号', '日', '天', '个'])) {
       value += jiao.value / 10;
       at = jiao.end;
       const unit = startsWithAny(text, at, ['毛', '角']);
@@ -126,7 +140,7 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
 
   if (currency) return { start, end: t.end, value: t.value, strength: 3 };
   const next = text[t.end];
-  if (next !== undefined && startsWithAny(text, t.end, MEASURE_WORDS)) return null;
+  if (next !== undefined && isMeasureAt(text, t.end)) return null;
   if (next === ':' || next === '/' || next === '-') return null;
   if (isAsciiLetter(next)) return null;
   if (!t.chinese) return { start, end: t.end, value: t.value, strength: 2 };

@@ -12,7 +12,7 @@ export function normalizeText(input: string): string {
     let c = ch;
     if (code >= 0xff01 && code <= 0xff5e && !'，；：！？（）'.includes(ch)) c = String.fromCodePoint(code - FULL_WIDTH_OFFSET);
     else if (ch === '\u3000') c = ' ';
-    if (/\s/.test(c)) {
+    if (isSpace(c)) {
       pendingSpace = true;
       continue;
     }
@@ -21,6 +21,12 @@ export function normalizeText(input: string): string {
     out += c >= 'A' && c <= 'Z' ? c.toLowerCase() : c;
   }
   return out;
+}
+
+const SPACES = new Set([...' \t\n\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff']);
+
+function isSpace(ch: string): boolean {
+  return SPACES.has(ch);
 }
 
 export function isAsciiDigit(ch: string | undefined): boolean {
@@ -43,8 +49,16 @@ export interface Span {
   end: number;
 }
 
-export function overlaps(a: Span, spans: readonly Span[]): boolean {
-  return spans.some((s) => a.start < s.end && s.start < a.end);
+/** Marks the characters covered by spans, so overlap tests stay linear on long input. */
+export function coverage(length: number, spans: readonly Span[]): Uint8Array {
+  const covered = new Uint8Array(length);
+  for (const s of spans) covered.fill(1, Math.max(0, s.start), Math.min(length, s.end));
+  return covered;
+}
+
+export function isCovered(covered: Uint8Array, span: Span): boolean {
+  for (let i = span.start; i < span.end; i++) if (covered[i]) return true;
+  return false;
 }
 
 /** The text with the given spans cut out. */

@@ -1,19 +1,21 @@
 // Chinese and Arabic numerals: 二百零八, 一百五 (elided 150), 两万三, 2.5万, 1万2, 3千, 1,234.5, 5k.
 import { isAsciiDigit, isAsciiLetter } from './normalize';
 
-const DIGITS: Record<string, number> = {
+const DIGITS = new Map<string, number>(Object.entries({
   零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 俩: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
   壹: 1, 贰: 2, 叁: 3, 肆: 4, 伍: 5, 陆: 6, 柒: 7, 捌: 8, 玖: 9,
-};
-const SMALL_UNITS: Record<string, number> = { 十: 10, 拾: 10, 百: 100, 佰: 100, 千: 1000, 仟: 1000, k: 1000 };
-const BIG_UNITS: Record<string, number> = { 万: 10_000, w: 10_000, 亿: 100_000_000 };
+}));
+const SMALL_UNITS = new Map<string, number>(Object.entries({ 十: 10, 拾: 10, 百: 100, 佰: 100, 千: 1000, 仟: 1000, k: 1000 }));
+const BIG_UNITS = new Map<string, number>(Object.entries({ 万: 10_000, w: 10_000, 亿: 100_000_000 }));
+// Latin k/w count only right after Arabic digits (5k, 1w), so they are not numeral characters.
+const NUMERAL_CHARS = new Set([...DIGITS.keys(), ...SMALL_UNITS.keys(), ...BIG_UNITS.keys()].filter((c) => c !== 'k' && c !== 'w'));
 
 export function isChineseDigit(ch: string | undefined): boolean {
-  return ch !== undefined && ch in DIGITS;
+  return ch !== undefined && DIGITS.has(ch);
 }
 
 function isNumeralChar(ch: string | undefined): boolean {
-  return ch !== undefined && (ch in DIGITS || ch in SMALL_UNITS || ch in BIG_UNITS) && ch !== 'k' && ch !== 'w';
+  return ch !== undefined && NUMERAL_CHARS.has(ch);
 }
 
 /** A digit of either script, the start of a number. */
@@ -43,14 +45,14 @@ function tokenize(run: string): Token[] | null {
       // A run of Chinese digits only (二零二六) is read digit by digit later.
       tokens.push({ kind: 'zero' });
       i++;
-    } else if (ch in DIGITS) {
-      tokens.push({ kind: 'num', value: DIGITS[ch]!, integer: true });
+    } else if (DIGITS.has(ch)) {
+      tokens.push({ kind: 'num', value: DIGITS.get(ch)!, integer: true });
       i++;
-    } else if (ch in SMALL_UNITS) {
-      tokens.push({ kind: 'small', unit: SMALL_UNITS[ch]! });
+    } else if (SMALL_UNITS.has(ch)) {
+      tokens.push({ kind: 'small', unit: SMALL_UNITS.get(ch)! });
       i++;
-    } else if (ch in BIG_UNITS) {
-      tokens.push({ kind: 'big', unit: BIG_UNITS[ch]! });
+    } else if (BIG_UNITS.has(ch)) {
+      tokens.push({ kind: 'big', unit: BIG_UNITS.get(ch)! });
       i++;
     } else if (ch === '点') {
       tokens.push({ kind: 'point' });

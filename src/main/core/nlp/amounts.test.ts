@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { findAmounts, moneyMentions } from './amounts';
+
+const money = (text: string) => moneyMentions(findAmounts(text)).map((a) => a.value);
+
+describe('money units', () => {
+  it.each([
+    ['七块五', 7.5],
+    ['两块五毛', 2.5],
+    ['八毛', 0.8],
+    ['八毛五', 0.85],
+    ['28块5', 28.5],
+    ['六十三块二毛', 63.2],
+    ['一块五毛三分', 1.53],
+    ['五块零五分', 5.05],
+    ['三分钱', 0.03],
+    ['35块钱', 35],
+    ['100元', 100],
+    ['一百圆', 100],
+    ['¥188', 188],
+    ['￥35.5', 35.5],
+    ['五十多块', 50],
+    ['十块', 10],
+  ])('%s = %d', (text, value) => {
+    expect(money(text)).toEqual([value]);
+  });
+});
+
+describe('bare amounts', () => {
+  it.each([
+    ['晚饭四十八', 48],
+    ['培训课程两千', 2000],
+    ['一万二的电脑', 12000],
+    ['奖金2.5万', 25000],
+    ['花了35', 35],
+    ['三明治十五', 15],
+  ])('%s = %d', (text, value) => {
+    expect(money(text)).toEqual([value]);
+  });
+});
+
+describe('numbers that are not money', () => {
+  it.each([
+    ['两杯咖啡30', [30]],
+    ['买了3个苹果15块', [15]],
+    ['停车2小时10块', [10]],
+    ['iphone15花了6000', [6000]],
+    ['打八折', []],
+    ['改一下金额', []],
+    ['五花肉', []],
+    ['十分钟', []],
+    ['两块蛋糕30', [30]],
+  ])('%s → %j', (text, values) => {
+    expect(money(text)).toEqual(values);
+  });
+
+  it('skips numbers inside excluded spans (dates, ordinals)', () => {
+    const text = '2月15号吃饭60';
+    expect(findAmounts(text, [{ start: 0, end: 6 }]).map((a) => a.value)).toEqual([60]);
+  });
+
+  it('keeps a 两块-style count when it is the only number', () => {
+    expect(money('两块蛋糕')).toEqual([2]);
+  });
+});

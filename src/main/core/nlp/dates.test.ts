@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { toZonedNow } from '../../../shared/time';
+import { findDates, firstDate } from './dates';
+
+// 2026-02-17 is a Tuesday.
+const tuesday = toZonedNow('2026-02-17T12:00:00+08:00');
+const day = (text: string, now = tuesday) => firstDate(findDates(text, now));
+
+describe('relative days', () => {
+  it.each([
+    ['今天', '2026-02-17'],
+    ['今日', '2026-02-17'],
+    ['昨天', '2026-02-16'],
+    ['昨晚', '2026-02-16'],
+    ['前天', '2026-02-15'],
+    ['大前天', '2026-02-14'],
+    ['3天前', '2026-02-14'],
+    ['两天前', '2026-02-15'],
+    ['十天以前', '2026-02-07'],
+  ])('%s → %s', (text, date) => expect(day(text)).toBe(date));
+
+  it('counts in the offset of now, not of this machine', () => {
+    // 2026-03-01 00:30 in China is still 2026-02-28 in UTC.
+    expect(day('昨天', toZonedNow('2026-03-01T00:30:00+08:00'))).toBe('2026-02-28');
+    expect(day('今天', toZonedNow('2026-02-28T23:30:00-05:00'))).toBe('2026-02-28');
+  });
+});
+
+describe('weeks', () => {
+  it.each([
+    ['上周三', '2026-02-11'],
+    ['上周五', '2026-02-13'],
+    ['上星期天', '2026-02-15'],
+    ['上礼拜一', '2026-02-09'],
+    ['上上周一', '2026-02-02'],
+    ['这周一', '2026-02-16'],
+    ['本周五', '2026-02-20'],
+    ['周一', '2026-02-16'],
+    ['周二', '2026-02-17'],
+    ['周三', '2026-02-11'],
+    ['星期日', '2026-02-15'],
+    ['礼拜六', '2026-02-14'],
+  ])('%s → %s', (text, date) => expect(day(text)).toBe(date));
+
+  it('reads 上周X on a Sunday as the week before this Monday-to-Sunday week', () => {
+    expect(day('上周五', toZonedNow('2026-02-15T12:00:00+08:00'))).toBe('2026-02-06');
+  });
+});
+
+describe('calendar days', () => {
+  it.each([
+    ['2月15号', '2026-02-15'],
+    ['2月3日', '2026-02-03'],
+    ['二月十五号', '2026-02-15'],
+    ['2026年1月5日', '2026-01-05'],
+    ['二零二五年三月一日', '2025-03-01'],
+    ['2025-12-31', '2025-12-31'],
+    ['12月25号', '2025-12-25'],
+    ['15号', '2026-02-15'],
+    ['十七号', '2026-02-17'],
+    ['20号', '2026-01-20'],
+    ['上个月3号', '2026-01-03'],
+    ['上月28号', '2026-01-28'],
+  ])('%s → %s', (text, date) => expect(day(text)).toBe(date));
+
+  it('gives null for a day that does not exist (2月30号, 31号 after a 30-day month)', () => {
+    expect(day('2月30号')).toBeNull();
+    expect(day('31号', toZonedNow('2026-05-10T12:00:00+08:00'))).toBeNull();
+  });
+
+  it('claims 上个月 and 上周 without naming a day', () => {
+    expect(findDates('上个月房租', tuesday)).toEqual([{ start: 0, end: 3, date: null }]);
+    expect(findDates('上周', tuesday)).toEqual([{ start: 0, end: 2, date: null }]);
+  });
+
+  it('does not read 2号线 as a day', () => {
+    expect(findDates('坐2号线', tuesday)).toEqual([]);
+  });
+});

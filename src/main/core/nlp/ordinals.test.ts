@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { findOrdinals, ordinalIndex } from './ordinals';
+
+describe('ordinals', () => {
+  it.each([
+    ['第二笔', 1],
+    ['第2笔', 1],
+    ['第十笔', 9],
+    ['第10个', 9],
+    ['第一', 0],
+  ])('%s → index %d', (text, index) => {
+    const [o] = findOrdinals(text);
+    expect(ordinalIndex(o!, 10)).toBe(index);
+  });
+
+  it('counts 最后一笔/最后那笔 and 倒数第二笔 from the end', () => {
+    expect(ordinalIndex(findOrdinals('最后一笔')[0]!, 4)).toBe(3);
+    expect(ordinalIndex(findOrdinals('最后那笔')[0]!, 4)).toBe(3);
+    expect(ordinalIndex(findOrdinals('倒数第二笔')[0]!, 4)).toBe(2);
+  });
+
+  it('finds every ordinal in order', () => {
+    expect(findOrdinals('第一笔改成50，第三笔删掉').map((o) => o.position)).toEqual([1, 3]);
+  });
+});

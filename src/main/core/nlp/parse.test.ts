@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { toZonedNow } from '../../../shared/time';
+import { parseLocal } from './index';
+
+const now = toZonedNow('2026-02-17T12:00:00+08:00');
+const first = (text: string, customCategories?: { name: string; type: 'EXPENSE' | 'INCOME' | 'TRANSFER' }[]) =>
+  parseLocal(text, { now, customCategories }).results[0];
+
+describe('type words', () => {
+  it.each([
+    ['工资到账8000', 'INCOME', '工资'],
+    ['薪水6000', 'INCOME', '工资'],
+    ['年终奖两万', 'INCOME', '奖金'],
+    ['兼职收入300', 'INCOME', '兼职'],
+    ['退款50', 'INCOME', null],
+    ['收到红包200', 'INCOME', '红包'],
+    ['抢到红包5块', 'INCOME', '红包'],
+    ['红包收了60', 'INCOME', '红包'],
+    ['发红包200', 'EXPENSE', '人情往来'],
+    ['给妈妈发了个红包500', 'EXPENSE', '人情往来'],
+    ['转账给小明500', 'TRANSFER', '转账'],
+    ['还款2000', 'TRANSFER', '转账'],
+    ['收到小王转账300', 'INCOME', null],
+    ['午饭35', 'EXPENSE', '餐饮'],
+  ])('%s → %s %s', (text, type, category) => {
+    expect(first(text)).toMatchObject({ type, category });
+  });
+});
+
+describe('categories', () => {
+  it('prefers the longest keyword (加油 over 油, 游戏充值 over 充值)', () => {
+    expect(first('加油300')!.category).toBe('交通');
+    expect(first('游戏充值30')!.category).toBe('娱乐');
+    expect(first('充值30')!.category).toBe('账单');
+  });
+
+  it('takes the earlier mention on equal length', () => {
+    expect(first('打车去吃饭50')!.category).toBe('交通');
+    expect(first('吃饭后打车50')!.category).toBe('餐饮');
+  });
+
+  it('uses the category name itself as a keyword', () => {
+    expect(first('医疗费用200')!.category).toBe('医疗');
+  });
+
+  it('lets a custom category named in the text win', () => {
+    expect(first('猫粮80', [{ name: '猫粮', type: 'EXPENSE' }])!.category).toBe('猫粮');
+    expect(first('咖啡豆120', [{ name: '咖啡豆', type: 'EXPENSE' }])!.category).toBe('咖啡豆');
+  });
+
+  it('gives null when nothing is known', () => {
+    expect(first('做了件事')!.category).toBeNull();
+  });
+});
+
+describe('descriptions', () => {
+  it.each([
+    ['昨天打车花了28块5', '打车'],
+    ['一百零八块的外卖', '外卖'],
+    ['午饭花了35块', '午饭'],
+    ['年终奖到了一万', '年终奖'],
+    ['今天早上买咖啡花了18', '买咖啡'],
+    ['花了35', ''],
+  ])('%s → %j', (text, description) => {
+    expect(first(text)!.description).toBe(description);
+  });
+});
+
+describe('one item offline', () => {
+  it('keeps the first item and says that there were several', () => {
+    const out = parseLocal('吃饭花了60，打车30', { now });
+    expect(out.multipleDetected).toBe(true);
+    expect(out.results).toHaveLength(1);
+    expect(out.results[0]).toMatchObject({ amount: 60, category: '餐饮', description: '吃饭', source: 'local' });
+  });
+
+  it('does not flag one amount written in several parts', () => {
+    expect(parseLocal('两块五毛', { now }).multipleDetected).toBe(false);
+    expect(parseLocal('2月15号吃饭60', { now }).multipleDetected).toBe(false);
+  });
+
+  it('returns nothing for blank or punctuation-only text', () => {
+    expect(parseLocal('', { now }).results).toEqual([]);
+    expect(parseLocal(' ，。 ', { now }).results).toEqual([]);
+  });
+
+  it('returns a result without amount when the words are an item', () => {
+    expect(parseLocal('打车', { now }).results[0]).toMatchObject({ amount: null, category: '交通' });
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { toZonedNow } from '../../../shared/time';
+import { detectQuery } from './index';
+
+const now = toZonedNow('2026-02-17T12:00:00+08:00');
+
+describe('ledger questions', () => {
+  it.each([
+    ['这个月花了多少', { from: '2026-02-01', to: '2026-02-17', type: 'EXPENSE', category: null, periodLabel: '这个月' }],
+    ['今天吃饭花了多少', { from: '2026-02-17', to: '2026-02-17', type: 'EXPENSE', category: '餐饮', periodLabel: '今天' }],
+    ['上周收入多少', { from: '2026-02-09', to: '2026-02-15', type: 'INCOME', category: null, periodLabel: '上周' }],
+    ['上个月打车花了多少钱', { from: '2026-01-01', to: '2026-01-31', type: 'EXPENSE', category: '交通', periodLabel: '上个月' }],
+    ['这周花了多少', { from: '2026-02-16', to: '2026-02-17', type: 'EXPENSE', category: null, periodLabel: '这周' }],
+    ['最近7天花了多少', { from: '2026-02-11', to: '2026-02-17', type: 'EXPENSE', category: null, periodLabel: '最近7天' }],
+    ['1月份花了多少', { from: '2026-01-01', to: '2026-01-31', type: 'EXPENSE', category: null, periodLabel: '1月' }],
+    ['今年工资一共多少', { from: '2026-01-01', to: '2026-02-17', type: 'INCOME', category: '工资', periodLabel: '今年' }],
+    ['昨天花了多少', { from: '2026-02-16', to: '2026-02-16', type: 'EXPENSE', category: null, periodLabel: '昨天' }],
+  ])('%s', (text, expected) => {
+    expect(detectQuery(text, now)).toEqual(expected);
+  });
+
+  it('takes December of last year when the month is still ahead', () => {
+    expect(detectQuery('12月花了多少', now)).toMatchObject({ from: '2025-12-01', to: '2025-12-31' });
+  });
+
+  it.each(['午饭35', '确认', '这个月房租3000', ''])('%j is not a question', (text) => {
+    expect(detectQuery(text, now)).toBeNull();
+  });
+});
