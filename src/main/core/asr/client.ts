@@ -7,7 +7,7 @@ import type { AsrToken } from '../../../shared/domain';
 import type { AsrClient, AsrClientEvents } from '../voice/ports';
 import { Listeners } from '../audio/listeners';
 import { msToSamples } from '../audio/pcm';
-import { AsrFailure, describe } from './errors';
+import { AsrFailure, errorMessage } from './errors';
 import { createProtocol, type AsrProtocol, type AsrProtocolName, type WireFrame } from './protocols';
 import type { TokenProvider } from './tokens';
 
@@ -37,7 +37,7 @@ export interface MeasuredAsrClient extends AsrClient {
 export function createAsrClient(options: AsrClientOptions): MeasuredAsrClient {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? ((m: string) => console.debug(`[asr] ${m}`));
-  const listeners = new Listeners<AsrClientEvents>((e) => log(`listener failed: ${describe(e)}`));
+  const listeners = new Listeners<AsrClientEvents>((e) => log(`listener failed: ${errorMessage(e)}`));
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
 
   let socket: WebSocket | null = null;
@@ -77,7 +77,7 @@ export function createAsrClient(options: AsrClientOptions): MeasuredAsrClient {
     try {
       endpoint = proto.endpoint(token, options.url);
     } catch (error) {
-      throw new AsrFailure('connect_failed', `语音识别地址无效：${describe(error)}`, { cause: error });
+      throw new AsrFailure('connect_failed', `语音识别地址无效：${errorMessage(error)}`, { cause: error });
     }
     const ws = new WebSocket(endpoint.url, { headers: endpoint.headers, perMessageDeflate: false });
     await new Promise<void>((resolve, reject) => {
@@ -91,7 +91,7 @@ export function createAsrClient(options: AsrClientOptions): MeasuredAsrClient {
       });
       ws.once('error', (error) => {
         clock.clearTimeout(timer);
-        reject(new AsrFailure('connect_failed', `连接语音识别服务失败：${describe(error)}`, { cause: error }));
+        reject(new AsrFailure('connect_failed', `连接语音识别服务失败：${errorMessage(error)}`, { cause: error }));
       });
     });
     if (intentional) {
@@ -101,7 +101,7 @@ export function createAsrClient(options: AsrClientOptions): MeasuredAsrClient {
     socket = ws;
     protocol = proto;
     connected = true;
-    ws.on('error', (error) => log(`socket error: ${describe(error)}`));
+    ws.on('error', (error) => log(`socket error: ${errorMessage(error)}`));
     ws.on('message', onMessage);
     ws.on('close', () => onClosed(ws));
     for (const frame of proto.open()) ws.send(frame);
@@ -171,7 +171,7 @@ export function createAsrClient(options: AsrClientOptions): MeasuredAsrClient {
             dropAudio();
             listeners.emit('error', {
               code: 'reconnect_failed',
-              message: `语音识别连接中断，重连 ${attempt} 次失败：${describe(error)}`,
+              message: `语音识别连接中断，重连 ${attempt} 次失败：${errorMessage(error)}`,
             });
           }
         })
@@ -196,7 +196,7 @@ export function createAsrClient(options: AsrClientOptions): MeasuredAsrClient {
         .catch((error: unknown) => {
           options.tokens?.invalidate();
           dropAudio();
-          throw error instanceof AsrFailure ? error : new AsrFailure('connect_failed', describe(error), { cause: error });
+          throw error instanceof AsrFailure ? error : new AsrFailure('connect_failed', errorMessage(error), { cause: error });
         })
         .finally(() => {
           connecting = null;

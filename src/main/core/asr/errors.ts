@@ -20,6 +20,6 @@ export class AsrFailure extends Error implements AsrError {
   }
 }
 
-export function describe(error: unknown): string {
+export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

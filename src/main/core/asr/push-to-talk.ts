@@ -3,7 +3,7 @@
 // text is awaited for at most 8 s.
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 import type { AsrClient, Unsubscribe } from '../voice/ports';
-import { describe } from './errors';
+import { errorMessage } from './errors';
 
 export const PTT_MIN_HOLD_MS = 600;
 export const PTT_FINAL_TIMEOUT_MS = 8000;
@@ -50,7 +50,7 @@ export function createPushToTalk(options: PushToTalkOptions): PushToTalk {
   const startStreaming = () => {
     streaming = true;
     void client.connect().catch((error: unknown) => {
-      connectError = describe(error);
+      connectError = errorMessage(error);
       finish?.({ kind: 'noResult', partial: '', reason: 'error', message: connectError });
     });
     for (const pcm of held) client.sendAudio(pcm);

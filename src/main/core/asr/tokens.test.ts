@@ -71,6 +71,12 @@ describe('gateway token provider', () => {
     expect(gw.calls).toEqual([{ key: 'secret', method: 'POST', path: '/api/v1/asr/token' }]);
   });
 
+  it('keeps a path prefix in the gateway URL', async () => {
+    const gw = await gateway();
+    await createGatewayTokenProvider({ gatewayUrl: `${gw.url}/gw`, apiKey: 'secret' }).get();
+    expect(gw.calls[0]!.path).toBe('/gw/api/v1/asr/token');
+  });
+
   it('reports the gateway error body as token_failed', async () => {
     const gw = await gateway();
     const tokens = createGatewayTokenProvider({ gatewayUrl: gw.url, apiKey: 'wrong' });

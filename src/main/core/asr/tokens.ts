@@ -5,7 +5,7 @@
 import { systemClock, type Clock } from '../clock';
 import type { AsrToken } from '../../../shared/domain';
 import { AsrTokenResponseSchema, ErrorBodySchema, GATEWAY_PATHS } from '../../../shared/gateway';
-import { AsrFailure, describe } from './errors';
+import { AsrFailure, errorMessage } from './errors';
 
 export interface TokenProvider {
   get(): Promise<AsrToken>;
@@ -30,7 +30,7 @@ export function createStaticTokenProvider(mint: () => Promise<AsrToken>, clock: 
             if (myEpoch === epoch) cached = token;
             return token;
           } catch (error) {
-            throw error instanceof AsrFailure ? error : new AsrFailure('token_failed', `获取语音识别凭证失败：${describe(error)}`, { cause: error });
+            throw error instanceof AsrFailure ? error : new AsrFailure('token_failed', `获取语音识别凭证失败：${errorMessage(error)}`, { cause: error });
           } finally {
             inflight = null;
           }
@@ -55,7 +55,9 @@ export interface GatewayTokenOptions {
 
 export function createGatewayTokenProvider(options: GatewayTokenOptions): TokenProvider {
   const doFetch = options.fetch ?? fetch;
-  const url = new URL(GATEWAY_PATHS.asrToken, options.gatewayUrl.endsWith('/') ? options.gatewayUrl : `${options.gatewayUrl}/`).href;
+  // Relative to the configured URL, so a gateway behind a path prefix (https://host/gw/) works.
+  const base = options.gatewayUrl.endsWith('/') ? options.gatewayUrl : `${options.gatewayUrl}/`;
+  const url = new URL(GATEWAY_PATHS.asrToken.replace(/^\//, ''), base).href;
   const clock = options.clock ?? systemClock;
   return createStaticTokenProvider(async () => {
     const controller = new AbortController();

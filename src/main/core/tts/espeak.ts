@@ -20,7 +20,7 @@ export function run(command: string, args: string[], input?: Buffer | string): R
     const err: Buffer[] = [];
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     child.stderr!.on('data', (b: Buffer) => err.push(b));
-    child.once('error', (error) => reject(new Error(`${command}: ${error.message}`)));
+    child.once('error', (error: NodeJS.ErrnoException) => reject(Object.assign(new Error(`${command}: ${error.message}`), { code: error.code })));
     child.once('close', (code, signal) => {
       if (code === 0) resolve(Buffer.concat(out));
       else reject(new Error(`${command} ${signal ? `killed by ${signal}` : `exited ${code}`}: ${Buffer.concat(err).toString().trim().slice(0, 300)}`));
@@ -39,3 +39,10 @@ export function espeakArgs(rate: number, extra: string[] = []): string[] {
 export function renderWav(command: string, text: string, rate: number): Running<Buffer> {
   return run(command, espeakArgs(rate, ['--stdout']), text);
 }
+
+/** WAV players tried in order on Linux; the first one installed is kept. Each reads stdin. */
+export const LINUX_PLAYERS: readonly { command: string; args: string[] }[] = [
+  { command: 'aplay', args: ['-q', '-t', 'wav', '-'] },
+  { command: 'paplay', args: [] },
+  { command: 'pw-play', args: ['-'] },
+];

@@ -6,7 +6,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { systemClock, type Clock } from '../clock';
 import type { Tts } from '../voice/ports';
 import { parseWav } from '../audio/wav';
-import { renderWav, run, type Running } from './espeak';
+import { LINUX_PLAYERS, renderWav, run, type Running } from './espeak';
 import { pickMacVoice, pickWindowsVoice } from './say-voice';
 
 export type TtsEngine = 'auto' | 'espeak' | 'say' | 'wav' | 'log';
@@ -56,7 +56,7 @@ export function createTts(options: TtsOptions = {}): ConfigurableTts {
   const engine = resolveEngine(options.engine ?? 'auto', platform);
   const clock = options.clock ?? systemClock;
   const espeak = options.espeakCommand ?? 'espeak-ng';
-  const player = options.playerCommand ?? 'aplay';
+  let players = options.playerCommand ? [{ command: options.playerCommand, args: ['-q', '-t', 'wav', '-'] }] : [...LINUX_PLAYERS];
   const log = options.log ?? ((text: string) => console.log(`[tts] ${text}`));
   const report = options.onError ?? ((e: TtsError) => console.warn(`[tts] ${e.code}: ${e.message}`));
   if (engine === 'wav' && !options.wavPath) throw new Error("TTS engine 'wav' needs wavPath");
@@ -117,18 +117,31 @@ export function createTts(options: TtsOptions = {}): ConfigurableTts {
     let floorDone: () => void = () => undefined;
     const floor = new Promise<void>((resolve) => (floorDone = resolve));
     const timer = clock.setTimeout(() => floorDone(), durationMs);
-    const playing = run(player, ['-q', '-t', 'wav', '-'], fixWavSizes(wav));
-    cancelCurrent = () => {
-      playing.kill();
-      clock.clearTimeout(timer);
-      floorDone();
-    };
-    try {
-      await playing.result;
-    } catch (e) {
-      clock.clearTimeout(timer);
-      if (myGeneration !== generation) return;
-      throw { code: 'playback_failed', message: (e as Error).message } satisfies TtsError;
+    const bytes = fixWavSizes(wav);
+    for (;;) {
+      const player = players[0];
+      if (!player) {
+        clock.clearTimeout(timer);
+        throw { code: 'playback_failed', message: `没有可用的音频播放程序（${LINUX_PLAYERS.map((p) => p.command).join('、')}）` } satisfies TtsError;
+      }
+      const playing = run(player.command, player.args, bytes);
+      cancelCurrent = () => {
+        playing.kill();
+        clock.clearTimeout(timer);
+        floorDone();
+      };
+      try {
+        await playing.result;
+        break;
+      } catch (e) {
+        if (myGeneration !== generation) return;
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+          players = players.slice(1);
+          continue;
+        }
+        clock.clearTimeout(timer);
+        throw { code: 'playback_failed', message: (e as Error).message } satisfies TtsError;
+      }
     }
     await floor;
   };

@@ -86,6 +86,14 @@ describe('failures never reach the caller', () => {
     expect(errors.map((e) => e.code)).toEqual(['playback_failed']);
   });
 
+  it('with no player installed it resolves and says so', async () => {
+    const errors: TtsError[] = [];
+    const tts = createTts({ engine: 'espeak', playerCommand: '/nonexistent/aplay', onError: (e) => errors.push(e) });
+    await tts.speak('你好');
+    expect(errors.map((e) => e.code)).toEqual(['playback_failed']);
+    expect(errors[0]!.message).toContain('播放程序');
+  });
+
   it('an unwritable WAV path resolves and reports', async () => {
     const errors: TtsError[] = [];
     const tts = createTts({ engine: 'wav', wavPath: join(dir.path, 'no/such/dir/out.wav'), onError: (e) => errors.push(e) });
