@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, chromium, type Browser, type Page } from '@playwright/test';
+import { startFakeChatServer, type FakeChatServer } from '../src/gateway/testing/fake-chat-server';
 import { createAppCore, type AppCore } from '../src/main/core/app-core';
 import type { Ledger } from '../src/main/core/ledger/index';
+import { createSettingsStore, type SecretBox } from '../src/main/core/settings/index';
+import type { WindowAction } from '../src/shared/ipc/app';
 import { API_GLOBAL, COMMAND_NAMES } from '../src/shared/ipc/names';
 import { BRIDGE_PATH, startBridge, type Bridge } from './bridge/server';
 import { installApiShim } from './bridge/shim';
@@ -21,17 +24,62 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+export const SCREENSHOT_DIR = 'test-results/screenshots';
+
+/** Stands in for safeStorage: reversible, and never the plain text on disk. */
+export const testSecretBox: SecretBox = {
+  available: true,
+  encrypt: (plain) => Buffer.from(`e2e:${plain}`).toString('base64'),
+  decrypt: (cipher) => {
+    const text = Buffer.from(cipher, 'base64').toString();
+    if (!text.startsWith('e2e:')) throw new Error('not ours');
+    return text.slice(4);
+  },
+};
+
+export const FAKE_LLM_KEY = 'sk-e2e-fake-0000';
+
+/**
+ * The LLM double: a loopback OpenAI chat-completions server. Each test queues the model's
+ * next answers (the JSON the model would write); an unqueued call gets a 503, which the app
+ * must treat like an unreachable model.
+ */
+export interface ScriptedModel {
+  server: FakeChatServer;
+  /** Queue the content of the next completions, in order. */
+  answer(...contents: unknown[]): void;
+}
+
+export interface AppHarnessOptions {
+  /** 'offline': local rules only. 'llm': direct mode against the loopback model. */
+  connection: 'offline' | 'llm';
+}
+
 export interface AppHarness {
   page: Page;
   ledger: Ledger;
   core: AppCore;
   bridge: Bridge;
   dataDir: string;
+  model: ScriptedModel | null;
+  /** What the pages asked of the (absent) window shell. */
+  windowActions: WindowAction[];
   /** Opens the app (optionally another page, e.g. '#/quick') in a fresh page. */
   open(hash?: string, options?: { colorScheme?: 'light' | 'dark' }): Promise<Page>;
 }
 
-export const test = base.extend<{ app: AppHarness }, { browser: Browser }>({
+async function startScriptedModel(): Promise<ScriptedModel> {
+  const queue: unknown[] = [];
+  const server = await startFakeChatServer(() => {
+    if (queue.length === 0) return { status: 503 };
+    const next = queue.shift();
+    return { content: typeof next === 'string' ? next : JSON.stringify(next) };
+  });
+  return { server, answer: (...contents) => queue.push(...contents) };
+}
+
+export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions }, { browser: Browser }>({
+  appOptions: [{ connection: 'offline' }, { option: true }],
   browser: [
     async ({}, use) => {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
@@ -40,9 +88,26 @@ export const test = base.extend<{ app: AppHarness }, { browser: Browser }>({
     },
     { scope: 'worker' },
   ],
-  app: async ({ browser }, use) => {
+  app: async ({ browser, appOptions }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skj-e2e-'));
-    const core = createAppCore({ dataDir, version: 'e2e' });
+    const model = appOptions.connection === 'llm' ? await startScriptedModel() : null;
+    // The connection is configured the way a user does it: through the settings store.
+    if (model) {
+      createSettingsStore({ dataDir, secretBox: testSecretBox }).save({
+        settings: { connection: { mode: 'direct', llmBaseUrl: model.server.baseUrl, model: 'qwen-e2e' } },
+        secrets: { dashscopeApiKey: FAKE_LLM_KEY },
+      });
+    }
+    const windowActions: WindowAction[] = [];
+    const core = createAppCore({
+      dataDir,
+      version: 'e2e',
+      secretBox: testSecretBox,
+      windowAction: (action) => windowActions.push(action),
+      // Spoken replies still reach the page (ttsSpoken), without a sound card.
+      voice: { tts: { engine: 'log', log: () => {} } },
+      log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
+    });
     const { ledger } = core;
     const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
     core.onEvent((event) => bridge.broadcast(event));
@@ -53,6 +118,8 @@ export const test = base.extend<{ app: AppHarness }, { browser: Browser }>({
       core,
       bridge,
       dataDir,
+      model,
+      windowActions,
       async open(hash = '', options = {}) {
         const context = await browser.newContext({
           viewport: { width: 900, height: 600 },
@@ -77,6 +144,7 @@ export const test = base.extend<{ app: AppHarness }, { browser: Browser }>({
     for (const p of pages) await p.context().close();
     await bridge.close();
     await core.dispose();
+    await model?.server.close();
     rmSync(dataDir, { recursive: true, force: true });
   },
 });
@@ -103,4 +171,34 @@ export async function hanziRenderAsGlyphs(page: Page, sample = '随口记账'): 
     const glyphs = [...text].map(draw);
     return glyphs.every((g) => g !== tofu) && new Set(glyphs).size === glyphs.length;
   }, sample);
+}
+
+/**
+ * Elements matching `selector` that stick out of the viewport or clip their own content
+ * horizontally; empty when the layout fits (the 900×600 minimum window).
+ */
+export async function overflowingElements(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const problems: string[] = [];
+    const vw = document.documentElement.clientWidth;
+    const vh = document.documentElement.clientHeight;
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>(sel))) {
+      const r = el.getBoundingClientRect();
+      const name = el.getAttribute('aria-label') ?? el.className;
+      if (r.left < -0.5 || r.right > vw + 0.5) problems.push(`${name}: x ${Math.round(r.left)}..${Math.round(r.right)} outside 0..${vw}`);
+      if (r.top < -0.5 || r.bottom > vh + 0.5) problems.push(`${name}: y ${Math.round(r.top)}..${Math.round(r.bottom)} outside 0..${vh}`);
+      if (el.scrollWidth > el.clientWidth + 1) problems.push(`${name}: content ${el.scrollWidth}px wider than ${el.clientWidth}px`);
+    }
+    return problems;
+  }, selector);
+}
+
+/** Saves light and dark screenshots of the page as it is now, and checks hanzi render. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${colorScheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

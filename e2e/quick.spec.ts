@@ -1,0 +1,34 @@
+import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test } from './fixtures';
+
+test('quick entry: type, Enter, the card, confirm saves and closes the window', async ({ app }) => {
+  const page = await app.open('#/quick');
+  await expect(page.getByRole('heading', { name: '快速记账' })).toBeVisible();
+  await expect(page.getByRole('navigation')).toHaveCount(0);
+  const box = page.getByRole('textbox', { name: '快速记账输入' });
+  await expect(box).toBeFocused();
+  expect(await hanziRenderAsGlyphs(page)).toBe(true);
+  await screenshots(page, 'quick-empty');
+
+  await box.fill('午饭35');
+  await box.press('Enter');
+  const card = page.getByRole('region', { name: '确认卡片' });
+  await expect(card).toContainText('¥35');
+  expect(await overflowingElements(page, '[aria-label="确认卡片"]')).toEqual([]);
+  await screenshots(page, 'quick-card');
+  await card.getByRole('button', { name: '确认', exact: true }).click();
+
+  await expect.poll(() => app.windowActions).toEqual([{ action: 'closeQuickEntry' }]);
+  const rows = app.ledger.list({ limit: 10, offset: 0 }).rows;
+  expect(rows.map((r) => r.amountFen)).toEqual([3500]);
+});
+
+test('quick entry: Esc closes without saving', async ({ app }) => {
+  const page = await app.open('#/quick');
+  const box = page.getByRole('textbox', { name: '快速记账输入' });
+  await box.fill('打车20');
+  await box.press('Enter');
+  await expect(page.getByRole('region', { name: '确认卡片' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => app.windowActions).toEqual([{ action: 'closeQuickEntry' }]);
+  expect(app.ledger.list({ limit: 10, offset: 0 }).total).toBe(0);
+});

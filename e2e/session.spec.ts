@@ -1,0 +1,161 @@
+import type { Page } from '@playwright/test';
+import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
+
+const FOUR_ITEMS = '吃饭花了60，洗脚花了60，抢红包抢了30，工资收到90';
+
+/** Today as the app computes it: this machine's zone (the core runs here). */
+function today(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** What a chat model answers to the parse prompt for the four-item sentence. */
+function fourItemAnswer() {
+  const tx = (amount: number, type: 'EXPENSE' | 'INCOME', category: string, description: string) => ({
+    amount,
+    currency: 'CNY',
+    date: today(),
+    category,
+    description,
+    type,
+    account: '钱包',
+    confidence: 0.93,
+  });
+  return {
+    transactions: [tx(60, 'EXPENSE', '餐饮', '吃饭'), tx(60, 'EXPENSE', '其他', '洗脚'), tx(30, 'INCOME', '红包', '抢红包'), tx(90, 'INCOME', '工资', '工资')],
+  };
+}
+
+async function say(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: '文字输入' });
+  await box.fill(text);
+  await box.press('Enter');
+  // Accepted input clears the box; after an exit word the box is gone with the session.
+  await expect(async () => {
+    if ((await box.count()) > 0) expect(await box.inputValue()).toBe('');
+  }).toPass();
+}
+
+const card = (page: Page) => page.getByRole('region', { name: '确认卡片' });
+const row = (page: Page, n: number) => card(page).getByRole('listitem', { name: `第${n}笔` });
+
+async function expectFits(page: Page): Promise<void> {
+  expect(await overflowingElements(page, '[aria-label="确认卡片"], [aria-label="确认卡片"] li, [aria-label="语音记账"]')).toEqual([]);
+}
+
+test.describe('online (LLM double)', () => {
+  test.use({ appOptions: { connection: 'llm' } });
+
+  test('four items → list; 「第三笔改为支出」 updates row 3; cancel row 2 and 「确认」 saves 3 rows', async ({ app }) => {
+    const { page } = app;
+    const model = app.model!;
+    await expect(page.getByRole('status', { name: '会话状态' })).toContainText('待机');
+    model.answer(fourItemAnswer());
+    await say(page, FOUR_ITEMS);
+
+    await expect(card(page).getByRole('listitem')).toHaveCount(4);
+    await expect(page.getByRole('status', { name: '会话状态' })).toContainText('请确认');
+    await expect(row(page, 3)).toContainText('收入');
+    await expect(row(page, 3)).toContainText('¥30');
+    await expect(row(page, 1)).toHaveAttribute('data-status', 'pending');
+    await expectFits(page);
+    expect(await hanziRenderAsGlyphs(page)).toBe(true);
+    await screenshots(page, 'session-four-items');
+    // The model really was asked, with the user's key.
+    expect(model.server.calls[0]?.authorization).toBe('Bearer sk-e2e-fake-0000');
+
+    model.answer({ intent: 'correction', corrections: [{ index: 2, updatedFields: { type: 'EXPENSE' } }], confidence: 0.95 });
+    await say(page, '第三笔改为支出');
+    await expect(row(page, 3)).toContainText('支出');
+    await expect(row(page, 3)).toHaveAttribute('data-status', 'pending');
+    await expect(row(page, 1)).toContainText('餐饮');
+
+    await row(page, 2).getByRole('button', { name: '取消第2笔' }).click();
+    await expect(row(page, 2)).toHaveAttribute('data-status', 'cancelled');
+    await expect(row(page, 2)).toContainText('已取消');
+
+    await say(page, '确认');
+    await expect(card(page)).toHaveCount(0);
+    await expect(page.getByRole('list', { name: '对话记录' })).toContainText('已保存 3 笔');
+    const saved = app.ledger.list({ limit: 50, offset: 0 }).rows;
+    expect(saved.map((r) => [r.description, r.type, r.amountFen]).sort()).toEqual(
+      [
+        ['吃饭', 'EXPENSE', 6000],
+        ['抢红包', 'EXPENSE', 3000],
+        ['工资', 'INCOME', 9000],
+      ].sort(),
+    );
+  });
+
+  test('inline edit goes through the orchestrator and the card shows its answer', async ({ app }) => {
+    const { page } = app;
+    app.model!.answer(fourItemAnswer());
+    await say(page, FOUR_ITEMS);
+    await row(page, 4).getByRole('button', { name: '修改第4笔' }).click();
+    const form = page.getByRole('form', { name: '修改第4笔' });
+    await form.getByLabel('金额（元）').fill('95.5');
+    await form.getByLabel('备注').fill('二月工资');
+    await form.getByRole('button', { name: '保存修改' }).click();
+    await expect(row(page, 4)).toContainText('¥95.50');
+    await expect(row(page, 4)).toContainText('二月工资');
+    await row(page, 4).getByRole('button', { name: '确认第4笔' }).click();
+    await expect(row(page, 4)).toHaveAttribute('data-status', 'confirmed');
+    await card(page).getByRole('button', { name: '取消', exact: true }).click();
+    await expect(card(page)).toHaveCount(0);
+    const saved = app.ledger.list({ limit: 50, offset: 0 }).rows;
+    expect(saved.map((r) => [r.description, r.amountFen])).toEqual([['二月工资', 9550]]);
+  });
+});
+
+test.describe('offline', () => {
+  test('empty session renders in both themes', async ({ app }) => {
+    const { page } = app;
+    await expect(page.getByRole('status', { name: '会话状态' })).toContainText('待机');
+    await expect(page.getByRole('note')).toHaveText('离线');
+    expect(await hanziRenderAsGlyphs(page)).toBe(true);
+    await screenshots(page, 'session-empty');
+  });
+
+  test('the four-item sentence gives one draft and the offline notice', async ({ app }) => {
+    const { page } = app;
+    await say(page, FOUR_ITEMS);
+    await expect(card(page)).toHaveAttribute('data-count', '1');
+    await expect(card(page)).toContainText('¥60');
+    const log = page.getByRole('list', { name: '对话记录' });
+    await expect(log).toContainText('离线');
+    await expectFits(page);
+    await screenshots(page, 'session-single');
+    await card(page).getByRole('button', { name: '确认', exact: true }).click();
+    await expect(card(page)).toHaveCount(0);
+    expect(app.ledger.list({ limit: 10, offset: 0 }).total).toBe(1);
+  });
+
+  test('ENDED shows the summary; restart clears the log and starts a new session', async ({ app }) => {
+    const { page } = app;
+    await say(page, '午饭35');
+    await card(page).getByRole('button', { name: '确认', exact: true }).click();
+    await expect(card(page)).toHaveCount(0);
+    await say(page, '没有了');
+    const summary = page.getByRole('region', { name: '会话总结' });
+    await expect(summary).toContainText('共记录 1 笔');
+    await expect(summary).toContainText('¥35');
+    await expect(page.getByRole('status', { name: '会话状态' })).toContainText('已结束');
+    await screenshots(page, 'session-ended');
+
+    await summary.getByRole('button', { name: '重新开始' }).click();
+    await expect(summary).toHaveCount(0);
+    await expect(page.getByRole('status', { name: '会话状态' })).not.toContainText('已结束');
+    await expect(page.getByRole('list', { name: '对话记录' })).not.toContainText('午饭35');
+    // The new session works.
+    await say(page, '打车20');
+    await expect(card(page)).toContainText('¥20');
+  });
+
+  test('Esc in ENDED leaves the session page', async ({ app }) => {
+    const { page } = app;
+    await say(page, '退出');
+    await expect(page.getByRole('region', { name: '会话总结' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/#\/ledger$/);
+  });
+});
