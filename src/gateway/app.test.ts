@@ -180,6 +180,23 @@ describe('POST parse-transaction', () => {
     expect(h.chat.calls).toHaveLength(2);
   });
 
+  it('gives up on the model when the client hangs up', async () => {
+    const h = await start(() => ({ hang: true }));
+    const gone = h.chat.abandoned();
+    const controller = new AbortController();
+    const request = fetch(`${h.url}${GATEWAY_PATHS.parse}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: '午饭35' }),
+      signal: controller.signal,
+    }).catch((err: unknown) => err);
+    while (h.chat.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    await request;
+    await gone; // the upstream request was closed, not left to run to its timeout
+    expect(h.chat.calls).toHaveLength(1); // and the fallback model was not asked either
+  });
+
   it('answers 503 when no provider key is configured', async () => {
     await start(() => reply({}), { LLM_API_KEY: '', DASHSCOPE_API_KEY: '' });
     expectError(await post(GATEWAY_PATHS.parse, { text: '午饭35' }), 503, 'provider_not_configured');
@@ -233,6 +250,17 @@ describe('bad input never reaches the model and never yields 500', () => {
       expect(err.message).toMatch(/currentBatch|correctionText/);
     }
     expect(h.chat.calls).toHaveLength(0);
+  });
+
+  it('takes an empty JSON body as no body: fine for asr/token, a 400 for the LLM routes', async () => {
+    await start(() => reply({}));
+    const empty = (path: string) =>
+      fetch(`${harness!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' }).then(async (r) => ({
+        status: r.status,
+        json: (await r.json()) as unknown,
+      }));
+    expect((await empty(GATEWAY_PATHS.asrToken)).status).toBe(200);
+    expect(expectError(await empty(GATEWAY_PATHS.parse), 400, 'validation_failed').message).toMatch(/JSON object/);
   });
 
   it('refuses bodies over 64 KiB with 413', async () => {

@@ -54,6 +54,19 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     },
   });
 
+  // An empty JSON body is "no body" (a bare POST to /asr/token from any client is fine; the LLM
+  // routes then say the body is missing). Malformed JSON is a 400 like every other bad input.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
+    } catch (err) {
+      done(new GatewayError('validation_failed', `request body is not valid JSON: ${(err as Error).message}`), undefined);
+    }
+  });
+
   const llm: TransactionLlm | null = config.llm.apiKey
     ? createTransactionLlm({
         provider: createChatProvider({

@@ -32,6 +32,8 @@ export interface FakeChatServer {
   setScript(script: ChatScript): void;
   /** When true, a request with response_format gets the 400 an older model would give. */
   rejectJsonMode: boolean;
+  /** Resolves when a caller hangs up on a request before it was answered (the next time). */
+  abandoned(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startFakeChatServer(script: ChatScript): Promise<FakeChatS
   const calls: ChatCall[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const state = { rejectJsonMode: false };
+  const abandonWaiters: (() => void)[] = [];
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -65,6 +68,10 @@ export async function startFakeChatServer(script: ChatScript): Promise<FakeChatS
       body,
     };
     calls.push(call);
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      for (const resolve of abandonWaiters.splice(0)) resolve();
+    });
     if (state.rejectJsonMode && body.response_format !== undefined) {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: "'response_format' is not supported by this model", type: 'invalid_request_error' } }));
@@ -93,6 +100,9 @@ export async function startFakeChatServer(script: ChatScript): Promise<FakeChatS
     calls,
     setScript(next) {
       current = next;
+    },
+    abandoned() {
+      return new Promise<void>((resolve) => abandonWaiters.push(resolve));
     },
     get rejectJsonMode() {
       return state.rejectJsonMode;

@@ -33,7 +33,7 @@ export function createDirectLlmClient(options: DirectClientOptions): LlmClient {
       fetch: options.fetch,
     }),
     model: options.model ?? 'qwen-turbo',
-    fallbackModel: options.fallbackModel === undefined ? 'qwen-plus' : options.fallbackModel,
+    fallbackModel: options.fallbackModel === undefined ? defaultFallback(options) : options.fallbackModel,
   });
   const now = () => systemNow(new Date(clock.now()));
 
@@ -49,6 +49,15 @@ export function createDirectLlmClient(options: DirectClientOptions): LlmClient {
       return core.correct(valid.data, { now: now(), signal }).catch((err: unknown) => rethrow(err, signal));
     },
   };
+}
+
+/**
+ * qwen-plus backs up the default DashScope setup; with another provider or a model the user
+ * chose, a guessed second model would only fail, so there is none unless configured.
+ */
+function defaultFallback(options: DirectClientOptions): string | null {
+  const dashscope = !options.llmBaseUrl || /^https?:\/\/[^/]*dashscope\.aliyuncs\.com(\/|$)/.test(options.llmBaseUrl);
+  return dashscope && !options.model ? 'qwen-plus' : null;
 }
 
 function rethrow(err: unknown, signal: AbortSignal): never {

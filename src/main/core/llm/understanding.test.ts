@@ -33,6 +33,11 @@ async function chatServer(script: ChatScript): Promise<FakeChatServer> {
   return s;
 }
 
+/** Lets real I/O run until the fake model has received a request. */
+async function untilCalled(chat: FakeChatServer): Promise<void> {
+  while (chat.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** A loopback port nobody listens on (connection refused = what "offline" looks like). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -244,15 +249,32 @@ describe('correct', () => {
     const clock = new FakeClock();
     const u = createUnderstanding({ mode: 'gateway', gatewayUrl: h.url, clock });
     const batch = mixedBatch();
+    const gone = h.chat.abandoned();
     let settled = false;
     const pending = u.correct(batch, '第二笔改成25', context).finally(() => (settled = true));
+    await untilCalled(h.chat);
     await clock.advance(2999);
     expect(settled).toBe(false);
     await clock.advance(1);
     const outcome = await pending;
+    await gone; // the request was aborted all the way to the model, not left running
     expectLocalFallback(outcome, batch, '第二笔改成25');
     // Whatever the rules found can only name the pending drafts (#1, #3) or an append.
     for (const c of outcome.corrections) expect([-1, 1, 3]).toContain(c.index);
+  });
+
+  it('3 s timeout in direct mode aborts the provider call too (FakeClock)', async () => {
+    const chat = await chatServer(() => ({ hang: true }));
+    const clock = new FakeClock();
+    const u = createUnderstanding({ mode: 'direct', apiKey: 'sk-user', llmBaseUrl: chat.baseUrl, clock });
+    const batch = mixedBatch();
+    const gone = chat.abandoned();
+    const pending = u.correct(batch, '第二笔改成25', context);
+    await untilCalled(chat);
+    await clock.advance(3000);
+    expectLocalFallback(await pending, batch, '第二笔改成25');
+    await gone;
+    expect(chat.calls).toHaveLength(1); // no fallback model after the caller gave up
   });
 
   it('3 s timeout (real clock, slow upstream): the fallback arrives within 3.1 s', async () => {
@@ -284,9 +306,13 @@ describe('correct', () => {
         ? { status: 503 }
         : reply({ corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }], intent: 'correction', confidence: 0.9 }),
     );
-    const u = createUnderstanding({ mode: 'direct', apiKey: 'sk-user', llmBaseUrl: chat.baseUrl });
+    const u = createUnderstanding({ mode: 'direct', apiKey: 'sk-user', llmBaseUrl: chat.baseUrl, fallbackModel: 'qwen-plus' });
     const outcome = await u.correct(mixedBatch(), '打车那笔应该是收入', context);
     expect(outcome).toMatchObject({ intent: 'correction', model: 'qwen-plus', corrections: [{ index: 1, updatedFields: { type: 'INCOME' } }] });
+    // Another provider without a configured fallback: one model only, then the local rules.
+    const single = createUnderstanding({ mode: 'direct', apiKey: 'sk-user', llmBaseUrl: chat.baseUrl });
+    expect((await single.correct(mixedBatch(), '打车那笔应该是收入', context)).source).toBe('local');
+    expect(chat.calls.map((c) => c.model)).toEqual(['qwen-turbo', 'qwen-plus', 'qwen-turbo']);
   });
 
   it('a batch with nothing pending is unclear without any call', async () => {
