@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { _electron as electron, expect, test } from '@playwright/test';
+import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
 
 /**
  * The Electron binary's path, or null where none was downloaded (CI here). Read from
@@ -16,11 +17,23 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 
-test.describe('Electron shell', () => {
-  test.skip(binary === null, 'skipped: no electron binary on this machine');
+test.describe(`Electron shell${binary === null ? ' (skipped: no Electron binary on this machine)' : ''}`, () => {
+  test.skip(binary === null, 'no Electron binary on this machine');
+
+  let app: ElectronApplication;
+  let dataDir: string;
+
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'skj-electron-'));
+    app = await electron.launch({ args: ['.'], executablePath: binary!, env: { ...process.env, SUIKOUJI_DATA_DIR: dataDir } });
+  });
+
+  test.afterEach(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   test('opens one hardened window showing the app', async () => {
-    const app = await electron.launch({ args: ['.'], executablePath: binary! });
     const window = await app.firstWindow();
     await expect(window.getByRole('navigation', { name: '主导航' })).toContainText('随口记');
     expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
@@ -31,6 +44,37 @@ test.describe('Electron shell', () => {
       api: typeof (window as unknown as { suikouji?: unknown }).suikouji,
     }));
     expect(globals).toEqual({ require: 'undefined', process: 'undefined', api: 'object' });
-    await app.close();
+  });
+
+  test('typing a sentence gives a card; confirm saves through the real IPC', async () => {
+    const window = await app.firstWindow();
+    const box = window.getByRole('textbox', { name: '文字输入' });
+    await box.fill('午饭35');
+    await box.press('Enter');
+    const card = window.getByRole('region', { name: '确认卡片' });
+    await expect(card).toContainText('¥35');
+    await card.getByRole('button', { name: '确认', exact: true }).click();
+    await expect(card).toHaveCount(0);
+    await expect(window.getByRole('list', { name: '对话记录' })).toContainText('已保存 1 笔');
+  });
+
+  test('closing the main window keeps the app running in the tray', async () => {
+    const window = await app.firstWindow();
+    await expect(window.getByRole('navigation', { name: '主导航' })).toBeVisible();
+    await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.close());
+    await expect.poll(() => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => w.isVisible()))).toEqual([false]);
+  });
+
+  test('settings save a key that only shows as a mask', async () => {
+    const window = await app.firstWindow();
+    await window.getByRole('link', { name: '设置' }).click();
+    await window.getByRole('radio', { name: '直连 DashScope' }).check();
+    await window.getByLabel('DashScope API Key').fill('sk-electron-test-9876');
+    await window.getByRole('button', { name: '保存' }).click();
+    const saved = window.getByText('设置已保存。').or(window.getByRole('alert'));
+    await expect(saved).toBeVisible();
+    // Where the OS keyring works the key is kept, and the file never holds it in clear.
+    const file = join(dataDir, 'settings.json');
+    if (existsSync(file)) expect(readFileSync(file, 'utf8')).not.toContain('sk-electron-test-9876');
   });
 });

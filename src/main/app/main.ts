@@ -164,6 +164,10 @@ async function start(): Promise<void> {
   app.on('activate', () => windows?.showMain());
 }
 
+// A separate data folder (tests, a portable copy): must be set before anything reads it.
+const dataDirOverride = process.env['SUIKOUJI_DATA_DIR'];
+if (dataDirOverride) app.setPath('userData', dataDirOverride);
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
