@@ -173,6 +173,11 @@ export class VoiceOrchestrator {
     return this.finished;
   }
 
+  /** An utterance has ended and its final text is still on its way from the ASR. */
+  get awaitingFinal(): boolean {
+    return this.utterance?.committed ?? false;
+  }
+
   get summary(): SessionSummary {
     return { ...this.totals };
   }
@@ -240,6 +245,15 @@ export class VoiceOrchestrator {
       return;
     }
     this.endUtterance();
+  }
+
+  /** Resolves once every queued input has been handled (tools and benchmarks wait on it). */
+  async idle(): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = this.queue;
+      await tail;
+    } while (tail !== this.queue);
   }
 
   /** Drops everything: no event is emitted afterwards, audio is released. */

@@ -1,0 +1,208 @@
+// `npm run session -- --script FILE.jsonl [--db PATH] [--llm URL | --offline] [--asr URL]
+//                     [--asr-protocol dashscope|funasr] [--now ISO] [--tts-wav FILE.wav]`
+// Replays a voice session against the REAL orchestrator, session manager and ledger (a temp
+// database unless --db), on a fake clock that only `advance` steps move. Script lines:
+//   {"text": "午饭35块"}                       typed input (keyboard path)
+//   {"audio": "clip.wav"}                      a PCM16 mono 16 kHz WAV through node-vad and the ASR adapter (--asr)
+//   {"ptt": "down"} / {"ptt": "up"}            push-to-talk key (switches the session to pushToTalk)
+//   {"advance": 3000}                          move the fake clock (idle timeout, LLM timeout, PTT hold)
+//   {"command": "confirmItem", "index": 1}     a UI action (confirmItem, cancelItem, editItem + fields,
+//                                              confirmAll, cancelAll, undo, restart, exit)
+//   {"mode": "auto" | "pushToTalk" | "keyboard"}
+// Prints every delegate event as one JSON line, then {"rows": [...]} with the saved rows.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { AsrToken, VoiceMode } from '../src/shared/domain';
+import { voiceActionSchema } from '../src/shared/ipc/voice';
+import { parseZonedIso, systemNow, type ZonedNow } from '../src/shared/time';
+import { parseWav, requireSpeechFormat } from '../src/main/core/audio/index';
+import { createGatewayTokenProvider, createStaticTokenProvider, DASHSCOPE_DEFAULT_MODEL } from '../src/main/core/asr/index';
+import { FakeClock } from '../src/main/core/clock';
+import { openLedger } from '../src/main/core/ledger/index';
+import type { VoiceConfig } from '../src/main/core/settings/index';
+import { PcmVoiceInput } from '../src/main/core/voice/pcm-voice-input';
+import { VoiceSessionManager } from '../src/main/core/voice/session';
+import { buildSessionParts, type VoiceOverrides } from '../src/main/core/voice/wiring';
+
+const USAGE = `usage: session --script FILE.jsonl [--db PATH] [--llm URL | --offline] [--asr URL]
+               [--asr-protocol dashscope|funasr] [--now ISO] [--tts-wav FILE.wav]`;
+
+class UsageError extends Error {}
+
+export const stepSchema = z.union([
+  z.object({ text: z.string().min(1).max(2000) }).strict(),
+  z.object({ audio: z.string().min(1) }).strict(),
+  z.object({ ptt: z.enum(['down', 'up']) }).strict(),
+  z.object({ advance: z.number().int().min(0).max(86_400_000) }).strict(),
+  z.object({ mode: z.enum(['auto', 'pushToTalk', 'keyboard']) }).strict(),
+  // Checked against the IPC action schema below, so the tool accepts what the UI may send.
+  z.object({ command: z.string(), index: z.number().optional(), fields: z.record(z.string(), z.unknown()).optional() }).strict(),
+]);
+export type Step = z.output<typeof stepSchema>;
+
+interface Args {
+  script: string;
+  db?: string;
+  llm?: string;
+  asr?: string;
+  asrProtocol: 'dashscope' | 'funasr';
+  now: ZonedNow;
+  ttsWav?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const value = (name: string): string | undefined => {
+    const at = argv.indexOf(name);
+    if (at < 0) return undefined;
+    const v = argv[at + 1];
+    if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+    return v;
+  };
+  const known = new Set(['--script', '--db', '--llm', '--offline', '--asr', '--asr-protocol', '--now', '--tts-wav']);
+  for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new UsageError(`unknown option ${a}`);
+  const script = value('--script');
+  if (!script) throw new UsageError('--script is required');
+  const llm = value('--llm');
+  if (llm && argv.includes('--offline')) throw new UsageError('--llm and --offline exclude each other');
+  const protocol = value('--asr-protocol') ?? 'dashscope';
+  if (protocol !== 'dashscope' && protocol !== 'funasr') throw new UsageError('--asr-protocol is dashscope or funasr');
+  const nowText = value('--now');
+  const now = nowText ? parseZonedIso(nowText) : systemNow();
+  if (!now) throw new UsageError(`--now needs an ISO instant with an offset, e.g. 2026-02-17T12:00:00+08:00 (got ${nowText})`);
+  return {
+    script,
+    ...(value('--db') ? { db: value('--db') } : {}),
+    ...(llm ? { llm } : {}),
+    ...(value('--asr') ? { asr: value('--asr') } : {}),
+    asrProtocol: protocol,
+    now,
+    ...(value('--tts-wav') ? { ttsWav: value('--tts-wav') } : {}),
+  };
+}
+
+/** Parses the script; a bad line is reported with its number and nothing runs. */
+export function parseScript(text: string): Step[] {
+  const steps: Step[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim() || line.trim().startsWith('//')) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new UsageError(`script line ${i + 1}: not JSON`);
+    }
+    const parsed = stepSchema.safeParse(json);
+    if (!parsed.success) throw new UsageError(`script line ${i + 1}: not a step (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+    const step = parsed.data;
+    if ('command' in step) {
+      const { command, ...rest } = step;
+      const check = voiceActionSchema.safeParse({ action: command, ...rest });
+      if (!check.success) throw new UsageError(`script line ${i + 1}: bad command (${check.error.issues[0]?.message ?? 'invalid'})`);
+    }
+    steps.push(step);
+  });
+  return steps;
+}
+
+/** Waits (real time, bounded) while the socket/LLM work of an utterance finishes. */
+async function settle(voice: VoiceSessionManager): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const o = voice.current;
+    if (o) await o.idle();
+    if (!o || !o.awaitingFinal || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  if (voice.current) await voice.current.idle();
+}
+
+export async function main(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  let args: Args;
+  let steps: Step[];
+  try {
+    args = parseArgs(argv);
+    steps = parseScript(readFileSync(args.script, 'utf8'));
+  } catch (err) {
+    if (err instanceof UsageError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const scriptDir = dirname(resolve(args.script));
+  const tempDb = args.db ? null : mkdtempSync(join(tmpdir(), 'skj-session-'));
+  const clock = new FakeClock(args.now.epochMs);
+  const now = () => ({ epochMs: clock.now(), offsetMinutes: args.now.offsetMinutes });
+  const ledger = openLedger({ path: args.db ?? join(tempDb!, 'ledger.db'), now });
+  const mic = new PcmVoiceInput();
+  const config: VoiceConfig = {
+    understanding: args.llm ? { mode: 'gateway', gatewayUrl: args.llm } : { mode: 'offline' },
+    asr: { protocol: args.asrProtocol, tokens: 'none' },
+    input: { silenceMs: 1000 },
+    tts: { enabled: true, rate: 1 },
+  };
+  const overrides: VoiceOverrides = {
+    clock,
+    now,
+    createVoiceInput: () => mic,
+    tts: args.ttsWav ? { engine: 'wav', wavPath: args.ttsWav } : { engine: 'log', log: (text) => process.stderr.write(`[tts] ${text}\n`) },
+    log: (message) => process.stderr.write(`[session] ${message}\n`),
+  };
+  if (args.asr) {
+    const url = args.asr;
+    const tokens =
+      args.asrProtocol === 'funasr'
+        ? undefined
+        : args.llm
+          ? createGatewayTokenProvider({ gatewayUrl: args.llm, clock })
+          : // A local DashScope-compatible server takes any token.
+            createStaticTokenProvider(
+              async (): Promise<AsrToken> => ({ token: 'local', expiresAt: Math.floor(clock.now() / 1000) + 3600, model: DASHSCOPE_DEFAULT_MODEL, wsUrl: url }),
+              clock,
+            );
+    overrides.asr = { protocol: args.asrProtocol, url, ...(tokens ? { tokens } : {}) };
+  }
+  const hasAudio = steps.some((s) => 'audio' in s);
+  const hasPtt = steps.some((s) => 'ptt' in s);
+  const mode: VoiceMode = hasPtt ? 'pushToTalk' : hasAudio ? 'auto' : 'keyboard';
+  const voice = new VoiceSessionManager({
+    mode,
+    emit: (event) => out(JSON.stringify(event)),
+    parts: () => buildSessionParts(config, ledger, overrides),
+  });
+  let code = 0;
+  try {
+    await voice.start(mode);
+    await settle(voice);
+    for (const step of steps) {
+      if ('text' in step) await voice.submitText(step.text);
+      else if ('advance' in step) await clock.advance(step.advance);
+      else if ('mode' in step) await voice.setMode(step.mode);
+      else if ('ptt' in step) await voice.pushToTalk(step.ptt);
+      else if ('audio' in step) {
+        const pcm = requireSpeechFormat(parseWav(readFileSync(resolve(scriptDir, step.audio))));
+        await mic.play(pcm);
+      } else {
+        const { command, ...rest } = step;
+        await voice.act(voiceActionSchema.parse({ action: command, ...rest }));
+      }
+      await settle(voice);
+    }
+    out(JSON.stringify({ rows: ledger.list({ limit: 1000 }).rows }));
+  } catch (err) {
+    process.stderr.write(`session failed: ${(err as Error).message}\n`);
+    code = 1;
+  } finally {
+    await voice.dispose();
+    ledger.close();
+    if (tempDb) rmSync(tempDb, { recursive: true, force: true });
+  }
+  return code;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}
