@@ -1,7 +1,7 @@
 // Offline fallback of /api/v1/llm/correct-transaction: the same answer shape from local rules.
 // Targets by ordinal (第三笔), by item words (外卖那笔), by scope (都改成), or the only item;
 // fields: amount, type (是X不是Y), category, date, description; 还有一笔… appends.
-import type { BatchItem, CorrectionItem, CorrectionResult, TransactionType, UpdatedFields } from '../../../shared/domain';
+import { MAX_BATCH_ITEMS, type BatchItem, type CorrectionItem, type CorrectionResult, type TransactionType, type UpdatedFields } from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
 import { findAmounts, moneyMentions } from './amounts';
 import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
@@ -209,7 +209,10 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
   if (layer1.intent !== 'correction' && layer1.intent !== 'newInput') return UNCLEAR;
 
   const corrections: CorrectionItem[] = [];
-  for (const segment of splitByOrdinal(text)) {
+  const segments = splitByOrdinal(text);
+  // A batch never holds more than MAX_BATCH_ITEMS drafts; more item references is not a correction.
+  if (segments.length > MAX_BATCH_ITEMS) return UNCLEAR;
+  for (const segment of segments) {
     let targets: number[];
     if (segment.ordinal) {
       const index = ordinalIndex(segment.ordinal, pending.length);

@@ -3,30 +3,31 @@
 
 const FULL_WIDTH_OFFSET = 0xfee0;
 
+// Everything normalizeText may change; text without any of it is returned as is.
+const NEEDS_WORK = /[\uff01-\uff5e\u3000A-Z\s\ufeff]/;
+const WORK = /[\uff01-\uff5e\u3000\s\ufeff]+|[A-Z]+/g;
+const KEEP_FULL_WIDTH = new Set([...'，；：！？（）']);
+
 /** Full-width ASCII → half-width, lower-case Latin, whitespace removed (kept as a separator between digits). */
 export function normalizeText(input: string): string {
-  let out = '';
-  let pendingSpace = false;
-  for (const ch of input) {
-    const code = ch.codePointAt(0)!;
-    let c = ch;
-    if (code >= 0xff01 && code <= 0xff5e && !'，；：！？（）'.includes(ch)) c = String.fromCodePoint(code - FULL_WIDTH_OFFSET);
-    else if (ch === '\u3000') c = ' ';
-    if (isSpace(c)) {
-      pendingSpace = true;
-      continue;
+  if (!NEEDS_WORK.test(input)) return input;
+  return input.replace(WORK, (run, offset: number) => {
+    const first = run.charCodeAt(0);
+    if (first >= 0x41 && first <= 0x5a) return run.toLowerCase();
+    let out = '';
+    let space = false;
+    for (const ch of run) {
+      const code = ch.codePointAt(0)!;
+      if (code >= 0xff01 && code <= 0xff5e && !KEEP_FULL_WIDTH.has(ch)) {
+        const half = String.fromCodePoint(code - FULL_WIDTH_OFFSET);
+        out += half >= 'A' && half <= 'Z' ? half.toLowerCase() : half;
+      } else if (code >= 0xff01 && code <= 0xff5e) out += ch;
+      else space = true;
     }
-    if (pendingSpace && out.length > 0 && isAsciiDigit(out[out.length - 1]!) && isAsciiDigit(c)) out += '，';
-    pendingSpace = false;
-    out += c >= 'A' && c <= 'Z' ? c.toLowerCase() : c;
-  }
-  return out;
-}
-
-const SPACES = new Set([...' \t\n\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff']);
-
-function isSpace(ch: string): boolean {
-  return SPACES.has(ch);
+    // A space between two digits separates two numbers (1 000 is not read as 1000).
+    if (space && out === '' && isAsciiDigit(input[offset - 1]) && isAsciiDigit(input[offset + run.length])) return '，';
+    return out;
+  });
 }
 
 export function isAsciiDigit(ch: string | undefined): boolean {

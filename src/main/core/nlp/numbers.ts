@@ -1,5 +1,5 @@
 // Chinese and Arabic numerals: 二百零八, 一百五 (elided 150), 两万三, 2.5万, 1万2, 3千, 1,234.5, 5k.
-import { isAsciiDigit, isAsciiLetter } from './normalize';
+import { isAsciiDigit } from './normalize';
 
 const DIGITS = new Map<string, number>(Object.entries({
   零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 俩: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
@@ -7,15 +7,8 @@ const DIGITS = new Map<string, number>(Object.entries({
 }));
 const SMALL_UNITS = new Map<string, number>(Object.entries({ 十: 10, 拾: 10, 百: 100, 佰: 100, 千: 1000, 仟: 1000, k: 1000 }));
 const BIG_UNITS = new Map<string, number>(Object.entries({ 万: 10_000, w: 10_000, 亿: 100_000_000 }));
-// Latin k/w count only right after Arabic digits (5k, 1w), so they are not numeral characters.
-const NUMERAL_CHARS = new Set([...DIGITS.keys(), ...SMALL_UNITS.keys(), ...BIG_UNITS.keys()].filter((c) => c !== 'k' && c !== 'w'));
-
 export function isChineseDigit(ch: string | undefined): boolean {
   return ch !== undefined && DIGITS.has(ch);
-}
-
-function isNumeralChar(ch: string | undefined): boolean {
-  return ch !== undefined && NUMERAL_CHARS.has(ch);
 }
 
 /** A digit of either script, the start of a number. */
@@ -156,33 +149,23 @@ export interface NumberToken {
   raw: string;
 }
 
-/** Finds every numeral run in normalized text. Runs may not start with a bare unit (百货, 万一). */
+const DIGIT_CLASS = '0-9零〇一二两俩三四五六七八九壹贰叁肆伍陆柒捌玖';
+// A run starts at a digit or 十 (never at 百/千/万: 百货, 万一) and may hold units, a decimal
+// point between digits, a thousands comma before exactly three digits, 点 before a digit, and
+// k/w right after Arabic digits (5k, 1w).
+const NUMERAL_RUN = new RegExp(
+  `[${DIGIT_CLASS}十拾](?:[${DIGIT_CLASS}十拾百佰千仟万亿]|(?<=\\d)\\.(?=\\d)|(?<=\\d),(?=\\d{3}(?!\\d))|点(?=[${DIGIT_CLASS}])|(?<=\\d)[kw](?![a-z]))*`,
+  'g',
+);
+
+/** Finds every numeral run in normalized text. */
 export function scanNumbers(text: string): NumberToken[] {
   const found: NumberToken[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i];
-    if (!isDigitChar(ch) && !(ch === '十' || ch === '拾')) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let j = i;
-    while (j < text.length) {
-      const c = text[j]!;
-      if (isAsciiDigit(c) || isNumeralChar(c)) j++;
-      else if (c === '.' && isAsciiDigit(text[j - 1]) && isAsciiDigit(text[j + 1])) j++;
-      else if (c === ',' && isAsciiDigit(text[j - 1]) && /^\d{3}(?!\d)/.test(text.slice(j + 1, j + 5))) j++;
-      else if (c === '点' && isDigitChar(text[j + 1])) j++;
-      else if ((c === 'k' || c === 'w') && isAsciiDigit(text[j - 1]) && !isAsciiLetter(text[j + 1])) j++;
-      else break;
-    }
-    const raw = text.slice(start, j);
+  NUMERAL_RUN.lastIndex = 0;
+  for (let m = NUMERAL_RUN.exec(text); m !== null; m = NUMERAL_RUN.exec(text)) {
+    const raw = m[0];
     const value = parseNumeral(raw);
-    if (value !== null) {
-      found.push({ start, end: j, value, chinese: /[^\d.,kw]/.test(raw), raw });
-    }
-    i = j > start ? j : start + 1;
+    if (value !== null) found.push({ start: m.index, end: m.index + raw.length, value, chinese: /[^\d.,kw]/.test(raw), raw });
   }
   return found;
 }
