@@ -250,7 +250,46 @@ describe('reconnect policy', () => {
   });
 });
 
+describe('reconnect policy: close during the backoff', () => {
+  it('close() while waiting to reconnect cancels the attempt', async () => {
+    const server = await dashscope([]);
+    const h = harness(server);
+    await h.client.connect();
+    server.dropAll();
+    await until(() => h.seen.reconnecting.length === 1, 'reconnecting');
+    await h.client.close();
+    await h.clock.advance(10_000);
+    expect(h.minted()).toBe(1);
+    expect(h.seen.error).toEqual([]);
+  });
+});
+
 describe('FunASR 2pass adapter', () => {
+  it('after a drop it reopens the session with a new config and replays the utterance', async () => {
+    const server = await startFunAsrServer(['收到红包两百']);
+    servers.push(server);
+    const clock = new FakeClock();
+    const client = createAsrClient({ protocol: 'funasr', url: server.url, clock, shouldReconnect: () => true });
+    const final: string[] = [];
+    client.on('final', (t) => final.push(t));
+    await client.connect();
+    for (let i = 0; i < 5; i++) client.sendAudio(chunk(i));
+    await until(() => server.frames[0]!.length === 6, 'audio at server');
+    server.dropAll();
+    await until(() => !client.connected, 'drop noticed');
+    client.sendAudio(chunk(5));
+    client.commit();
+    await clock.advance(1000);
+    await until(() => final.length === 1, 'final after reconnect');
+    expect(final).toEqual(['收到红包两百']);
+    const frames = server.frames[1]!;
+    expect(frames[0]).toMatchObject({ mode: '2pass', is_speaking: true });
+    expect(frames.slice(1, 7)).toEqual([0, 1, 2, 3, 4, 5].map((n) => pcmToBytes(chunk(n))));
+    expect(frames[7]).toEqual({ is_speaking: false });
+    await client.close();
+  });
+
+
   it('opens with the JSON config, streams binary PCM, replaces online fragments with the offline sentence, ends on is_final', async () => {
     const server = await startFunAsrServer(['吃饭花了六十', '打车三十']);
     servers.push(server);
