@@ -79,6 +79,9 @@ export class VoiceSession {
         this.state = event.state;
         if (event.state !== 'recognizing') this.hearing = false;
         if (event.state === 'listening' || event.state === 'idle') this.partial = '';
+        // Mode and online status have no events of their own (the hotkey may switch the
+        // mode, a failed request may take the session offline): re-read them.
+        this.#refresh();
         break;
       case 'speechDetected':
         this.hearing = true;
@@ -141,6 +144,22 @@ export class VoiceSession {
       this.#offlineNoticeShown = false;
     }
     return ok;
+  }
+
+  #refreshing = false;
+
+  #refresh(): void {
+    if (this.#refreshing) return;
+    this.#refreshing = true;
+    void this.#api
+      .voiceSnapshot({})
+      .then((result) => {
+        if (!this.#active || !result.ok) return;
+        this.mode = result.value.mode;
+        this.online = result.value.online;
+      })
+      .catch(() => {})
+      .finally(() => (this.#refreshing = false));
   }
 
   async #run(command: () => Promise<IpcResult<VoiceSnapshot>>): Promise<boolean> {

@@ -32,6 +32,15 @@ describe('voice session view', () => {
     expect(session.log.map((l) => l.kind)).toEqual(['user']);
   });
 
+  it('re-reads mode and online on a state change (the hotkey may have switched the mode)', async () => {
+    const { api, session } = await connected();
+    api.set('recognizing', { mode: 'pushToTalk', online: false });
+    api.emit({ channel: 'voice', event: { type: 'stateChanged', state: 'recognizing' } });
+    await tick();
+    expect(session.mode).toBe('pushToTalk');
+    expect(session.online).toBe(false);
+  });
+
   it('logs what the app said, errors with a next step, and saves', async () => {
     const { api, session } = await connected();
     api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '识别到4笔交易' } });
