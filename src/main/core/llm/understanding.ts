@@ -35,8 +35,6 @@ export interface UnderstandingConfig {
   fetch?: typeof fetch;
   /** Told why the LLM was not used (never the user's words). */
   log?: (message: string, err?: unknown) => void;
-  /** Replaces the client built from the fields above (tests, tools). */
-  client?: LlmClient;
 }
 
 export const CONFIDENCE_THRESHOLD = 0.7;
@@ -47,7 +45,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
   const parseTimeoutMs = config.parseTimeoutMs ?? 5000;
   const log = config.log ?? (() => {});
   // A mode whose settings are incomplete (no URL, no key yet) works like offline mode.
-  const client = config.client ?? buildClient(config, clock);
+  const client = buildClient(config, clock);
   let online = client !== null;
 
   async function callLlm<T>(timeoutMs: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
