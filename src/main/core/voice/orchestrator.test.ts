@@ -41,7 +41,9 @@ function setup(options: SetupOptions = {}) {
   const tts = new RecordingTts(clock, options.ttsMs ?? 0);
   const llm = new ScriptedLlm();
   const online = options.online ?? true;
-  const understanding = createUnderstanding(online ? { mode: 'gateway', client: llm, clock } : { mode: 'offline', clock });
+  const understanding = createUnderstanding(
+    online ? { mode: 'gateway', gatewayUrl: 'http://gateway.test', fetch: llm.fetch, clock } : { mode: 'offline', clock },
+  );
   const input = new ScriptedVoiceInput();
   const asrs: ScriptedAsr[] = [];
   const events: VoiceEvent[] = [];

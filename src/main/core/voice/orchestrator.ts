@@ -231,7 +231,8 @@ export class VoiceOrchestrator {
   async pushToTalk(action: 'down' | 'up'): Promise<void> {
     if (!this.usable) return;
     if (action === 'down') {
-      if (this.currentMode !== 'pushToTalk' || !this.input || this.utterance) return;
+      // The key works in auto mode too (a global hotkey); keyboard mode has no microphone.
+      if (this.currentMode === 'keyboard' || !this.input || this.utterance) return;
       // Pressing the key interrupts the read-back: the user wants to talk now.
       this.options.tts.stop();
       this.beginUtterance('ptt');

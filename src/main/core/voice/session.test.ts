@@ -131,3 +131,15 @@ describe('voice session manager (through app-core and IPC dispatch)', () => {
     expect(after.state).toBe('confirming');
   });
 });
+
+describe('push-to-talk from the session manager', () => {
+  it('a key press with no session starts one in pushToTalk mode and opens the microphone', async () => {
+    const mic = new ScriptedVoiceInput();
+    const t = boot({ mic });
+    const snap = await t.call('voicePushToTalk', { action: 'down' });
+    expect(snap.mode).toBe('pushToTalk');
+    expect(mic.running).toBe(true);
+    // No ASR is configured in this core: the press reports it instead of failing silently.
+    expect(t.voiceEvents().at(-1)).toMatchObject({ type: 'error', code: 'asr_unavailable' });
+  });
+});

@@ -77,7 +77,12 @@ export class VoiceSessionManager implements VoiceController {
     await this.orchestrator!.processTextInput(text);
   }
 
+  /** A key press with no session (or a typing one) starts talking: the hotkey is the intent. */
   async pushToTalk(action: 'down' | 'up'): Promise<void> {
+    if (action === 'down') {
+      if (!this.orchestrator || this.endedSummary) await this.start('pushToTalk');
+      else if (this.orchestrator.mode === 'keyboard') await this.setMode('pushToTalk');
+    }
     if (!this.orchestrator || this.endedSummary) return;
     await this.orchestrator.pushToTalk(action);
   }

@@ -3,6 +3,7 @@
 // They implement the port interfaces exactly, so the orchestrator cannot tell them apart.
 import type { ParseResult } from '../../../shared/domain';
 import {
+  GATEWAY_PATHS,
   CorrectTransactionRequestSchema,
   CorrectTransactionResponseSchema,
   ParseTransactionRequestSchema,
@@ -10,10 +11,8 @@ import {
   type CorrectTransactionRequest,
   type CorrectTransactionResponse,
   type ParseTransactionRequest,
-  type ParseTransactionResponse,
 } from '../../../shared/gateway';
 import type { Clock } from '../clock';
-import { LlmClientError, type LlmCallOptions, type LlmClient } from '../llm/index';
 import type {
   AsrClient,
   AsrClientEvents,
@@ -216,12 +215,13 @@ export type ScriptedLlmAnswer =
   | { offline: true };
 
 /**
- * The LLM behind the gateway, scripted: it takes and returns exactly the wire DTOs of
- * /api/v1/llm/parse-transaction and /correct-transaction (checked with their zod schemas),
- * so the real Understanding (renumbering, 3 s timeout, confidence gate, local fallback) runs
- * around it. An unscripted call fails like an unreachable network.
+ * The AI gateway's LLM endpoints, scripted, as a `fetch`: it takes and answers exactly the
+ * HTTP wire of /api/v1/llm/parse-transaction and /correct-transaction (bodies checked with
+ * their zod schemas), so the real Understanding and gateway client (renumbering, 3 s timeout,
+ * confidence gate, local fallback) run around it. An unscripted call fails like a network
+ * that is down.
  */
-export class ScriptedLlm implements LlmClient {
+export class ScriptedLlm {
   readonly answers: ScriptedLlmAnswer[] = [];
   readonly parseRequests: ParseTransactionRequest[] = [];
   readonly correctRequests: CorrectTransactionRequest[] = [];
@@ -231,40 +231,53 @@ export class ScriptedLlm implements LlmClient {
     return this;
   }
 
-  async parseTransaction(request: ParseTransactionRequest, options: LlmCallOptions): Promise<ParseTransactionResponse> {
-    this.parseRequests.push(ParseTransactionRequestSchema.parse(request));
-    const answer = await this.next(options.signal);
-    if (!('parse' in answer)) throw new LlmClientError('malformed', 'scripted answer is not a parse');
-    return ParseTransactionResponseSchema.parse({
-      transactions: answer.parse.map((r) => ({
-        amount: r.amount,
-        currency: 'CNY',
-        // The gateway always answers a calendar day: "today" in the user's zone when unsaid.
-        date: r.date ?? (request.context?.now ?? '').slice(0, 10),
-        category: r.category ?? '其他',
-        description: r.description,
-        type: r.type,
-        account: r.account ?? '钱包',
-        confidence: r.confidence,
-      })),
-      model: 'scripted',
-      ...(answer.truncated ? { truncated: true } : {}),
-    });
-  }
+  readonly fetch: typeof fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const body: unknown = JSON.parse(String(init?.body ?? '{}'));
+    const signal = init?.signal ?? undefined;
+    if (url.pathname.endsWith(GATEWAY_PATHS.parse)) {
+      const request = ParseTransactionRequestSchema.parse(body);
+      this.parseRequests.push(request);
+      const answer = await this.next(signal);
+      if (!('parse' in answer)) return json(422, { error: 'llm_parse_failed', message: 'scripted answer is not a parse', timestamp: 0 });
+      return json(
+        200,
+        ParseTransactionResponseSchema.parse({
+          transactions: answer.parse.map((r) => ({
+            amount: r.amount,
+            currency: 'CNY',
+            // The gateway always answers a calendar day: "today" in the user's zone when unsaid.
+            date: r.date ?? (request.context?.now ?? '').slice(0, 10),
+            category: r.category ?? '其他',
+            description: r.description,
+            type: r.type,
+            account: r.account ?? '钱包',
+            confidence: r.confidence,
+          })),
+          model: 'scripted',
+          ...(answer.truncated ? { truncated: true } : {}),
+        }),
+      );
+    }
+    if (url.pathname.endsWith(GATEWAY_PATHS.correct)) {
+      this.correctRequests.push(CorrectTransactionRequestSchema.parse(body));
+      const answer = await this.next(signal);
+      if (!('correct' in answer)) return json(422, { error: 'llm_parse_failed', message: 'scripted answer is not a correction', timestamp: 0 });
+      return json(200, CorrectTransactionResponseSchema.parse({ ...answer.correct, model: 'scripted' }));
+    }
+    return json(404, { error: 'not_found', message: url.pathname, timestamp: 0 });
+  };
 
-  async correctTransaction(request: CorrectTransactionRequest, options: LlmCallOptions): Promise<CorrectTransactionResponse> {
-    this.correctRequests.push(CorrectTransactionRequestSchema.parse(request));
-    const answer = await this.next(options.signal);
-    if (!('correct' in answer)) throw new LlmClientError('malformed', 'scripted answer is not a correction');
-    return CorrectTransactionResponseSchema.parse({ ...answer.correct, model: 'scripted' });
-  }
-
-  private next(signal: AbortSignal): Promise<ScriptedLlmAnswer> {
+  private next(signal: AbortSignal | undefined): Promise<ScriptedLlmAnswer> {
     const answer = this.answers.shift();
-    if (!answer || 'offline' in answer) return Promise.reject(new LlmClientError('network', 'fetch failed'));
+    if (!answer || 'offline' in answer) return Promise.reject(new TypeError('fetch failed'));
     if ('hang' in answer) {
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new LlmClientError('aborted', 'aborted'))));
+      return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     }
     return Promise.resolve(answer);
   }
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
