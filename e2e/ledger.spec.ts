@@ -1,0 +1,248 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { ParseResult } from '../src/shared/domain';
+import { yuanToFen } from '../src/shared/money';
+import { expect, test, type AppHarness } from './fixtures';
+
+// The 明细 and 统计 pages against the real ledger through the bridge: 2 000 seeded rows,
+// filters, edit, delete + undo, the statistics totals, CSV export and import.
+
+const SHOTS = 'test-results/screenshots';
+const CATEGORIES = ['餐饮', '交通', '购物', '娱乐', '住房'] as const;
+
+/** Today's calendar day where the page runs (the fixture pins Asia/Shanghai). */
+function shanghaiToday(): string {
+  return new Date().toLocaleDateString('sv-SE', { timeZone: 'Asia/Shanghai' });
+}
+
+function monthOf(ymd: string, delta: number): { from: string; to: string; ym: string } {
+  const [y, m] = ymd.split('-').map(Number) as [number, number];
+  const first = new Date(Date.UTC(y, m - 1 + delta, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
+  const ym = first.toISOString().slice(0, 7);
+  return { from: `${ym}-01`, to: last.toISOString().slice(0, 10), ym };
+}
+
+interface Seeded {
+  items: ParseResult[];
+  thisMonth: ReturnType<typeof monthOf>;
+  lastMonth: ReturnType<typeof monthOf>;
+}
+
+/** 2 000 rows over this month and last, deterministic amounts with fen, 1 in 10 an income. */
+function seed(app: AppHarness): Seeded {
+  const today = shanghaiToday();
+  const thisMonth = monthOf(today, 0);
+  const lastMonth = monthOf(today, -1);
+  const items: ParseResult[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const month = i % 2 === 0 ? thisMonth : lastMonth;
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const income = i % 20 === 7 || i % 20 === 14;
+    items.push({
+      amount: income ? 1000 + (i % 7) : 1 + (i % 97) + (i % 100) / 100,
+      type: income ? 'INCOME' : 'EXPENSE',
+      category: income ? '工资' : CATEGORIES[i % CATEGORIES.length]!,
+      description: `条目${i}`,
+      date: `${month.ym}-${day}`,
+      account: null,
+      confidence: 1,
+      source: 'local',
+    });
+  }
+  for (let i = 0; i < items.length; i += 200) app.ledger.saveBatch(items.slice(i, i + 200));
+  return { items, thisMonth, lastMonth };
+}
+
+function expected(items: ParseResult[], range: { from: string; to: string }, pick: (p: ParseResult) => boolean = () => true) {
+  const rows = items.filter((p) => p.date! >= range.from && p.date! <= range.to && pick(p));
+  const fen = (type: string) => rows.filter((p) => p.type === type).reduce((n, p) => n + yuanToFen(p.amount!), 0);
+  return { count: rows.length, expenseFen: fen('EXPENSE'), incomeFen: fen('INCOME') };
+}
+
+const yuan = (fen: number) => `¥${Number.isInteger(fen / 100) ? fen / 100 : (fen / 100).toFixed(2)}`;
+
+async function summary(page: Page): Promise<string> {
+  return (await page.locator('p.summary').getAttribute('aria-label')) ?? '';
+}
+
+function summaryText(e: { count: number; expenseFen: number; incomeFen: number }): string {
+  return `共 ${e.count} 笔，支出 ${yuan(e.expenseFen)}，收入 ${yuan(e.incomeFen)}`;
+}
+
+test.describe('ledger app', () => {
+  test('list: month and category filters, edit, delete and undo, live voice saves', async ({ app }) => {
+    const { items, thisMonth, lastMonth } = seed(app);
+    const page = await app.open('#/ledger');
+    const rows = page.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, thisMonth)));
+    await expect(rows.first()).toBeVisible();
+    // Virtualised: 1 000 rows in range, only a window of them in the DOM.
+    expect(await rows.count()).toBeLessThan(60);
+
+    // Filter by month (custom range = last month), then by category.
+    await page.getByRole('button', { name: '自定义' }).click();
+    await page.getByLabel('开始日期').fill(lastMonth.from);
+    await page.getByLabel('结束日期').fill(lastMonth.to);
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, lastMonth)));
+    await page.getByRole('combobox', { name: '分类' }).selectOption('交通');
+    const traffic = expected(items, lastMonth, (p) => p.category === '交通');
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(traffic));
+    await expect(page.locator('.row .category').first()).toHaveText('交通');
+
+    // Scroll to the bottom of the virtual list: the oldest day is rendered.
+    await page.locator('.list').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    const oldest = items.filter((p) => p.category === '交通' && p.date! >= lastMonth.from && p.date! <= lastMonth.to).map((p) => p.date!).sort()[0]!;
+    await expect(page.locator(`.day[data-date="${oldest}"]`)).toBeVisible();
+    await page.locator('.list').evaluate((el) => (el.scrollTop = 0));
+
+    // Edit the first row in place.
+    const first = rows.first();
+    const description = (await first.locator('.description').textContent())!;
+    await first.getByRole('button', { name: /^编辑/ }).click();
+    const editor = page.getByRole('form', { name: '编辑记录' });
+    await editor.getByLabel('金额').fill('123.45');
+    await editor.getByLabel('备注').fill(`${description} 已改`);
+    await editor.getByRole('button', { name: '保存' }).click();
+    await expect(editor).toBeHidden();
+    await expect(page.getByText(`${description} 已改`)).toBeVisible();
+    const edited = app.ledger.search(`${description} 已改`)[0]!;
+    expect(edited.amountFen).toBe(12345);
+    await expect(rows.filter({ hasText: `${description} 已改` }).locator('.amount')).toHaveText('-123.45');
+
+    // Delete with confirmation, then undo from the toast.
+    const before = app.ledger.count();
+    const victim = rows.nth(1);
+    const victimText = (await victim.locator('.description').textContent())!;
+    await victim.getByRole('button', { name: /^删除/ }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
+    const toast = page.getByRole('status');
+    await expect(toast).toContainText('已删除 1 笔');
+    await expect(page.getByText(victimText, { exact: true })).toBeHidden();
+    expect(app.ledger.count()).toBe(before - 1);
+    await toast.getByRole('button', { name: '撤销' }).click();
+    await expect(page.getByText(victimText, { exact: true })).toBeVisible();
+    expect(app.ledger.count()).toBe(before);
+
+    // Keyboard: ↓ selects, Delete asks, Enter confirms, Ctrl+Z undoes.
+    await page.getByRole('listbox', { name: '明细列表' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const selected = page.locator('.row.selected .description');
+    const keyVictim = (await selected.textContent())!;
+    await page.keyboard.press('Delete');
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(keyVictim, { exact: true })).toBeHidden();
+    await page.keyboard.press('Control+z');
+    await expect(page.getByText(keyVictim, { exact: true })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText('已撤销：删除 1 笔');
+    expect(app.ledger.count()).toBe(before);
+
+    // A voice save through the history appears at once (an event, not polling).
+    await page.getByRole('button', { name: '本月' }).click();
+    await page.getByRole('combobox', { name: '分类' }).selectOption('');
+    app.core.history.saveBatch([
+      { amount: 8.8, type: 'EXPENSE', category: '餐饮', description: '语音记的奶茶', date: null, account: null, confidence: 1, source: 'llm' },
+    ]);
+    const spent = app.ledger.totals({ ...thisMonth, type: 'EXPENSE' });
+    const earned = app.ledger.totals({ ...thisMonth, type: 'INCOME' });
+    expect(spent.count + earned.count).toBe(expected(items, thisMonth).count + 1);
+    await expect(page.locator('p.summary')).toHaveAttribute(
+      'aria-label',
+      summaryText({ count: spent.count + earned.count, expenseFen: spent.totalFen, incomeFen: earned.totalFen }),
+    );
+    await page.getByLabel('搜索').fill('奶茶');
+    await expect(rows.first().locator('.description')).toHaveText('语音记的奶茶');
+
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/ledger-list-light.png` });
+    const dark = await app.open('#/ledger', { colorScheme: 'dark' });
+    await expect(dark.getByRole('listbox', { name: '明细列表' }).getByRole('option').first()).toBeVisible();
+    await dark.screenshot({ path: `${SHOTS}/ledger-list-dark.png` });
+  });
+
+  test('statistics: totals, donut and trend, click-through to the list', async ({ app }) => {
+    const { items, thisMonth, lastMonth } = seed(app);
+    const page = await app.open('#/stats');
+    const now = expected(items, thisMonth);
+    await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(now.expenseFen)}`);
+    await expect(page.getByTestId('total-income')).toHaveAttribute('aria-label', `收入 ${yuan(now.incomeFen)}`);
+    const balance = now.incomeFen - now.expenseFen;
+    await expect(page.getByTestId('total-balance')).toHaveAttribute('aria-label', `结余 ${balance < 0 ? '-' : ''}${yuan(Math.abs(balance))}`);
+
+    // The donut lists every category with its exact total.
+    const donut = page.getByTestId('donut');
+    for (const c of CATEGORIES) {
+      const e = expected(items, thisMonth, (p) => p.category === c);
+      await expect(donut).toHaveAttribute('aria-label', new RegExp(`${c} ${yuan(e.expenseFen).replace('.', '\\.')}（`));
+    }
+    // chart.js drew something on both canvases.
+    const painted = async (testId: string) =>
+      page.getByTestId(testId).locator('canvas').evaluate((c: HTMLCanvasElement) => {
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+        return n;
+      });
+    expect(await painted('donut')).toBeGreaterThan(1000);
+    expect(await painted('trend')).toBeGreaterThan(500);
+
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/stats-light.png` });
+    const dark = await app.open('#/stats', { colorScheme: 'dark' });
+    await expect(dark.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(now.expenseFen)}`);
+    await dark.screenshot({ path: `${SHOTS}/stats-dark.png` });
+
+    // Previous month, then the income side, then click a category through to the list.
+    await page.getByRole('button', { name: '上一期' }).click();
+    const prev = expected(items, lastMonth);
+    await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(prev.expenseFen)}`);
+    await page.getByRole('button', { name: /^交通 / }).click();
+    await expect(page).toHaveURL(/#\/ledger\?/);
+    await expect(page.locator('p.summary')).toHaveAttribute(
+      'aria-label',
+      summaryText(expected(items, lastMonth, (p) => p.category === '交通')),
+    );
+  });
+
+  test('CSV: export the filtered list as a download, import a file with preview', async ({ app }) => {
+    const { items, thisMonth } = seed(app);
+    const page = await app.open('#/ledger');
+    await page.getByRole('combobox', { name: '分类' }).selectOption('餐饮');
+    const food = expected(items, thisMonth, (p) => p.category === '餐饮');
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(food));
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出 CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`随口记-${thisMonth.from}-${thisMonth.to}.csv`);
+    const bytes = readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('日期,时间,类型,分类,金额,账户,备注');
+    expect(lines).toHaveLength(1 + food.count);
+    const sum = lines.slice(1).reduce((n, l) => n + yuanToFen(Number(l.split(',')[4])), 0);
+    expect(sum).toBe(food.expenseFen);
+    await expect(page.getByRole('status')).toContainText(`已导出 ${food.count} 笔`);
+
+    // Import: one new row and one that is already in the ledger.
+    const dup = lines[1]!;
+    const csv = `\uFEFF${lines[0]}\r\n${dup}\r\n${thisMonth.from},09:15:00,支出,交通,42.50,钱包,导入的地铁卡\r\n`;
+    await page.getByLabel('选择导入文件').setInputFiles({ name: 'bill.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const dialog = page.getByRole('dialog', { name: '导入预览' });
+    await expect(dialog).toContainText('共 2 笔');
+    await expect(dialog).toContainText('跳过重复 1 笔');
+    await dialog.getByRole('button', { name: '确认导入' }).click();
+    await expect(page.getByRole('status')).toContainText('已导入 1 笔，跳过重复 1 笔');
+    expect(app.ledger.search('导入的地铁卡')).toHaveLength(1);
+    await page.getByRole('status').getByRole('button', { name: '撤销' }).click();
+    await expect.poll(() => app.ledger.search('导入的地铁卡').length).toBe(0);
+
+    // A malformed file is refused with its line number and nothing is written.
+    const count = app.ledger.count();
+    const bad = `\uFEFF${lines[0]}\r\n${thisMonth.from},09:15:00,支出,交通,四十,钱包,坏金额\r\n`;
+    await page.getByLabel('选择导入文件').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    await expect(page.getByRole('alert')).toContainText('第2行');
+    expect(app.ledger.count()).toBe(count);
+  });
+});

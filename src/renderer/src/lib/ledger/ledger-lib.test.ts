@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { buildLayout, indexOfRow, itemAt, visibleWindow } from './layout';
+import { parseYuanInput, periodLabel, periodRange, rangeFor, shiftPeriod } from './ranges';
+import { RowCache } from './row-cache';
+import { percent, topCategories } from './breakdown';
+
+describe('list layout', () => {
+  const layout = buildLayout([
+    { date: '2026-02-28', count: 2, expenseFen: 1, incomeFen: 0 },
+    { date: '2026-02-15', count: 1, expenseFen: 0, incomeFen: 9 },
+    { date: '2026-02-01', count: 3, expenseFen: 5, incomeFen: 0 },
+  ]);
+
+  it('interleaves day headers with their rows', () => {
+    expect(layout.totalItems).toBe(9);
+    expect(layout.totalRows).toBe(6);
+    const kinds = Array.from({ length: 9 }, (_, i) => {
+      const it = itemAt(layout, i);
+      return it.kind === 'day' ? `D${it.day.date.slice(8)}` : `r${it.rowOffset}`;
+    });
+    expect(kinds).toEqual(['D28', 'r0', 'r1', 'D15', 'r2', 'D01', 'r3', 'r4', 'r5']);
+  });
+
+  it('maps a row offset back to its flat index', () => {
+    for (let r = 0; r < 6; r++) {
+      const it = itemAt(layout, indexOfRow(layout, r));
+      expect(it).toMatchObject({ kind: 'row', rowOffset: r });
+    }
+  });
+
+  it('windows 100 000 rows to what is on screen', () => {
+    const big = buildLayout(Array.from({ length: 365 }, (_, i) => ({ date: `d${i}`, count: 274, expenseFen: 0, incomeFen: 0 })));
+    expect(big.totalRows).toBe(100_010);
+    const w = visibleWindow(big, 40 * 50_000, 600, 40);
+    expect(w.end - w.start).toBeLessThan(40);
+    expect(itemAt(big, big.totalItems - 1)).toMatchObject({ kind: 'row', rowOffset: 100_009 });
+  });
+});
+
+describe('ranges', () => {
+  it('computes today, week (Monday first), month and year', () => {
+    const d = new Date(2026, 1, 18); // Wednesday
+    expect(rangeFor('today', d)).toEqual({ from: '2026-02-18', to: '2026-02-18' });
+    expect(rangeFor('week', d)).toEqual({ from: '2026-02-16', to: '2026-02-22' });
+    expect(rangeFor('month', d)).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(rangeFor('year', d)).toEqual({ from: '2026-01-01', to: '2026-12-31' });
+    expect(periodRange('week', '2026-02-22')).toEqual({ from: '2026-02-16', to: '2026-02-22' });
+    expect(periodRange('month', '2024-02-10').to).toBe('2024-02-29');
+  });
+
+  it('steps periods back and forth across year ends', () => {
+    expect(shiftPeriod('month', '2026-01-31', -1)).toBe('2025-12-01');
+    expect(shiftPeriod('month', '2026-12-15', 1)).toBe('2027-01-01');
+    expect(shiftPeriod('week', '2026-01-01', -1)).toBe('2025-12-25');
+    expect(shiftPeriod('year', '2026-06-01', 1)).toBe('2027-01-01');
+    expect(periodLabel('month', '2026-02-10')).toBe('2026年2月');
+    expect(periodLabel('year', '2026-02-10')).toBe('2026年');
+  });
+
+  it('parses typed yuan into fen without floating point', () => {
+    expect(parseYuanInput('')).toBeNull();
+    expect(parseYuanInput('19.99')).toBe(1999);
+    expect(parseYuanInput('0.1')).toBe(10);
+    expect(parseYuanInput(' 35 ')).toBe(3500);
+    expect(() => parseYuanInput('1.005')).toThrow(/两位小数/);
+    expect(() => parseYuanInput('-3')).toThrow();
+  });
+});
+
+describe('RowCache', () => {
+  it('fetches each page once and drops stale answers after a reset', async () => {
+    const calls: number[] = [];
+    let release: (() => void)[] = [];
+    const cache = new RowCache(
+      (offset, limit) => {
+        calls.push(offset);
+        return new Promise((ok) =>
+          release.push(() => ok(Array.from({ length: limit }, (_, i) => ({ id: `r${offset + i}` }) as never))),
+        );
+      },
+      () => {},
+      10,
+    );
+    cache.ensure(5, 25);
+    cache.ensure(0, 9);
+    expect(calls).toEqual([0, 10, 20]);
+    cache.reset();
+    for (const r of release) r();
+    await Promise.resolve();
+    expect(cache.get(5)).toBeUndefined();
+    release = [];
+    cache.ensure(5, 5);
+    release[0]!();
+    await new Promise((ok) => setTimeout(ok, 0));
+    expect(cache.get(5)).toMatchObject({ id: 'r5' });
+  });
+});
+
+describe('category breakdown', () => {
+  const cats = (fens: number[]) => fens.map((f, i) => ({ type: 'EXPENSE' as const, category: `c${i}`, totalFen: f, count: 1 }));
+
+  it('keeps the top five and merges the rest into 其他', () => {
+    const slices = topCategories([...cats([500, 400, 300, 200, 100, 50, 25]), { type: 'INCOME', category: '工资', totalFen: 9, count: 1 }], 'EXPENSE');
+    expect(slices.map((s) => [s.label, s.category, s.totalFen])).toEqual([
+      ['c0', 'c0', 500], ['c1', 'c1', 400], ['c2', 'c2', 300], ['c3', 'c3', 200], ['c4', 'c4', 100], ['其他（2类）', null, 75],
+    ]);
+    expect(slices.reduce((n, s) => n + s.share, 0)).toBeCloseTo(1);
+    expect(percent(slices[0]!.share)).toBe('31.7%');
+  });
+
+  it('does not merge a single leftover category and is empty without spending', () => {
+    expect(topCategories(cats([3, 2, 1, 1, 1, 1]), 'EXPENSE').map((s) => s.category)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(topCategories(cats([3]), 'INCOME')).toEqual([]);
+  });
+});
