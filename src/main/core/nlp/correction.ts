@@ -78,6 +78,18 @@ function readType(text: string, current: TransactionType | null): TransactionTyp
   return null;
 }
 
+// 多了十块 / 多记了10: the amount was too high by that much; 少了 / 少算了: too low.
+const TOO_HIGH = /多(?:记|算|写|收|付|花)?了$/;
+const TOO_LOW = /少(?:记|算|写|收|付|花)?了$/;
+
+function adjustAmount(text: string, at: number, value: number, current: number | null): number {
+  if (current === null) return value;
+  const before = text.slice(Math.max(0, at - 4), at);
+  if (TOO_HIGH.test(before) && current - value > 0) return Math.round((current - value) * 100) / 100;
+  if (TOO_LOW.test(before)) return Math.round((current + value) * 100) / 100;
+  return value;
+}
+
 function hintOf(text: string): FieldHint {
   for (const [pattern, hint] of HINTS) if (pattern.test(text)) return hint;
   return null;
@@ -113,7 +125,7 @@ function readFields(
   if (hint === null || hint === 'amount') {
     const amounts = moneyMentions(findAmounts(value, claimed)).filter((a) => !isNegatedAt(value, a.start));
     if (amounts[0]) {
-      fields.amount = amounts[0].value;
+      fields.amount = adjustAmount(value, amounts[0].start, amounts[0].value, item?.amount ?? null);
       claimed.push(amounts[0]);
     }
   }
@@ -212,6 +224,11 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
   const segments = splitByOrdinal(text);
   // A batch never holds more than MAX_BATCH_ITEMS drafts; more item references is not a correction.
   if (segments.length > MAX_BATCH_ITEMS) return UNCLEAR;
+  // 第一笔和第二笔都改成昨天: an ordinal with nothing after it shares the next segment's change.
+  for (let k = segments.length - 2; k >= 0; k--) {
+    const own = segments[k]!;
+    if (own.ordinal && /^(?:和|跟|与|及|以及|还有|、|,|，|还|也)*$/.test(own.text)) own.text = segments[k + 1]!.text;
+  }
   for (const segment of segments) {
     let targets: number[];
     if (segment.ordinal) {

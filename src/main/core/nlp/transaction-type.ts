@@ -11,8 +11,8 @@ export interface TypeReading {
 const RED_PACKET_OUT = /发(?:了|个|一个|出)*(?:[^，,。；;]{0,4})红包|给[^，,。；;]{0,8}红包|包(?:了)?(?:个|一个)?红包|送(?:了)?(?:个|一个)?红包|随(?:了)?(?:个|一个)?红包|红包发/;
 const RED_PACKET_IN = /收(?:到|了)?[^，,。；;]{0,4}红包|抢(?:到|了)?[^，,。；;]{0,4}红包|领(?:到|了)?[^，,。；;]{0,4}红包|得(?:到|了)[^，,。；;]{0,4}红包|红包(?:收|到账|进账)/;
 const INCOMING_TRANSFER = /(?:收到|收了|到账|进账)[^，,。；;]{0,8}转账|转账[^，,。；;]{0,4}(?:到账|进账)/;
-const TRANSFER = /转账|转给|转到|转入|转出|转了|给[^，,。；;]{1,6}转|还钱|还款|还给|借给|借钱|借了|存钱|存了|存入|取钱|取现|提现|还信用卡|还花呗|还白条/;
-const INCOME = /收入|收到|收了|收款|进账|到账|入账|报销|退款|退钱|退了|退回|返现|返利|赚了|赚到|挣了|挣到|利息|收益|卖了|卖掉|退税|补贴|津贴|收租|回款|结算了|发工资|发奖金|发了奖金|发薪/;
+const TRANSFER = /转账|转给|转到|转入|转出|转了|给[^，,。；;]{1,6}转|还钱|还款|还了|还给|借给|借钱|借了|存钱|存了|存入|取钱|取现|提现|还信用卡|还花呗|还白条/;
+const INCOME = /收入|收到|收了|收款|进账|到账|入账|报销|退款|退钱|退了|退回|返现|返利|赚了|赚到|挣了|挣到|利息|收益|卖了|卖掉|退税|补贴|津贴|收租|回款|结算了|发工资|发奖金|发了奖金|发薪|(?<!外)卖(?!部|场|家|点|相|萌|菜|票)/;
 
 /** Reads the type words only; a null type means "decide from the category, else EXPENSE". */
 export function readTypeWords(text: string): TypeReading {
@@ -37,4 +37,9 @@ export const TYPE_NAMES: readonly { word: string; type: TransactionType }[] = [
   { word: '消费', type: 'EXPENSE' },
   { word: '花费', type: 'EXPENSE' },
   { word: '转账', type: 'TRANSFER' },
+  { word: '发出去', type: 'EXPENSE' },
+  { word: '送出去', type: 'EXPENSE' },
+  { word: '付出去', type: 'EXPENSE' },
+  { word: '别人给的', type: 'INCOME' },
+  { word: '收到的', type: 'INCOME' },
 ];
