@@ -745,8 +745,25 @@ describe('audio pipeline (auto, pushToTalk, keyboard)', () => {
     expect(asr.samplesSent).toBe(960);
     expect(asr.commits).toBe(1);
     asr.final('午饭35');
-    await t.orch.processTextInput('');
+    await t.settle();
+    await t.orch.idle();
     expect(t.orch.state).toBe('confirming');
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
+  });
+
+  it('按住说话: no final text within 8 s of the release → no_result, back to LISTENING', async () => {
+    const t = setup({ mode: 'pushToTalk' });
+    await t.begin();
+    await t.orch.pushToTalk('down');
+    await t.clock.advance(1000);
+    await t.orch.pushToTalk('up');
+    expect(t.asrs[0]!.commits).toBe(1);
+    await t.clock.advance(7999);
+    expect(t.orch.state).toBe('recognizing');
+    await t.clock.advance(1);
+    expect(t.orch.state).toBe('listening');
+    expect(t.events.at(-1)).toMatchObject({ type: 'error', code: 'no_result' });
+    expect(t.asrs[0]!.closed).toBe(true);
   });
 
   it('键盘输入模式 never opens the microphone', async () => {

@@ -14,6 +14,7 @@ import type {
 import type { VoiceEvent } from '../../../shared/events';
 import type { ConversationEntry, DraftFields } from '../../../shared/ipc/voice';
 import { toZonedIso, type ZonedNow } from '../../../shared/time';
+import { createPushToTalk, PTT_FINAL_TIMEOUT_MS, PTT_MIN_HOLD_MS, type PushToTalk, type PushToTalkResult } from '../asr/push-to-talk';
 import type { Clock, TimerHandle } from '../clock';
 import { classifyIntent, detectQuery } from '../nlp/index';
 import type {
@@ -44,8 +45,8 @@ export interface OrchestratorTimings {
 export const DEFAULT_TIMINGS: OrchestratorTimings = {
   idleWarningMs: 150_000,
   idleTimeoutMs: 180_000,
-  pttMinHoldMs: 600,
-  finalWaitMs: 8_000,
+  pttMinHoldMs: PTT_MIN_HOLD_MS,
+  finalWaitMs: PTT_FINAL_TIMEOUT_MS,
 };
 
 /** UI commands that act on the drafts (restart belongs to the session manager). */
@@ -96,11 +97,10 @@ function errorMessage(err: unknown): string {
 
 interface Utterance {
   asr: AsrClient;
-  trigger: 'vad' | 'ptt';
-  pressedAt: number;
-  /** Audio waiting for the socket (or, for push-to-talk, for the minimum hold). */
+  /** Push-to-talk keeps the voice I/O module's hold / commit / final-wait policy. */
+  ptt: PushToTalk | null;
+  /** VAD utterances: audio (pre-roll first) waiting for the socket to open. */
   pending: Int16Array[];
-  gateOpen: boolean;
   committed: boolean;
   subscriptions: Unsubscribe[];
   timer: TimerHandle | null;
@@ -239,13 +239,10 @@ export class VoiceOrchestrator {
       return;
     }
     const u = this.utterance;
-    if (!u || u.trigger !== 'ptt' || u.committed) return;
-    if (this.clock.now() - u.pressedAt < this.timings.pttMinHoldMs) {
-      this.abortUtterance();
-      this.emit({ type: 'error', code: 'tooShort', message: '按住时间太短，请按住说完再松开' });
-      return;
-    }
-    this.endUtterance();
+    if (!u?.ptt || u.committed) return;
+    u.committed = true;
+    // Not awaited: the command returns at once, the final text arrives as events.
+    void u.ptt.release().then((result) => this.onRelease(u, result));
   }
 
   /** Resolves once every queued input has been handled (tools and benchmarks wait on it). */
@@ -664,14 +661,15 @@ export class VoiceOrchestrator {
   }
 
   private onSpeechEnd(): void {
-    if (!this.usable || this.utterance?.trigger !== 'vad') return;
+    if (!this.usable || !this.utterance || this.utterance.ptt) return;
     this.endUtterance();
   }
 
   private onFrame(pcm: Int16Array): void {
     const u = this.utterance;
     if (!u || u.committed) return;
-    if (u.gateOpen && u.asr.connected && u.pending.length === 0) u.asr.sendAudio(pcm);
+    if (u.ptt) u.ptt.audio(pcm);
+    else if (u.asr.connected && u.pending.length === 0) u.asr.sendAudio(pcm);
     else u.pending.push(pcm);
   }
 
@@ -690,12 +688,14 @@ export class VoiceOrchestrator {
       this.emit({ type: 'error', code: 'asr_unavailable', message: '语音识别不可用，请改用键盘输入' });
       return;
     }
+    const ptt =
+      trigger === 'ptt'
+        ? createPushToTalk({ client: asr, clock: this.clock, minHoldMs: this.timings.pttMinHoldMs, finalTimeoutMs: this.timings.finalWaitMs })
+        : null;
     const u: Utterance = {
       asr,
-      trigger,
-      pressedAt: this.clock.now(),
-      pending: trigger === 'vad' && this.input ? [this.input.preRoll()] : [],
-      gateOpen: trigger === 'vad',
+      ptt,
+      pending: !ptt && this.input ? [this.input.preRoll()] : [],
       committed: false,
       subscriptions: [],
       timer: null,
@@ -704,19 +704,17 @@ export class VoiceOrchestrator {
       asr.on('partial', (text) => {
         if (this.utterance === u && this.usable) this.emit({ type: 'partialText', text });
       }),
-      asr.on('final', (text) => this.onAsrFinal(u, text)),
       asr.on('error', (error) => this.onAsrError(u, error)),
     ];
+    // Push-to-talk gets its final text from release().
+    if (!ptt) u.subscriptions.push(asr.on('final', (text) => this.onAsrFinal(u, text)));
     this.utterance = u;
     this.emit({ type: 'speechDetected' });
     this.setState('recognizing');
-    if (trigger === 'ptt') {
-      // Audio of a press shorter than the minimum hold is never sent.
-      u.timer = this.clock.setTimeout(() => {
-        u.timer = null;
-        u.gateOpen = true;
-        this.flushAudio(u);
-      }, this.timings.pttMinHoldMs);
+    if (ptt) {
+      // Connects and sends only once the key has been held for the minimum time.
+      ptt.press();
+      return;
     }
     asr.connect().then(
       () => this.flushAudio(u),
@@ -724,19 +722,36 @@ export class VoiceOrchestrator {
     );
   }
 
+  private onRelease(u: Utterance, result: PushToTalkResult): void {
+    if (this.utterance !== u || !this.usable) return;
+    switch (result.kind) {
+      case 'final':
+        return this.onAsrFinal(u, result.text);
+      case 'tooShort':
+        this.abortUtterance();
+        this.emit({ type: 'error', code: 'tooShort', message: '按住时间太短，请按住说完再松开' });
+        return;
+      case 'noResult':
+        return this.onAsrError(u, {
+          code: result.reason === 'timeout' ? 'no_result' : 'connect_failed',
+          message: result.message ?? 'no final text',
+        });
+      case 'cancelled':
+        return;
+    }
+  }
+
   private flushAudio(u: Utterance): void {
-    if (this.utterance !== u || !u.gateOpen || !u.asr.connected) return;
+    if (this.utterance !== u || !u.asr.connected) return;
     for (const chunk of u.pending) if (chunk.length > 0) u.asr.sendAudio(chunk);
     u.pending = [];
     if (u.committed) u.asr.commit();
   }
 
-  /** End of speech (VAD or key release): commit and wait for the final text. */
+  /** End of speech (VAD): commit and wait for the final text. */
   private endUtterance(): void {
     const u = this.utterance;
     if (!u || u.committed) return;
-    this.clock.clearTimeout(u.timer);
-    u.gateOpen = true;
     u.committed = true;
     // Sends what is buffered and commits now, or once the socket opens.
     this.flushAudio(u);
@@ -750,6 +765,7 @@ export class VoiceOrchestrator {
     if (this.utterance !== u) return;
     this.utterance = null;
     this.clock.clearTimeout(u.timer);
+    u.ptt?.cancel();
     for (const unsubscribe of u.subscriptions) unsubscribe();
     void u.asr.close().catch((err: unknown) => this.log('asr close failed', err));
   }
