@@ -4,7 +4,7 @@ import { systemClock } from '../core/clock';
 import { isModifierRelease, matchesAccelerator, parseAccelerator, type RawKeyEvent } from './pure/accelerator';
 import { PushToTalkHotkey, type HotkeySink } from './pure/hotkey-state';
 
-interface KeyboardHook {
+export interface KeyboardHook {
   on(event: 'keydown' | 'keyup', listener: (e: RawKeyEvent) => void): unknown;
   removeAllListeners(event?: string): unknown;
   start(): void;
@@ -29,6 +29,8 @@ function loadHook(log: (m: string, e?: unknown) => void): { hook: KeyboardHook; 
   }
 }
 
+export type HookLoader = (log: (m: string, e?: unknown) => void) => { hook: KeyboardHook; keyCodes: Record<string, number> } | null;
+
 export interface GlobalHotkey {
   readonly backend: 'hold' | 'toggle' | 'none';
   machine: PushToTalkHotkey | null;
@@ -36,13 +38,18 @@ export interface GlobalHotkey {
 }
 
 /** Registers the push-to-talk accelerator; returns a handle that unregisters it. */
-export function registerPushToTalk(accelerator: string, sink: HotkeySink, log: (m: string, e?: unknown) => void): GlobalHotkey {
+export function registerPushToTalk(
+  accelerator: string,
+  sink: HotkeySink,
+  log: (m: string, e?: unknown) => void,
+  loadKeyboardHook: HookLoader = loadHook,
+): GlobalHotkey {
   const parsed = parseAccelerator(accelerator);
   if (!parsed) {
     log(`invalid hotkey "${accelerator}"`);
     return { backend: 'none', machine: null, dispose() {} };
   }
-  const loaded = loadHook(log);
+  const loaded = loadKeyboardHook(log);
   if (loaded) {
     const machine = new PushToTalkHotkey('hold', sink, systemClock);
     const { hook, keyCodes } = loaded;

@@ -93,7 +93,8 @@ async function toggleVoice(): Promise<void> {
 
 function followVoice(state: VoiceState): void {
   tray?.update({ voiceActive: state === 'listening' || state === 'recognizing' });
-  if (state === 'confirming' || state === 'ended' || state === 'idle') hotkey?.machine?.sessionSettled();
+  // Not on 'idle': starting a fresh session passes through it right after the key press.
+  if (state === 'confirming' || state === 'ended') hotkey?.machine?.sessionSettled();
 }
 
 async function start(): Promise<void> {

@@ -57,11 +57,11 @@ export class PushToTalkHotkey {
   }
 
   /**
-   * The session moved on by itself (end of speech, error, exit): the indicator goes and no
-   * extra "up" is sent for an utterance that is already over.
+   * Toggle backend: the session finished the utterance by itself (end of speech, exit), so
+   * the indicator goes and no extra "up" is sent. A held key always sends its own "up".
    */
   sessionSettled(): void {
-    if (this.#phase === 'recording') this.#finish(false);
+    if (this.backend === 'toggle' && this.#phase === 'recording') this.#finish(false);
   }
 
   /** Focus lost to a lock screen, hotkey changed, app quitting: stop cleanly. */

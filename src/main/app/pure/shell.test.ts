@@ -68,6 +68,16 @@ describe('push-to-talk hotkey state machine', () => {
     expect(log).toEqual(['show', 'down', 'hide', 'up']);
   });
 
+  it('hold: the session settling never swallows the release', () => {
+    const { log, sink } = recorder();
+    const hotkey = new PushToTalkHotkey('hold', sink, new FakeClock());
+    hotkey.keyDown();
+    hotkey.sessionSettled();
+    expect(hotkey.phase).toBe('recording');
+    hotkey.keyUp();
+    expect(log).toEqual(['show', 'down', 'hide', 'up']);
+  });
+
   it('reset stops a recording and is harmless when idle', () => {
     const { log, sink } = recorder();
     const hotkey = new PushToTalkHotkey('hold', sink, new FakeClock());
