@@ -107,6 +107,34 @@ test.describe('online (LLM double)', () => {
   });
 });
 
+test.describe('online swipe', () => {
+  test.use({ appOptions: { connection: 'llm' } });
+
+  test('dragging a row right confirms it, left cancels it, a short drag does nothing', async ({ app }) => {
+    const { page } = app;
+    app.model!.answer(fourItemAnswer());
+    await say(page, FOUR_ITEMS);
+    const drag = async (n: number, dx: number) => {
+      const box = (await row(page, n).locator('.slide').boundingBox())!;
+      const y = box.y + box.height / 2;
+      const x = box.x + box.width / 2;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + dx / 2, y, { steps: 4 });
+      await page.mouse.move(x + dx, y, { steps: 4 });
+      await page.mouse.up();
+    };
+    await drag(1, 30);
+    await expect(card(page).getByText(/待确认 4/)).toBeVisible();
+    await expect(row(page, 1)).toHaveAttribute('data-status', 'pending');
+    await drag(1, 220);
+    await drag(2, -220);
+    await expect(row(page, 1)).toHaveAttribute('data-status', 'confirmed');
+    await expect(row(page, 2)).toHaveAttribute('data-status', 'cancelled');
+    await expect(row(page, 3)).toHaveAttribute('data-status', 'pending');
+  });
+});
+
 test.describe('offline', () => {
   test('empty session renders in both themes', async ({ app }) => {
     const { page } = app;
