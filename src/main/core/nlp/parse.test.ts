@@ -88,3 +88,19 @@ describe('one item offline', () => {
     expect(parseLocal('打车', { now }).results[0]).toMatchObject({ amount: null, category: '交通' });
   });
 });
+
+describe('accounts', () => {
+  it('reads the paying account next to a paying word', () => {
+    expect(first('用支付宝付了30块打车')).toMatchObject({ account: '支付宝', description: '打车', category: '交通' });
+    expect(first('微信转给小明200')).toMatchObject({ account: '微信', type: 'TRANSFER' });
+  });
+
+  it('does not let the account decide the category', () => {
+    expect(first('刷信用卡买衣服500')).toMatchObject({ account: '信用卡', category: '购物' });
+  });
+
+  it('leaves the account to the default when none is named', () => {
+    expect(first('还信用卡3000')).toMatchObject({ account: null, type: 'TRANSFER' });
+    expect(first('午饭35')!.account).toBeNull();
+  });
+});

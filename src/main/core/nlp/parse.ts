@@ -2,16 +2,18 @@
 // flag when the utterance held several items so the caller can say so.
 import type { ParseResult, TransactionType } from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
+import { findAccount } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';
 import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, firstDate } from './dates';
 import { describe } from './description';
-import { isPunctuation, normalizeText, type Span } from './normalize';
+import { cutSpans, isPunctuation, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
 import { readTypeWords } from './transaction-type';
 
 export interface ParsedItem {
   amount: number | null;
+  account: string | null;
   type: TransactionType;
   category: string | null;
   description: string;
@@ -64,15 +66,20 @@ export function parseUtterance(
   const multipleDetected = amounts.length >= 2;
   const end = multipleDetected ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
   const itemText = text.slice(0, end);
-  const itemSpans: Span[] = [...claimed, ...(amounts[0] ? [amounts[0]] : [])].filter((s) => s.start < end);
+  const account = findAccount(text);
+  const itemSpans: Span[] = [...claimed, ...(amounts[0] ? [amounts[0]] : []), ...(account ? [account] : [])].filter(
+    (s) => s.start < end,
+  );
   const description = describe(itemText, itemSpans);
   const amount = amounts[0]?.value ?? null;
   if (amount === null && description === '') return { item: null, multipleDetected: false };
 
-  const { type, category } = readItem(itemText, customCategories);
+  // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单).
+  const itemWords = account && account.end <= end ? cutSpans(itemText, [account]) : itemText;
+  const { type, category } = readItem(itemWords, customCategories);
   const itemDates = dates.filter((d) => d.start < end);
   const date = firstDate(itemDates) ?? firstDate(dates);
-  return { item: { amount, type, category, description, date }, multipleDetected };
+  return { item: { amount, account: account?.account ?? null, type, category, description, date }, multipleDetected };
 }
 
 export function toParseResult(item: ParsedItem): ParseResult {
@@ -83,7 +90,7 @@ export function toParseResult(item: ParsedItem): ParseResult {
     category: item.category,
     description: item.description,
     date: item.date,
-    account: null,
+    account: item.account,
     confidence: [0.3, 0.5, 0.75, 0.9][known]!,
     source: 'local',
   };

@@ -45,7 +45,14 @@ export const NlpRequestSchema = z.discriminatedUnion('op', [
 export type NlpRequest = z.input<typeof NlpRequestSchema>;
 
 export interface ParseAnswer {
-  transactions: { amount: number | null; type: string; category: string | null; date: string | null; description: string }[];
+  transactions: {
+    amount: number | null;
+    type: string;
+    category: string | null;
+    date: string | null;
+    description: string;
+    account: string | null;
+  }[];
   multipleDetected: boolean;
 }
 export type NlpAnswer =
@@ -75,6 +82,7 @@ export function answerRequest(input: unknown, clock: () => ZonedNow = () => syst
           category: r.category,
           date: r.date,
           description: r.description,
+          account: r.account,
         })),
         multipleDetected: out.multipleDetected,
       };

@@ -23,7 +23,7 @@ describe('ledger questions', () => {
     expect(detectQuery('12月花了多少', now)).toMatchObject({ from: '2025-12-01', to: '2025-12-31' });
   });
 
-  it.each(['午饭35', '确认', '这个月房租3000', ''])('%j is not a question', (text) => {
+  it.each(['午饭35', '确认', '这个月房租3000', '', '今天一共花了200', '统计一下花了30'])('%j is not a question', (text) => {
     expect(detectQuery(text, now)).toBeNull();
   });
 });

@@ -2,12 +2,13 @@
 // answered from the local database instead of being booked as a transaction.
 import type { LedgerQuery, TransactionType } from '../../../shared/domain';
 import { addDays, localDate, type ZonedNow } from '../../../shared/time';
+import { findAmounts, moneyMentions } from './amounts';
 import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, mondayOf } from './dates';
 import { normalizeText } from './normalize';
 import { parseNumeral } from './numbers';
 
-const QUESTION = /多少|几块|几元|几毛|几钱|花了几|统计|汇总|合计|总计|总共花|一共花|总支出|总收入/;
+const QUESTION = /多少|几块|几元|几毛|几钱|花了几|统计|汇总|总支出是|总收入是/;
 const INCOME_WORDS = /收入|赚|挣|进账|入账|收到|到账/;
 const TRANSFER_WORDS = /转账|转出|转给/;
 
@@ -70,6 +71,8 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
 export function detectQuery(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): LedgerQuery | null {
   const text = normalizeText(rawText);
   if (!QUESTION.test(text)) return null;
+  // 一共花了200 states an amount: that is a transaction, not a question.
+  if (moneyMentions(findAmounts(text, findDates(text, now))).length > 0) return null;
   const { period, rest } = readPeriod(text, now);
   let type: TransactionType | null = INCOME_WORDS.test(rest) ? 'INCOME' : TRANSFER_WORDS.test(rest) ? 'TRANSFER' : null;
   const category = type === 'TRANSFER' ? null : matchCategoryWord(rest, customCategories, (c) => !type || c.type === type);
