@@ -4,6 +4,7 @@
 // Kotlin service (field names and error bodies); additions are optional fields only.
 import { z } from 'zod';
 import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, TRANSACTION_TYPES } from './domain';
+import { isCalendarDate } from './time';
 
 export const GATEWAY_PATHS = {
   parse: '/api/v1/llm/parse-transaction',
@@ -54,23 +55,39 @@ export const ParseTransactionRequestSchema = z.object({
 });
 export type ParseTransactionRequest = z.infer<typeof ParseTransactionRequestSchema>;
 
+/** Enum values compared case-insensitively (the original service's clients vary). */
+const upperEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(values));
+const lowerEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values));
+const orNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+
+// Answers are read leniently (defaults, a bad field dropped rather than the whole answer
+// lost), so the desktop also works against the original service, whose Kotlin serializer
+// omits fields that hold their default values. Our gateway always sends every field.
 export const ParsedTransactionSchema = z.object({
-  amount: z.number().nullable(),
-  currency: z.string(),
-  date: z.string(),
-  category: z.string(),
-  description: z.string(),
-  type: z.enum(TRANSACTION_TYPES),
-  account: z.string(),
-  confidence: z.number().min(0).max(1),
+  amount: z.number().nullable().catch(null),
+  currency: z.string().nullish().transform((v) => orNull(v) ?? 'CNY').catch('CNY'),
+  /** YYYY-MM-DD; null = today at save time. */
+  date: z
+    .string()
+    .nullish()
+    .transform((v) => (v && isCalendarDate(v.trim()) ? v.trim() : null))
+    .catch(null),
+  category: z.string().nullish().transform(orNull).catch(null),
+  description: z.string().nullish().transform((v) => v?.trim() ?? '').catch(''),
+  type: upperEnum(TRANSACTION_TYPES).catch('EXPENSE'),
+  /** null = the default account. */
+  account: z.string().nullish().transform(orNull).catch(null),
+  confidence: z.number().transform((v) => Math.min(1, Math.max(0, v))).catch(0.8),
 });
 export type ParsedTransaction = z.infer<typeof ParsedTransactionSchema>;
 
 export const ParseTransactionResponseSchema = z.object({
-  transactions: z.array(ParsedTransactionSchema).max(MAX_BATCH_ITEMS),
-  model: z.string(),
+  transactions: z.array(ParsedTransactionSchema),
+  model: z.string().catch(''),
   /** More than 10 transactions were mentioned; only the first 10 are returned. */
-  truncated: z.boolean().optional(),
+  truncated: z.boolean().optional().catch(undefined),
 });
 export type ParseTransactionResponse = z.infer<typeof ParseTransactionResponseSchema>;
 
@@ -80,7 +97,7 @@ export const WireBatchItemSchema = z.object({
   index: z.number().int().min(0).max(1000),
   amount: z.number().nullable().optional(),
   category: z.string().max(100).nullable().optional(),
-  type: z.enum(TRANSACTION_TYPES).nullable().optional(),
+  type: upperEnum(TRANSACTION_TYPES).nullable().optional(),
   description: z.string().max(MAX_TEXT_CHARS).nullable().optional(),
   date: z.string().max(40).nullable().optional(),
 });
@@ -99,14 +116,23 @@ export const CorrectTransactionRequestSchema = z.object({
 });
 export type CorrectTransactionRequest = z.infer<typeof CorrectTransactionRequestSchema>;
 
-export const UpdatedFieldsSchema = z.object({
-  amount: z.number().optional(),
-  type: z.enum(TRANSACTION_TYPES).optional(),
-  category: z.string().optional(),
-  description: z.string().optional(),
-  date: z.string().optional(),
-  account: z.string().optional(),
-});
+const dropUndefined = <T extends Record<string, unknown>>(fields: T): T =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
+
+export const UpdatedFieldsSchema = z
+  .object({
+    amount: z.number().optional().catch(undefined),
+    type: upperEnum(TRANSACTION_TYPES).optional().catch(undefined),
+    category: z.string().min(1).optional().catch(undefined),
+    description: z.string().optional().catch(undefined),
+    date: z
+      .string()
+      .refine((v) => isCalendarDate(v))
+      .optional()
+      .catch(undefined),
+    account: z.string().min(1).optional().catch(undefined),
+  })
+  .transform(dropUndefined);
 
 export const WireCorrectionItemSchema = z.object({
   index: z.number().int(),
@@ -114,12 +140,21 @@ export const WireCorrectionItemSchema = z.object({
 });
 
 export const CorrectTransactionResponseSchema = z.object({
-  corrections: z.array(WireCorrectionItemSchema),
-  intent: z.enum(CORRECTION_INTENTS),
-  confidence: z.number().min(0).max(1),
-  model: z.string(),
+  /** Entries that are not {index, updatedFields} are dropped, not fatal. */
+  corrections: z
+    .array(z.unknown())
+    .catch([])
+    .transform((items) =>
+      items.flatMap((item) => {
+        const parsed = WireCorrectionItemSchema.safeParse(item);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    ),
+  intent: lowerEnum(CORRECTION_INTENTS).catch('unclear'),
+  confidence: z.number().transform((v) => Math.min(1, Math.max(0, v))).catch(0),
+  model: z.string().catch(''),
   /** A clarifying question from the model; the client speaks it and keeps CONFIRMING. */
-  message: z.string().optional(),
+  message: z.string().optional().catch(undefined),
 });
 export type CorrectTransactionResponse = z.infer<typeof CorrectTransactionResponseSchema>;
 

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeChatServer, type ChatScript, type FakeChatServer } from '../../../gateway/testing/fake-chat-server';
@@ -321,6 +322,61 @@ describe('correct', () => {
     const done = DraftBatch.fromResults([draft(1, '餐饮', 'x')]).confirmAll();
     expect(await u.correct(done, '改成5', context)).toMatchObject({ intent: 'unclear', corrections: [] });
     expect(h.chat.calls).toHaveLength(0);
+  });
+});
+
+describe('against the original service', () => {
+  /** Answers the way the Kotlin service serializes: fields at their default value omitted. */
+  async function originalService(answers: Record<string, unknown>): Promise<string> {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answers[req.url ?? '']));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  }
+
+  it('reads its answers leniently: omitted defaults, enum case, uncapped lists, bad fields dropped', async () => {
+    const url = await originalService({
+      '/api/v1/llm/parse-transaction': {
+        transactions: Array.from({ length: 12 }, (_, i) => ({ amount: i + 1, date: '2026-02-17', category: '餐饮', description: `项${i + 1}`, type: 'expense' })),
+      },
+      '/api/v1/llm/correct-transaction': {
+        corrections: [
+          { index: 1, updatedFields: { amount: '五十', category: '交通' } },
+          { index: 0, updatedFields: { amount: 'x' } },
+          { updatedFields: { amount: 3 } },
+        ],
+        intent: 'CORRECTION',
+        confidence: 0.9,
+      },
+    });
+    const u = createUnderstanding({ mode: 'gateway', gatewayUrl: url });
+    const parsed = await u.parse('好多', context);
+    expect(parsed).toMatchObject({ source: 'llm', truncated: true });
+    expect(parsed.results).toHaveLength(10);
+    expect(parsed.results[9]).toEqual({
+      amount: 10,
+      type: 'EXPENSE',
+      category: '餐饮',
+      description: '项10',
+      date: '2026-02-17',
+      account: null,
+      confidence: 0.8,
+      source: 'llm',
+    });
+    const corrected = await u.correct(mixedBatch(), '奶茶那笔是交通', context);
+    expect(corrected).toEqual({
+      intent: 'correction',
+      corrections: [{ index: 3, updatedFields: { category: '交通' } }],
+      confidence: 0.9,
+      model: '',
+      source: 'llm',
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 // renumbered 0..k-1; the answer is mapped back to the batch's own indexes; LLM within
 // correctionTimeoutMs (3 s), else correctLocal on the same renumbered items.
 import type { DraftBatch, PendingView } from '../../../shared/draft-batch';
-import type { CorrectionResult, ParseResult } from '../../../shared/domain';
+import { MAX_BATCH_ITEMS, type CorrectionResult, type ParseResult } from '../../../shared/domain';
 import {
   MAX_TEXT_CHARS,
   type ParseContext,
@@ -95,10 +95,11 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
         const answer = await callLlm(parseTimeoutMs, (signal) =>
           client.parseTransaction({ text, context: wireContext(context) }, { signal }),
         );
+        // Another service may not cap the list itself.
         return {
-          results: answer.transactions.map(toParseResult),
+          results: answer.transactions.slice(0, MAX_BATCH_ITEMS).map(toParseResult),
           source: 'llm',
-          truncated: answer.truncated === true,
+          truncated: answer.truncated === true || answer.transactions.length > MAX_BATCH_ITEMS,
           multipleDetected: false,
         };
       } catch (err) {
@@ -193,7 +194,7 @@ function mapBack(result: CorrectionResult, view: PendingView): CorrectionResult 
  * the orchestrator never has to second-guess the outcome.
  */
 function settle(result: CorrectionResult, source: 'llm' | 'local'): CorrectionOutcome {
-  let corrections = result.corrections;
+  let corrections = result.corrections.filter((c) => Object.keys(c.updatedFields).length > 0);
   if (result.intent === 'correction') corrections = corrections.filter((c) => c.index !== -1);
   else if (result.intent === 'append') corrections = corrections.filter((c) => c.index === -1);
   else corrections = [];
