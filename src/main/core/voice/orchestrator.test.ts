@@ -796,3 +796,12 @@ describe('audio pipeline (auto, pushToTalk, keyboard)', () => {
     expect(t.orch.mode).toBe('pushToTalk');
   });
 });
+
+describe('start', () => {
+  it('is idempotent: concurrent starts open the mic once and welcome once', async () => {
+    const t = setup({ mode: 'auto' });
+    await Promise.all([t.orch.start(), t.orch.start(), t.orch.processTextInput('这个月花了多少')]);
+    expect(t.input.startCalls).toBe(1);
+    expect(t.said().filter((text) => text === PHRASES.welcome)).toHaveLength(1);
+  });
+});

@@ -77,6 +77,8 @@ export interface OrchestratorOptions {
   log?: (message: string, err?: unknown) => void;
 }
 
+const MAX_CONVERSATION = 200;
+
 const UNDO_WORDS = /^(撤销|撤回|撤消)(一下)?(刚才|上一次|上次|刚刚)?(的|那)?(保存|记录|那笔|那几笔|一笔)?$/;
 
 const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
@@ -129,6 +131,7 @@ export class VoiceOrchestrator {
   private warnTimer: TimerHandle | null = null;
   private endTimer: TimerHandle | null = null;
   private offlineCorrectionNoticed = false;
+  private starting: Promise<void> | null = null;
 
   private lastSave: { rows: TransactionRow[]; results: ParseResult[] } | null = null;
   private readonly totals: SessionSummary = { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 };
@@ -192,8 +195,13 @@ export class VoiceOrchestrator {
 
   // ---- lifecycle ------------------------------------------------------------------
 
-  /** IDLE → LISTENING; opens the mic in auto/pushToTalk, then speaks the welcome. */
-  async start(): Promise<void> {
+  /** IDLE → LISTENING; opens the mic in auto/pushToTalk, then speaks the welcome. Idempotent. */
+  start(): Promise<void> {
+    this.starting ??= this.open();
+    return this.starting;
+  }
+
+  private async open(): Promise<void> {
     if (!this.usable || this.currentState !== 'idle') return;
     if (this.currentMode !== 'keyboard' && !(await this.openAudio())) this.currentMode = 'keyboard';
     if (!this.usable) return;
@@ -841,6 +849,8 @@ export class VoiceOrchestrator {
 
   private note(role: ConversationEntry['role'], text: string): void {
     this.log_.push({ role, text, at: this.clock.now() });
+    // A window shows the recent dialogue; an all-day session must not grow without bound.
+    if (this.log_.length > MAX_CONVERSATION) this.log_.splice(0, this.log_.length - MAX_CONVERSATION);
   }
 
   private setState(state: VoiceState): void {
