@@ -69,13 +69,19 @@ async function hotkeyDown(): Promise<void> {
   await command('voicePushToTalk', { action: 'down' });
 }
 
+/** Hotkey commands run in order: a quick release must not overtake its own press. */
+let hotkeyQueue: Promise<unknown> = Promise.resolve();
+function inOrder(task: () => Promise<unknown>): void {
+  hotkeyQueue = hotkeyQueue.then(task).catch((err: unknown) => log('hotkey command failed', err));
+}
+
 function bindHotkey(accelerator: string): void {
   hotkey?.dispose();
   hotkey = registerPushToTalk(
     accelerator,
     {
-      down: () => void hotkeyDown(),
-      up: () => void command('voicePushToTalk', { action: 'up' }),
+      down: () => inOrder(hotkeyDown),
+      up: () => inOrder(() => command('voicePushToTalk', { action: 'up' })),
       indicator: (visible) => windows?.setIndicator(visible),
     },
     log,
