@@ -215,6 +215,15 @@ describe('CONFIRMING Layer 1 (voice-correction-dialogue 混合意图分流)', ()
     expect(t.rows()).toHaveLength(0);
   });
 
+  it('全部确认 「全部确认」 confirms every pending item (a cancelled one stays out)', async () => {
+    const t = await withFour();
+    await t.orch.processTextInput('删掉第四笔');
+    await t.orch.processTextInput('全部确认');
+    expect(t.llm.correctRequests).toHaveLength(0);
+    expect(t.rows()).toHaveLength(3);
+    expect(t.last()).toBe('已保存3笔交易。');
+  });
+
   it('取消当前记录 「不要了」: clears the batch, back to LISTENING, no LLM call', async () => {
     const t = await withFour();
     await t.orch.processTextInput('不要了');
@@ -309,6 +318,42 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([60, 60, 30, 90]);
   });
 
+  it('语音纠正通过 LLM 修改草稿 「改为收入」 (single item): filler, LLM, updated card, read-back, still CONFIRMING', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script(
+      { parse: [r(60, 'EXPENSE', '红包', '红包')] },
+      { correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }], confidence: 0.92 } },
+    );
+    await t.orch.processTextInput('红包收了60');
+    const mark = t.said().length;
+    await t.orch.processTextInput('改为收入');
+    expect(classifyIntent('改为收入', 1).intent).toBe('correction');
+    expect(t.llm.correctRequests[0]).toMatchObject({ correctionText: '改为收入', currentBatch: [{ index: 0, amount: 60, type: 'EXPENSE' }] });
+    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting, '已将第1笔修改为收入60元，红包。还需要修改吗？']);
+    expect(t.events.at(-2)).toMatchObject({ type: 'draftBatchUpdated', batch: { items: [{ result: { type: 'INCOME' } }] } });
+    expect(t.orch.state).toBe('confirming');
+  });
+
+  it('自然语言纠正 and 描述词定位: Layer 1 passes 「红包那笔应该是收入不是支出啊」 to the LLM, which finds the item', async () => {
+    const t = await withFour();
+    await t.orch.act({ action: 'editItem', index: 2, fields: { type: 'EXPENSE' } });
+    t.llm.script({ correct: { intent: 'correction', corrections: [{ index: 2, updatedFields: { type: 'INCOME' } }], confidence: 0.88 } });
+    await t.orch.processTextInput('红包那笔应该是收入不是支出啊');
+    expect(t.llm.correctRequests).toHaveLength(1);
+    expect(t.orch.batch?.items[2]?.result.type).toBe('INCOME');
+  });
+
+  it('request failure: the local rules answer, and what they cannot place leaves the batch unchanged', async () => {
+    const t = await withFour();
+    const before = t.orch.batch;
+    t.llm.script({ offline: true });
+    await t.orch.processTextInput('那个那个嗯');
+    expect(t.orch.batch).toBe(before);
+    expect(t.last()).toMatch(/没听清要改什么，请再说一次$/);
+    expect(t.orch.state).toBe('confirming');
+  });
+
   it('LLM 纠正超时降级: after 3 s the local rules apply 「改为收入」', async () => {
     const t = setup();
     await t.begin();
@@ -316,6 +361,10 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await t.orch.processTextInput('吃饭60');
     const mark = t.said().length;
     const done = t.orch.processTextInput('改为收入');
+    await t.settle();
+    // The filler is spoken before the request goes out, not after the answer.
+    expect(t.llm.correctRequests).toHaveLength(1);
+    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting]);
     await t.clock.advance(2999);
     expect(t.orch.batch?.items[0]?.result.type).toBe('EXPENSE');
     await t.clock.advance(1);
@@ -323,6 +372,14 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.orch.batch?.items[0]?.result.type).toBe('INCOME');
     expect(t.spokenSince(mark)[0]).toBe(PHRASES.correcting);
     expect(t.last()).toMatch(/^已将第1笔修改为收入60元，.+。还需要修改吗？$/);
+  });
+
+  it('离线复杂纠正: offline, 「那个应该是收入不是支出」 sets the type from the keywords', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('吃饭60');
+    await t.orch.processTextInput('那个应该是收入不是支出');
+    expect(t.orch.batch?.items[0]?.result.type).toBe('INCOME');
   });
 
   it('离线类型修正: offline, 「改为收入」 goes to the local rules and the offline notice is spoken once', async () => {
