@@ -93,8 +93,9 @@ export function parseNumeral(run: string): number | null {
         break;
       case 'small':
         if (current === null) {
-          if (t.unit !== 10 || section !== 0 && lastUnit <= 10) return null;
-          current = 1; // 十五 = 15, 一百十 is rare but 十 alone is 10
+          // Only 十 may stand without a digit: 十五 = 15, 一百十 = 110; 百/千 need one, 十十 is nonsense.
+          if (t.unit !== 10 || (section !== 0 && lastUnit <= 10)) return null;
+          current = 1;
         }
         if (lastUnit < t.unit && section > 0) return null; // 五十百
         section += current * t.unit;
