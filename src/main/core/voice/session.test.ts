@@ -143,3 +143,14 @@ describe('push-to-talk from the session manager', () => {
     expect(t.voiceEvents().at(-1)).toMatchObject({ type: 'error', code: 'asr_unavailable' });
   });
 });
+
+describe('draft actions without a session', () => {
+  it('change nothing and open no microphone', async () => {
+    const mic = new ScriptedVoiceInput();
+    const t = boot({ mic });
+    const snap = await t.call('voiceAction', { action: 'confirmAll' });
+    expect(snap.state).toBe('idle');
+    expect(mic.startCalls).toBe(0);
+    expect(t.voiceEvents()).toEqual([]);
+  });
+});

@@ -96,8 +96,9 @@ export class VoiceSessionManager implements VoiceController {
         if (this.orchestrator && !this.endedSummary) await this.orchestrator.exit();
         return;
       default:
-        if (!this.orchestrator || this.endedSummary) await this.start();
-        await this.orchestrator!.act(action);
+        // Draft actions need drafts, which only a running session has.
+        if (!this.orchestrator || this.endedSummary) return;
+        await this.orchestrator.act(action);
     }
   }
 
