@@ -79,6 +79,13 @@ describe('one item offline', () => {
     expect(parseLocal('2月15号吃饭60', { now }).multipleDetected).toBe(false);
   });
 
+  it('drops an amount the speaker denies (不是30是35)', () => {
+    const out = parseLocal('打车不是30是35', { now });
+    expect(out.results[0]!.amount).toBe(35);
+    expect(out.multipleDetected).toBe(false);
+    expect(parseLocal('不是35', { now }).results[0]!.amount).toBe(35);
+  });
+
   it('returns nothing for blank or punctuation-only text', () => {
     expect(parseLocal('', { now }).results).toEqual([]);
     expect(parseLocal(' ，。 ', { now }).results).toEqual([]);

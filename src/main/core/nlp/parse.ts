@@ -36,6 +36,13 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
   return first.end;
 }
 
+/** 不是30是35: an amount the speaker denies is dropped when another one remains. */
+function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
+  if (amounts.length < 2) return amounts;
+  const kept = amounts.filter((a) => !/不是$|不$/.test(text.slice(Math.max(0, a.start - 2), a.start)));
+  return kept.length > 0 ? kept : amounts;
+}
+
 /** Type and category of one item's words. */
 export function readItem(
   words: string,
@@ -62,12 +69,14 @@ export function parseUtterance(
   const dates = findDates(text, now);
   const ordinals = findOrdinals(text);
   const claimed: Span[] = [...dates, ...ordinals];
-  const amounts = moneyMentions(findAmounts(text, claimed));
+  const mentioned = moneyMentions(findAmounts(text, claimed));
+  const amounts = withoutDenied(text, mentioned);
+  const denied = mentioned.filter((a) => !amounts.includes(a));
   const multipleDetected = amounts.length >= 2;
   const end = multipleDetected ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
   const itemText = text.slice(0, end);
   const account = findAccount(text);
-  const itemSpans: Span[] = [...claimed, ...(amounts[0] ? [amounts[0]] : []), ...(account ? [account] : [])].filter(
+  const itemSpans: Span[] = [...claimed, ...denied, ...(amounts[0] ? [amounts[0]] : []), ...(account ? [account] : [])].filter(
     (s) => s.start < end,
   );
   const description = describe(itemText, itemSpans);
