@@ -127,7 +127,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
       return sendError(reply, 'validation_failed', 'request body must be JSON (Content-Type: application/json)');
     }
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, 'validation_failed', `request body is not valid JSON: ${err.message}`);
+      return sendError(reply, 'validation_failed', err.message);
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, 'internal_error', 'internal error');

@@ -59,11 +59,11 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
         log({ event: 'llm_attempt_failed', route, model, kind: kindOf(err), message: (err as Error).message });
       }
     }
+    // A bug of ours is not the provider's fault: let it surface as a 500.
+    const unexpected = failures.find((f) => !(f instanceof UpstreamError || f instanceof ModelReplyError));
+    if (unexpected) throw unexpected;
     if (failures.some((f) => f instanceof ModelReplyError)) {
       throw new GatewayError('llm_parse_failed', 'the language model did not return a usable answer');
-    }
-    if (failures.every((f) => !(f instanceof UpstreamError || f instanceof ModelReplyError))) {
-      throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
     }
     const network = failures.every((f) => f instanceof UpstreamError && f.kind === 'network');
     const last = failures.at(-1) as Error;
