@@ -87,6 +87,7 @@ describe('voice session manager (through app-core and IPC dispatch)', () => {
     expect(snap.state).toBe('ended');
     expect(snap.summary).toEqual({ savedCount: 1, expenseFen: 3500, incomeFen: 0, transferFen: 0 });
     expect(snap.conversation?.length).toBeGreaterThan(0);
+    expect(t.voiceEvents().filter((e) => e.type === 'stateChanged' && e.state === 'idle')).toEqual([]);
     const tail = t.voiceEvents().slice(-2);
     expect(tail).toEqual([
       { type: 'exitSession', summary: { savedCount: 1, expenseFen: 3500, incomeFen: 0, transferFen: 0 } },

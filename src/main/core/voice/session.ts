@@ -135,6 +135,8 @@ export class VoiceSessionManager implements VoiceController {
 
   private forward(o: VoiceOrchestrator, event: VoiceEvent): void {
     if (o !== this.orchestrator) return;
+    // The orchestrator goes idle when it ends (spec); the window shows ENDED instead.
+    if (event.type === 'stateChanged' && event.state === 'idle' && o.ended) return;
     this.options.emit(event);
     if (event.type === 'exitSession' || event.type === 'sessionTimeout') {
       this.endedSummary = event.summary;
