@@ -161,13 +161,3 @@ export function matchCategoryWord(
     custom: false,
   };
 }
-
-/** Preset or custom category with exactly this name, preferring `type`. */
-export function categoryByName(
-  name: string,
-  customCategories: readonly CategoryRef[] = [],
-  type?: TransactionType,
-): CategoryRef | null {
-  const all: CategoryRef[] = [...customCategories, ...PRESET_CATEGORIES.map((c) => ({ name: c.name, type: c.type }))];
-  return all.find((c) => c.name === name && (!type || c.type === type)) ?? all.find((c) => c.name === name) ?? null;
-}

@@ -156,8 +156,15 @@ interface ItemScore {
   score: number;
 }
 
-/** Which pending item the words before the verb point at (外卖那笔, 工资的, 60那笔). */
-function matchReference(ref: string, pending: readonly BatchItem[], options: CorrectionOptions): number | null {
+/**
+ * Which pending item the words before the verb point at (外卖那笔, 工资的, 60那笔): its index,
+ * 'ambiguous' when several fit equally, null when the words name none.
+ */
+function matchReference(
+  ref: string,
+  pending: readonly BatchItem[],
+  options: CorrectionOptions,
+): number | 'ambiguous' | null {
   const words = ref.replace(REF_SUFFIX, '').replace(FILLER_EDGE, '').replace(REF_SUFFIX, '');
   if (!words) return null;
   const category = matchCategoryWord(words, options.customCategories ?? []);
@@ -175,7 +182,7 @@ function matchReference(ref: string, pending: readonly BatchItem[], options: Cor
   const best = Math.max(...scores.map((s) => s.score));
   if (best <= 0) return null;
   const top = scores.filter((s) => s.score === best);
-  return top.length === 1 ? top[0]!.index : -2;
+  return top.length === 1 ? top[0]!.index : 'ambiguous';
 }
 
 function appendFromText(text: string, options: CorrectionOptions): CorrectionResult | null {
@@ -239,7 +246,7 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
       const verb = findVerb(segment.text);
       const head = verb ? segment.text.slice(0, verb.start) : '';
       const ref = matchReference(head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''), pending, options);
-      if (ref === -2) return UNCLEAR;
+      if (ref === 'ambiguous') return UNCLEAR;
       if (ref !== null) targets = [ref];
       else if (SCOPE_ALL.test(head)) targets = pending.map((_, i) => i);
       else if (pending.length === 1) targets = [0];

@@ -11,11 +11,6 @@ export function isChineseDigit(ch: string | undefined): boolean {
   return ch !== undefined && DIGITS.has(ch);
 }
 
-/** A digit of either script, the start of a number. */
-export function isDigitChar(ch: string | undefined): boolean {
-  return isAsciiDigit(ch) || isChineseDigit(ch);
-}
-
 type Token =
   | { kind: 'num'; value: number; integer: boolean }
   | { kind: 'zero' }
