@@ -79,7 +79,8 @@ export const ledgerSchemas = {
   exportCsv: z
     .object({
       filter: ledgerFilter.default({}),
-      offset: z.number().int().min(0).default(0),
+      /** The previous chunk's cursor; absent for the first chunk. */
+      after: z.string().max(64).optional(),
       limit: z.number().int().min(1).max(200_000).default(200_000),
     })
     .strict(),
@@ -158,11 +159,13 @@ export interface AccountInfo {
 }
 
 export interface CsvChunk {
-  /** UTF-8 text; the first chunk (offset 0) starts with the BOM and the header line. */
+  /** UTF-8 text; the first chunk starts with the BOM and the header line. */
   text: string;
   rows: number;
-  /** Rows matching the filter in total. */
+  /** Rows matching the filter in total (first chunk only; -1 on later chunks). */
   total: number;
+  /** Pass as `after` for the next chunk; null when this was the last. */
+  cursor: string | null;
 }
 
 export type ImportFormat = 'suikouji' | 'alipay' | 'wechat';

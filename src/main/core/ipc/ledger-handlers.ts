@@ -54,7 +54,7 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<(typ
     renameAccount: (input) => changed(() => ledger.renameAccount(input.id, input.name)),
     setDefaultAccount: (input) => changed(() => ledger.setDefaultAccount(input.id)),
     deleteAccount: (input) => changed(() => (ledger.deleteAccount(input.id), { deleted: true as const })),
-    exportCsv: (input) => exportCsv(ledger, input.filter, { offset: input.offset, limit: input.limit }),
+    exportCsv: (input) => guard(() => exportCsv(ledger, input.filter, { after: input.after ?? null, limit: input.limit })),
     previewImport: (input) => guard(() => history.previewImport(fileBytes(input.dataBase64))),
     commitImport: (input) => guard(() => history.importFile(fileBytes(input.dataBase64))),
     undo: () => guard(() => history.undo()),

@@ -2,7 +2,8 @@ import type { TransactionType } from '../../../shared/domain';
 import type { CsvChunk, LedgerFilter } from '../../../shared/ipc/ledger';
 import { formatFen } from '../../../shared/money';
 import { csvField, csvLine } from './csv';
-import type { Ledger } from './ledger';
+import { LedgerRuleError } from './errors';
+import type { ExportCursor, ExportRow, Ledger } from './ledger';
 
 export const CSV_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '备注'] as const;
 /** Excel only detects UTF-8 with the byte order mark. */
@@ -12,20 +13,31 @@ export const TYPE_LABELS: Record<TransactionType, string> = { EXPENSE: '支出',
 
 /**
  * One chunk of the CSV export of the filtered rows, oldest first (the order people read a
- * spreadsheet in). The chunk at offset 0 carries the BOM and the header.
+ * spreadsheet in). The first chunk (no cursor) carries the BOM and the header; pass the
+ * returned cursor to get the next one.
  */
-export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { offset?: number; limit?: number } = {}): CsvChunk {
-  const offset = range.offset ?? 0;
+export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { after?: string | null; limit?: number } = {}): CsvChunk {
+  const after = range.after ? decodeCursor(range.after) : null;
   const limit = range.limit ?? Number.MAX_SAFE_INTEGER;
-  const lines: string[] = offset === 0 ? [BOM + csvLine(CSV_HEADER)] : [];
+  const lines: string[] = after ? [] : [BOM + csvLine(CSV_HEADER)];
   let rows = 0;
-  for (const [date, occurredAt, type, category, amountFen, account, description] of ledger.iterateForExport(filter, offset, limit)) {
+  let last: ExportRow | undefined;
+  for (const row of ledger.iterateForExport(filter, after, limit)) {
+    const [date, occurredAt, type, category, amountFen, account, description] = row;
     // Only the free-text columns can hold a comma, quote or line break.
     lines.push(
       `${date},${occurredAt.slice(11, 19)},${TYPE_LABELS[type]},${csvField(category)},${formatFen(amountFen)},${csvField(account)},${csvField(description)}`,
     );
     rows++;
+    last = row;
   }
   const text = lines.length ? `${lines.join('\r\n')}\r\n` : '';
-  return { text, rows, total: ledger.count(filter) };
+  const cursor = last && rows === limit ? `${last[0]}|${last[7]}|${last[8]}` : null;
+  return { text, rows, total: after ? -1 : ledger.count(filter), cursor };
+}
+
+function decodeCursor(text: string): ExportCursor {
+  const m = /^(\d{4}-\d{2}-\d{2})\|(-?\d+)\|(\d+)$/.exec(text);
+  if (!m) throw new LedgerRuleError('validation_failed', '导出位置无效，请重新导出');
+  return { date: m[1]!, ms: Number(m[2]), rowid: Number(m[3]) };
 }

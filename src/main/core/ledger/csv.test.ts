@@ -76,9 +76,20 @@ describe('CSV export', () => {
     source.saveBatch([item({ category: '交通', date: '2026-03-01' })]);
     const whole = exportCsv(source, { from: '2026-02-01', to: '2026-02-28' });
     expect(whole.rows).toBe(25);
-    const chunks = [0, 10, 20].map((offset) => exportCsv(source, { from: '2026-02-01', to: '2026-02-28' }, { offset, limit: 10 }));
-    expect(chunks.map((c) => c.rows)).toEqual([10, 10, 5]);
-    expect(chunks.map((c) => c.text).join('')).toBe(whole.text);
+    // Same-instant rows (one batch) must not be split or repeated across chunk borders.
+    source.saveBatch(Array.from({ length: 7 }, (_, i) => item({ amount: 100 + i, date: '2026-02-10' })));
+    const whole7 = exportCsv(source, { from: '2026-02-01', to: '2026-02-28' });
+    expect(whole7.rows).toBe(32);
+    const chunks = [];
+    let after: string | null = null;
+    do {
+      const chunk = exportCsv(source, { from: '2026-02-01', to: '2026-02-28' }, { after, limit: 10 });
+      chunks.push(chunk);
+      after = chunk.cursor;
+    } while (after);
+    expect(chunks.map((c) => c.rows)).toEqual([10, 10, 10, 2]);
+    expect(chunks.map((c) => c.text).join('')).toBe(whole7.text);
+    expect(() => exportCsv(source, {}, { after: 'nonsense' })).toThrow(/导出位置无效/);
     expect(exportCsv(source, { category: '交通' }).rows).toBe(1);
   });
 });

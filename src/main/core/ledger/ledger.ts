@@ -41,6 +41,15 @@ export interface RawTransaction {
   updated_at: string;
 }
 
+export type ExportRow = [string, string, TransactionType, string, number, string, string, number, number];
+
+/** Where the previous export chunk ended. */
+export interface ExportCursor {
+  date: string;
+  ms: number;
+  rowid: number;
+}
+
 /** One row of an import file, already validated. */
 export interface ImportRow {
   line: number;
@@ -211,22 +220,22 @@ export class Ledger implements LedgerPort {
 
   /**
    * Oldest first, streamed row by row so a large export never holds every row twice.
-   * Rows are arrays [date, occurredAt, type, category, amountFen, account, description].
+   * Rows are arrays [date, occurredAt, type, category, amountFen, account, description,
+   * occurredMs, rowid]; the last two make the keyset cursor of the next chunk, so chunk n
+   * costs the same as chunk 1 however large the ledger (OFFSET would re-read every row before it).
    */
-  iterateForExport(
-    query: LedgerFilter,
-    offset: number,
-    limit: number,
-  ): IterableIterator<[string, string, TransactionType, string, number, string, string]> {
+  iterateForExport(query: LedgerFilter, after: ExportCursor | null, limit: number): IterableIterator<ExportRow> {
     const { where, params } = this.filter(query);
+    const keyset = after ? `${where ? `${where} AND` : 'WHERE'} (t.occurred_date, t.occurred_ms, t.rowid) > (?, ?, ?)` : where;
     const stmt = this.db
       .prepare(
-        `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description
+        `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description, t.occurred_ms, t.rowid
          FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
-         ${where} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ? OFFSET ?`,
+         ${keyset} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ?`,
       )
       .raw(true);
-    return stmt.iterate(...params, limit, offset) as IterableIterator<[string, string, TransactionType, string, number, string, string]>;
+    const keyParams = after ? [after.date, after.ms, after.rowid] : [];
+    return stmt.iterate(...params, ...keyParams, limit) as IterableIterator<ExportRow>;
   }
 
   /** Substring search on description and category name, newest first. */
@@ -662,7 +671,9 @@ export class Ledger implements LedgerPort {
       params.push(query.to);
     }
     if (query.type) {
-      clauses.push('t.type = ?');
+      // Unary + keeps the planner off the (type, …) statistics index: with a type filter it
+      // would otherwise walk every row of that type and sort them instead of using the day order.
+      clauses.push('+t.type = ?');
       params.push(query.type);
     }
     if (query.category) {

@@ -13,16 +13,20 @@ export async function exportCsvBlob(
   onProgress: (done: number, total: number) => void,
 ): Promise<{ blob: Blob; rows: number }> {
   const parts: string[] = [];
-  let offset = 0;
+  let done = 0;
+  let total = 0;
+  let after: string | undefined;
   for (;;) {
-    const result = await api.exportCsv({ filter, offset, limit: CHUNK_ROWS });
+    const result = await api.exportCsv(after ? { filter, after, limit: CHUNK_ROWS } : { filter, limit: CHUNK_ROWS });
     if (!result.ok) throw new Error(result.error.message);
+    if (!after) total = result.value.total;
     parts.push(result.value.text);
-    offset += result.value.rows;
-    onProgress(offset, result.value.total);
-    if (result.value.rows < CHUNK_ROWS) break;
+    done += result.value.rows;
+    onProgress(done, total);
+    if (!result.value.cursor) break;
+    after = result.value.cursor;
   }
-  return { blob: new Blob(parts, { type: 'text/csv;charset=utf-8' }), rows: offset };
+  return { blob: new Blob(parts, { type: 'text/csv;charset=utf-8' }), rows: done };
 }
 
 export function downloadBlob(blob: Blob, fileName: string): void {
