@@ -1,12 +1,12 @@
 // The `session` replay tool run as a user runs it (a child process): typed steps offline, and
 // espeak-ng audio through node-vad to a loopback server speaking the DashScope protocol.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRow } from '../src/shared/domain';
 import type { VoiceEvent } from '../src/shared/events';
-import { encodeWav } from '../src/main/core/audio/wav';
+import { encodeWav, parseWav } from '../src/main/core/audio/wav';
 import { startDashScopeServer, type ScriptedAsrServer } from '../test/support/asr-servers';
 import { composeProgram, renderMandarin, tempDir } from '../test/support/speech';
 
@@ -58,10 +58,13 @@ describe('npm run session', () => {
       { command: 'confirmItem', index: 0 },
       { text: '退出' },
     ]);
-    const r = await session(['--script', path, '--offline', '--now', '2026-02-17T12:00:00+08:00']);
+    const wav = join(dir.path, 'spoken.wav');
+    const r = await session(['--script', path, '--offline', '--now', '2026-02-17T12:00:00+08:00', '--tts-wav', wav]);
     expect(r.code, r.stderr).toBe(0);
     const { events, rows } = parse(r.stdout);
     expect(events[0]).toEqual({ type: 'stateChanged', state: 'listening' });
+    // The last thing said (the goodbye summary) was rendered by espeak-ng into the WAV.
+    expect(parseWav(readFileSync(wav)).samples.length).toBeGreaterThan(8000);
     expect(events.filter((e) => e.type === 'finalText')).toHaveLength(1);
     expect(events.some((e) => e.type === 'ttsSpoken' && e.text.includes('已将第1笔修改为支出40元'))).toBe(true);
     expect(events.filter((e) => e.type === 'exitSession')).toHaveLength(1);

@@ -191,6 +191,8 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
       }
       await settle(voice);
     }
+    // Let the last read-back reach the speaker (or the WAV file) before the session closes.
+    await voice.current?.silent();
     out(JSON.stringify({ rows: ledger.list({ limit: 1000 }).rows }));
   } catch (err) {
     process.stderr.write(`session failed: ${(err as Error).message}\n`);

@@ -262,6 +262,15 @@ export class VoiceOrchestrator {
     } while (tail !== this.queue);
   }
 
+  /** Resolves once everything queued for the speaker has been spoken. */
+  async silent(): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = this.speechTail;
+      await tail;
+    } while (tail !== this.speechTail);
+  }
+
   /** Drops everything: no event is emitted afterwards, audio is released. */
   async dispose(): Promise<void> {
     if (!this.active) return;
