@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { judge, type GoldenCase } from './golden-judge';
+
+const parseCase: GoldenCase = { id: 'p', op: 'parse', text: '午饭35', expect: { amount: 35, category: ['餐饮', '其他'] } };
+const tx = (fields: Record<string, unknown>) => ({
+  transactions: [{ amount: 35, type: 'EXPENSE', category: '餐饮', date: null, description: '午饭', account: null, ...fields }],
+  multipleDetected: false,
+});
+
+describe('golden judge', () => {
+  it('passes a matching parse and accepts any listed value', () => {
+    expect(judge(parseCase, tx({}))).toBeNull();
+    expect(judge(parseCase, tx({ category: '其他' }))).toBeNull();
+  });
+
+  it('fails a wrong value, a missing transaction and an error', () => {
+    expect(judge(parseCase, tx({ amount: 36 }))).toContain('amount');
+    expect(judge(parseCase, { transactions: [], multipleDetected: false })).toContain('no transaction');
+    expect(judge(parseCase, { error: 'x' })).toContain('error');
+  });
+
+  it('lets "amount": null pass when there is no transaction', () => {
+    const c: GoldenCase = { id: 'n', op: 'parse', text: '', expect: { amount: null } };
+    expect(judge(c, { transactions: [], multipleDetected: false })).toBeNull();
+  });
+
+  it('treats correction and newInput as the same Layer-2 answer and checks the index', () => {
+    const c: GoldenCase = { id: 'c', op: 'classify', text: 'x', expect: { intent: 'correction' } };
+    expect(judge(c, { intent: 'newInput', index: null })).toBeNull();
+    expect(judge(c, { intent: 'confirm', index: null })).toContain('intent');
+    const item: GoldenCase = { id: 'i', op: 'classify', text: 'x', expect: { intent: 'confirmItem', index: 1 } };
+    expect(judge(item, { intent: 'confirmItem', index: 2 })).toContain('index');
+  });
+
+  it('fails a correction that touches an index that is not expected or changes a field wrongly', () => {
+    const c: GoldenCase = {
+      id: 'k',
+      op: 'correct',
+      text: 'x',
+      expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 50 } }] },
+    };
+    expect(judge(c, { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 50 } }] })).toBeNull();
+    expect(judge(c, { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 51 } }] })).toContain('amount');
+    expect(
+      judge(c, {
+        intent: 'correction',
+        corrections: [
+          { index: 0, updatedFields: { amount: 50 } },
+          { index: 1, updatedFields: { amount: 5 } },
+        ],
+      }),
+    ).toContain('unexpected');
+  });
+});
