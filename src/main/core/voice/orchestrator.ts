@@ -385,9 +385,12 @@ export class VoiceOrchestrator {
 
   private applyCorrection(outcome: CorrectionOutcome, batch: DraftBatch): void {
     const intent = outcome.confidence < 0.7 ? 'unclear' : outcome.intent;
-    const offline = outcome.source === 'local' && !this.options.understanding.isOnline() && !this.offlineCorrectionNoticed;
-    const prefix = offline ? say.PHRASES.offlineCorrection : '';
-    if (offline) this.offlineCorrectionNoticed = true;
+    // The first reply from the offline rules says that only simple fixes work (spec: 离线降级纠正).
+    const notice = (): string => {
+      if (outcome.source !== 'local' || this.options.understanding.isOnline() || this.offlineCorrectionNoticed) return '';
+      this.offlineCorrectionNoticed = true;
+      return say.PHRASES.offlineCorrection;
+    };
     const message = intent !== 'unclear' && outcome.message ? outcome.message : '';
     switch (intent) {
       case 'confirm':
@@ -408,7 +411,7 @@ export class VoiceOrchestrator {
         if (fixed.length === 0) break;
         this.updateBatch(next);
         const fixes = fixed.map((index) => ({ number: next.displayNumber(index), result: next.item(index)!.result }));
-        void this.speak(prefix + say.corrected(fixes) + message);
+        void this.speak(notice() + say.corrected(fixes) + message);
         return;
       }
       case 'append': {
@@ -439,13 +442,13 @@ export class VoiceOrchestrator {
         if (added.length > 0) this.updateBatch(next);
         const parts = added.map((index) => say.appended(next.displayNumber(index), next.item(index)!.result, next.size));
         if (full) parts.push(say.PHRASES.appendLimit);
-        void this.speak(prefix + parts.join('') + message);
+        void this.speak(notice() + parts.join('') + message);
         return;
       }
       default:
         break;
     }
-    void this.speak(prefix + (outcome.message || say.PHRASES.unclear));
+    void this.speak(notice() + (outcome.message || say.PHRASES.unclear));
   }
 
   private async handleAction(action: DraftAction): Promise<void> {
@@ -489,13 +492,8 @@ export class VoiceOrchestrator {
     );
   }
 
-  /** Keeps CONFIRMING while something is pending; otherwise commits what was confirmed. */
+  /** Nothing is pending any more: save what was confirmed (or say 已取消), clear, LISTENING. */
   private resolve(next: DraftBatch, before: DraftBatch): void {
-    if (!next.allResolved) {
-      this.updateBatch(next);
-      void this.speak(say.readBack(next));
-      return;
-    }
     if (next.confirmedItems.length === 0) {
       this.clearBatch();
       this.setState('listening');
