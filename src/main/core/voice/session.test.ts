@@ -155,3 +155,32 @@ describe('draft actions without a session', () => {
     expect(t.voiceEvents()).toEqual([]);
   });
 });
+
+describe('restart', () => {
+  it('two quick restarts leave exactly one live session and release every microphone', async () => {
+    const mics: ScriptedVoiceInput[] = [];
+    const dir = mkdtempSync(join(tmpdir(), 'skj-voice-restart-'));
+    const core = createAppCore({
+      dataDir: dir,
+      version: 'test',
+      log: () => {},
+      voice: {
+        mode: 'auto',
+        understanding: { mode: 'offline' },
+        tts: { engine: 'log', log: () => {} },
+        clock: new FakeClock(),
+        createVoiceInput: () => {
+          const mic = new ScriptedVoiceInput();
+          mics.push(mic);
+          return mic;
+        },
+      },
+    });
+    cores.push({ core, dir });
+    await core.dispatch('voiceStart', { mode: 'auto' });
+    await Promise.all([core.dispatch('voiceAction', { action: 'restart' }), core.dispatch('voiceAction', { action: 'restart' })]);
+    expect(mics).toHaveLength(3);
+    expect(mics.map((m) => m.running)).toEqual([false, false, true]);
+    expect(mics.slice(0, 2).map((m) => m.listenerCount)).toEqual([0, 0]);
+  });
+});

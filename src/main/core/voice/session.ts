@@ -27,6 +27,7 @@ export class VoiceSessionManager implements VoiceController {
   private mode: VoiceMode;
   private endedSummary: SessionSummary | null = null;
   private cachedParts: SessionParts | null = null;
+  private replacing: Promise<unknown> = Promise.resolve();
 
   constructor(options: VoiceSessionOptions) {
     this.options = options;
@@ -60,7 +61,7 @@ export class VoiceSessionManager implements VoiceController {
       await o.start();
       return;
     }
-    await this.fresh().start();
+    await (await this.fresh()).start();
   }
 
   async setMode(mode: VoiceMode): Promise<void> {
@@ -90,7 +91,7 @@ export class VoiceSessionManager implements VoiceController {
   async act(action: VoiceAction): Promise<void> {
     switch (action.action) {
       case 'restart':
-        await this.fresh().start();
+        await (await this.fresh()).start();
         return;
       case 'exit':
         if (this.orchestrator && !this.endedSummary) await this.orchestrator.exit();
@@ -113,19 +114,28 @@ export class VoiceSessionManager implements VoiceController {
     await o?.dispose();
   }
 
-  /** Disposes the old orchestrator (its late events are dropped) and creates a new one. */
-  private fresh(): VoiceOrchestrator {
-    const old = this.orchestrator;
-    if (old) void old.dispose();
-    this.endedSummary = null;
-    this.cachedParts = null;
-    const o: VoiceOrchestrator = new VoiceOrchestrator({
-      ...this.parts(),
-      mode: this.mode,
-      emit: (event) => this.forward(o, event),
+  /**
+   * Disposes the old orchestrator (its late events are dropped at once) and, once its
+   * microphone is released, creates a new one.
+   */
+  private fresh(): Promise<VoiceOrchestrator> {
+    // Serialised: two quick restarts must not leave an orchestrator that nobody disposes.
+    const next = this.replacing.then(async () => {
+      const old = this.orchestrator;
+      this.orchestrator = null;
+      await old?.dispose();
+      this.endedSummary = null;
+      this.cachedParts = null;
+      const o: VoiceOrchestrator = new VoiceOrchestrator({
+        ...this.parts(),
+        mode: this.mode,
+        emit: (event) => this.forward(o, event),
+      });
+      this.orchestrator = o;
+      return o;
     });
-    this.orchestrator = o;
-    return o;
+    this.replacing = next.catch(() => undefined);
+    return next;
   }
 
   private parts(): SessionParts {
