@@ -104,6 +104,8 @@ test.describe('ledger app', () => {
     const editor = page.getByRole('form', { name: '编辑记录' });
     await editor.getByLabel('金额').fill('123.45');
     await editor.getByLabel('备注').fill(`${description} 已改`);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/ledger-edit-light.png` });
     await editor.getByRole('button', { name: '保存' }).click();
     await expect(editor).toBeHidden();
     await expect(page.getByText(`${description} 已改`)).toBeVisible();
@@ -139,6 +141,15 @@ test.describe('ledger app', () => {
     await expect(page.getByText(keyVictim, { exact: true })).toBeVisible();
     await expect(page.getByRole('status')).toContainText('已撤销：删除 1 笔');
     expect(app.ledger.count()).toBe(before);
+
+    // Keyboard: Enter edits the selected row, Escape leaves it unchanged.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    const keyEditor = page.getByRole('form', { name: '编辑记录' });
+    await expect(keyEditor.getByLabel('金额')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(keyEditor).toBeHidden();
+    await expect(page.getByRole('listbox', { name: '明细列表' })).toBeFocused();
 
     // A voice save through the history appears at once (an event, not polling).
     await page.getByRole('button', { name: '本月' }).click();
@@ -244,5 +255,31 @@ test.describe('ledger app', () => {
     await page.getByLabel('选择导入文件').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
     await expect(page.getByRole('alert')).toContainText('第2行');
     expect(app.ledger.count()).toBe(count);
+  });
+
+  test('100 000 rows: the list stays a small window of DOM nodes while scrolling anywhere', async ({ app }) => {
+    const year = shanghaiToday().slice(0, 4);
+    const db = app.ledger.database;
+    const insert = db.prepare(
+      `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at)
+       VALUES (?, ?, 'CNY', 'EXPENSE', 1, 1, ?, ?, ?, ?, 'import', ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 100_000; i++) {
+        const day = new Date(Date.UTC(Number(year), 0, 1 + (i % 365))).toISOString().slice(0, 10);
+        const iso = `${day}T12:${String(i % 60).padStart(2, '0')}:00+08:00`;
+        insert.run(`big-${i}`, 100 + (i % 1000), `大账本${i}`, iso, day, Date.parse(iso), iso, iso);
+      }
+    })();
+    const page = await app.open('#/ledger');
+    await page.getByRole('button', { name: '本年' }).click();
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', /^共 100000 笔/);
+    const list = page.getByRole('listbox', { name: '明细列表' });
+    for (const fraction of [0.5, 0.9, 0.25, 1]) {
+      await list.evaluate((el, f) => (el.scrollTop = f * (el.scrollHeight - el.clientHeight)), fraction);
+      await expect(list.locator('.row .description').first()).toHaveText(/^大账本\d+$/);
+      expect(await list.locator('.row, .day').count()).toBeLessThan(60);
+    }
   });
 });
