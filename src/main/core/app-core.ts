@@ -86,6 +86,14 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         voiceConfigFromSettings(settings.get(), (name) => settings.secret(name)),
         history,
         { log, ...voiceOverrides },
+        // The user's own categories and accounts help the LLM and the local rules place words.
+        () => ({
+          customCategories: ledger
+            .categories()
+            .filter((c) => !c.preset && !c.hidden)
+            .map(({ name, type }) => ({ name, type })),
+          accounts: ledger.accounts().map((a) => a.name),
+        }),
       ),
   });
   const stopWatchingSettings = settings.onChange(() => voice.reconfigure());

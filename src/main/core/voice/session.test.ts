@@ -8,7 +8,7 @@ import type { AppEvent, VoiceEvent } from '../../../shared/events';
 import type { VoiceSnapshot } from '../../../shared/ipc/index';
 import { createAppCore, type AppCore } from '../app-core';
 import { FakeClock } from '../clock';
-import { ScriptedVoiceInput } from './test-doubles';
+import { ScriptedLlm, ScriptedVoiceInput } from './test-doubles';
 
 const cores: { core: AppCore; dir: string }[] = [];
 afterEach(async () => {
@@ -182,5 +182,28 @@ describe('restart', () => {
     expect(mics).toHaveLength(3);
     expect(mics.map((m) => m.running)).toEqual([false, false, true]);
     expect(mics.slice(0, 2).map((m) => m.listenerCount)).toEqual([0, 0]);
+  });
+});
+
+describe('understanding context', () => {
+  it('the LLM hears about the user’s own categories and accounts', async () => {
+    const llm = new ScriptedLlm().script({ parse: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'skj-voice-context-'));
+    const core = createAppCore({
+      dataDir: dir,
+      version: 'test',
+      log: () => {},
+      voice: {
+        understanding: { mode: 'gateway', gatewayUrl: 'http://gateway.test', fetch: llm.fetch },
+        tts: { engine: 'log', log: () => {} },
+        clock: new FakeClock(),
+      },
+    });
+    cores.push({ core, dir });
+    core.ledger.addCategory('猫粮', 'EXPENSE');
+    core.ledger.addAccount('招行卡');
+    await core.dispatch('voiceText', { text: '猫粮花了80' });
+    expect(llm.parseRequests[0]?.context?.customCategories).toContain('猫粮');
+    expect(llm.parseRequests[0]?.context?.accounts).toEqual(expect.arrayContaining(['钱包', '招行卡']));
   });
 });

@@ -7,7 +7,7 @@ import { createAsrClient, createGatewayTokenProvider, createStaticTokenProvider,
 import { createDirectAsrTokenMint, createUnderstanding, type UnderstandingConfig } from '../llm/index';
 import type { VoiceConfig } from '../settings/index';
 import { createTts, type TtsOptions } from '../tts/index';
-import type { AsrClient, LedgerPort, Tts, Understanding, VoiceInput } from './ports';
+import type { AsrClient, LedgerPort, Tts, Understanding, UnderstandingContext, VoiceInput } from './ports';
 import type { SessionParts } from './session';
 
 export interface VoiceOverrides {
@@ -26,8 +26,16 @@ export interface VoiceOverrides {
   log?: (message: string, err?: unknown) => void;
 }
 
+/** What the understanding may know about the ledger (user categories, accounts). */
+export type ContextSource = () => Omit<UnderstandingContext, 'now'>;
+
 /** The session parts for the current settings. Nothing touches the network or the mic here. */
-export function buildSessionParts(config: VoiceConfig, ledger: LedgerPort, overrides: VoiceOverrides = {}): SessionParts {
+export function buildSessionParts(
+  config: VoiceConfig,
+  ledger: LedgerPort,
+  overrides: VoiceOverrides = {},
+  context?: ContextSource,
+): SessionParts {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? (() => {});
   const understanding: Understanding = createUnderstanding({ ...(overrides.understanding ?? config.understanding), clock, log });
@@ -54,6 +62,7 @@ export function buildSessionParts(config: VoiceConfig, ledger: LedgerPort, overr
     ...(overrides.now ? { now: overrides.now } : {}),
     createVoiceInput: createInput,
     ...(createAsr ? { createAsrClient: createAsr } : {}),
+    ...(context ? { context } : {}),
     log,
   };
 }
