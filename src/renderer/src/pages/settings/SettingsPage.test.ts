@@ -1,0 +1,91 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IpcResult } from '../../../../shared/ipc/index';
+import { settingsSchema, type ConnectionTestResult, type Microphone, type SettingsSaveInput, type SettingsView } from '../../../../shared/ipc/app-settings';
+import SettingsPage from './SettingsPage.svelte';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** The settings commands as main answers them, with the masking done by the test. */
+class FakeSettingsApi {
+  view: SettingsView = {
+    settings: settingsSchema.parse({}),
+    secrets: { gatewayApiKey: { stored: true, mask: '••••1234' }, dashscopeApiKey: { stored: false, mask: null } },
+    secretStorageAvailable: true,
+    dataDir: '/home/u/.config/随口记',
+  };
+  saves: SettingsSaveInput[] = [];
+  tests: SettingsSaveInput[] = [];
+  microphones: IpcResult<Microphone[]> = { ok: true, value: [{ id: 4, name: 'USB 麦克风', isDefault: true }] };
+
+  settingsGet = async (): Promise<IpcResult<SettingsView>> => ({ ok: true, value: structuredClone(this.view) });
+  settingsSave = async (input: SettingsSaveInput): Promise<IpcResult<SettingsView>> => {
+    this.saves.push(input);
+    const mode = input.settings?.connection?.mode;
+    if (mode) this.view.settings.connection.mode = mode;
+    return { ok: true, value: structuredClone(this.view) };
+  };
+  settingsTest = async (input: SettingsSaveInput): Promise<IpcResult<ConnectionTestResult>> => {
+    this.tests.push(input);
+    return { ok: false, error: { code: 'x', message: '无法连接网关，请检查地址和网络后重试。' } };
+  };
+  listMicrophones = async () => this.microphones;
+}
+
+afterEach(() => cleanup());
+
+async function open(api = new FakeSettingsApi()) {
+  render(SettingsPage, { props: { api } });
+  await tick();
+  await tick();
+  return api;
+}
+
+describe('settings page', () => {
+  it('shows the data folder, the microphones and a stored key only as a mask', async () => {
+    await open();
+    expect(screen.getByText('/home/u/.config/随口记')).toBeTruthy();
+    expect((screen.getByRole('combobox', { name: '麦克风' }) as HTMLSelectElement).options[1]?.textContent).toBe('USB 麦克风（默认）');
+    await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));
+    const key = screen.getByLabelText('网关 API Key') as HTMLInputElement;
+    expect(key.value).toBe('');
+    expect(key.placeholder).toContain('••••1234');
+  });
+
+  it('sends a typed key, keeps an untouched one, and deletes on request', async () => {
+    const api = await open();
+    await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await tick();
+    expect(api.saves[0]?.secrets).toEqual({});
+    expect(api.saves[0]?.settings?.connection?.mode).toBe('gateway');
+
+    await fireEvent.input(screen.getByLabelText('网关 API Key'), { target: { value: 'new-key-5678' } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await tick();
+    expect(api.saves[1]?.secrets).toEqual({ gatewayApiKey: 'new-key-5678' });
+
+    await fireEvent.click(screen.getByRole('checkbox', { name: /删除已保存的网关密钥/ }));
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await tick();
+    expect(api.saves[2]?.secrets).toEqual({ gatewayApiKey: null });
+  });
+
+  it('tests the connection with the unsaved form and shows the sentence', async () => {
+    const api = await open();
+    await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));
+    await fireEvent.input(screen.getByLabelText('网关地址'), { target: { value: 'http://10.0.0.2:8080' } });
+    await fireEvent.click(screen.getByRole('button', { name: '测试连接' }));
+    await tick();
+    expect(api.tests[0]?.settings?.connection?.gatewayUrl).toBe('http://10.0.0.2:8080');
+    expect(screen.getByRole('status', { name: '连接测试结果' }).textContent).toContain('无法连接网关');
+    expect(api.saves).toEqual([]);
+  });
+
+  it('says how to go on without a microphone list', async () => {
+    const api = new FakeSettingsApi();
+    api.microphones = { ok: false, error: { code: 'audio_unavailable', message: '无法读取麦克风列表：请确认已连接麦克风。' } };
+    await open(api);
+    expect(screen.getByText('无法读取麦克风列表：请确认已连接麦克风。')).toBeTruthy();
+  });
+});
