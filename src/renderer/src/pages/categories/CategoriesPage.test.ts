@@ -1,37 +1,21 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDispatch, type Handlers } from '../../../../main/core/ipc/handlers';
-import { createLedgerHandlers } from '../../../../main/core/ipc/ledger-handlers';
-import { LedgerHistory, openLedger, type Ledger } from '../../../../main/core/ledger/index';
-import { buildApi } from '../../../../shared/api-shape';
-import type { AppEvent } from '../../../../shared/events';
-import type { IpcResult } from '../../../../shared/ipc/index';
-import { API_GLOBAL } from '../../../../shared/ipc/names';
+import type { Ledger } from '../../../../main/core/ledger/index';
+import { installRealLedgerApi, type RealApi } from '../../lib/ledger/real-api.test-helper';
 import CategoriesPage from './CategoriesPage.svelte';
 
-// The page against the REAL ledger handlers and an in-memory SQLite ledger: the window API
-// is built exactly as the preload builds it, over the same dispatch the shell uses.
+// The page against the REAL ledger handlers and an in-memory SQLite ledger.
+let api: RealApi;
 let ledger: Ledger;
 
 beforeEach(() => {
-  ledger = openLedger({ path: ':memory:' });
-  const listeners = new Set<(e: AppEvent) => void>();
-  const history = new LedgerHistory(ledger, {
-    onChange: (reason) => listeners.forEach((l) => l({ channel: 'ledger', event: { type: 'changed', reason } })),
-  });
-  const dispatch = createDispatch(createLedgerHandlers({ ledger, history }) as unknown as Handlers);
-  (window as unknown as Record<string, unknown>)[API_GLOBAL] = buildApi(
-    (name, input) => dispatch(name, input) as Promise<IpcResult<unknown>>,
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  );
+  api = installRealLedgerApi();
+  ledger = api.ledger;
 });
 
 afterEach(() => {
   cleanup();
-  ledger.close();
+  api.close();
 });
 
 const categoryPanel = () => screen.getByRole('region', { name: '分类' });
