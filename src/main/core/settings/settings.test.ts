@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { startGatewayHarness, type GatewayHarness } from '../../../gateway/testing/gateway-harness';
 import { settingsSaveSchema, type SettingsSaveInput } from '../../../shared/ipc/app-settings';
 import { FakeClock } from '../clock';
 import { createSettingsStore, SETTINGS_FILE, SettingsError, testConnection, unavailableSecretBox, voiceConfigFromSettings, type SecretBox } from './index';
@@ -170,65 +172,88 @@ describe('voice config from settings', () => {
   });
 });
 
-describe('connection test against a real HTTP server', () => {
+describe('connection test', () => {
+  let gateway: GatewayHarness;
   let server: Server;
   let url: string;
-  const seen: { path: string; key: string | undefined; auth: string | undefined }[] = [];
+  const seen: { path: string; auth: string | undefined }[] = [];
 
   beforeEach(async () => {
     seen.length = 0;
     server = createServer((req, res) => {
-      seen.push({ path: req.url ?? '', key: req.headers['x-api-key'] as string | undefined, auth: req.headers.authorization });
-      if (req.url === '/hang') return; // never answers
-      const ok = req.headers['x-api-key'] === 'good-key-1234' || req.headers.authorization === 'Bearer sk-good-5678';
-      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' }).end('{}');
+      seen.push({ path: req.url ?? '', auth: req.headers.authorization });
+      if (req.url === '/hang/health') return; // never answers
+      res.writeHead(req.headers.authorization === 'Bearer sk-good-5678' ? 200 : 401, { 'content-type': 'application/json' }).end('{}');
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const address = server.address();
     url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // The real gateway on loopback, with its own key and a scripted model nobody calls.
+    gateway = await startGatewayHarness({ script: () => ({ status: 500 }), env: { GATEWAY_API_KEY: 'good-key-1234' } });
   });
   afterEach(async () => {
+    await gateway.close();
     server.closeAllConnections();
     await new Promise<void>((ok) => server.close(() => ok()));
   });
 
-  it('reports a gateway that accepts the key', async () => {
-    const store = createSettingsStore({ dataDir: dir, secretBox: testBox });
-    const preview = store.preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: `${url}/` } }, secrets: { gatewayApiKey: 'good-key-1234' } }));
+  const store = () => createSettingsStore({ dataDir: dir, secretBox: testBox });
+
+  it('reports a real gateway that accepts the key, without calling the model', async () => {
+    const preview = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: `${gateway.url}/` } }, secrets: { gatewayApiKey: 'good-key-1234' } }));
     const result = await testConnection(preview.settings, preview.secret);
-    expect(result.ok).toBe(true);
-    expect(result.message).toContain('网关连接正常');
-    expect(seen).toEqual([{ path: '/api/v1/asr/token', key: 'good-key-1234', auth: undefined }]);
+    expect(result).toMatchObject({ ok: true, message: expect.stringMatching(/^网关连接正常（\d+ ms）。$/) });
+    expect(gateway.chat.calls).toEqual([]);
   });
 
-  it('tells the user the key was refused', async () => {
-    const store = createSettingsStore({ dataDir: dir, secretBox: testBox });
-    const preview = store.preview(patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-bad-00000' } }));
-    const result = await testConnection(preview.settings, preview.secret);
-    expect(result).toEqual({ ok: false, message: expect.stringContaining('API Key') });
-    expect(seen[0]).toMatchObject({ path: '/models', auth: 'Bearer sk-bad-00000' });
+  it('tells the user the gateway refused the key, or wants one', async () => {
+    const wrong = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: gateway.url } }, secrets: { gatewayApiKey: 'bad-key-0000' } }));
+    expect(await testConnection(wrong.settings, wrong.secret)).toEqual({ ok: false, message: '网关拒绝了 API Key，请检查是否填写正确。' });
+    const none = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: gateway.url } } }));
+    expect(await testConnection(none.settings, none.secret)).toEqual({ ok: false, message: '网关需要 API Key，请填写后再试。' });
+  });
+
+  it('says when an address answers but is not the gateway', async () => {
+    const preview = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: url } } }));
+    expect((await testConnection(preview.settings, preview.secret)).message).toContain('不是随口记网关');
+  });
+
+  it('direct mode: the provider refuses a bad key and accepts a good one', async () => {
+    const bad = store().preview(patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-bad-00000' } }));
+    expect(await testConnection(bad.settings, bad.secret)).toEqual({ ok: false, message: expect.stringContaining('API Key') });
+    expect(seen.at(-1)).toMatchObject({ path: '/models', auth: 'Bearer sk-bad-00000' });
+    const good = store().preview(patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-good-5678' } }));
+    expect((await testConnection(good.settings, good.secret)).ok).toBe(true);
   });
 
   it('gives up after the timeout on the clock', async () => {
     const clock = new FakeClock();
-    const store = createSettingsStore({ dataDir: dir, secretBox: testBox });
-    const preview = store.preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: url } } }));
-    // Point the probe at a path that never answers.
-    const pending = testConnection(preview.settings, preview.secret, {
-      clock,
-      timeoutMs: 5000,
-      fetch: (_input, init) => fetch(`${url}/hang`, init),
-    });
+    const preview = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: `${url}/hang` } } }));
+    const pending = testConnection(preview.settings, preview.secret, { clock, timeoutMs: 5000 });
     while (seen.length === 0) await new Promise((r) => setImmediate(r));
     await clock.advance(5000);
-    expect(await pending).toEqual({ ok: false, message: expect.stringContaining('5 秒内没有响应') });
+    expect(await pending).toEqual({ ok: false, message: '网关在 5 秒内没有响应，请检查网络或地址。' });
   });
 
   it('explains an unreachable address and a missing URL', async () => {
-    const store = createSettingsStore({ dataDir: dir, secretBox: testBox });
-    const down = store.preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: 'http://127.0.0.1:1' } } }));
-    expect((await testConnection(down.settings, down.secret)).message).toContain('无法连接网关');
-    const empty = store.preview(patch({ settings: { connection: { mode: 'gateway' } } }));
+    const down = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: 'http://127.0.0.1:1' } } }));
+    expect((await testConnection(down.settings, down.secret)).message).toBe('无法连接网关，请检查地址和网络后重试。');
+    const empty = store().preview(patch({ settings: { connection: { mode: 'gateway' } } }));
     expect((await testConnection(empty.settings, empty.secret)).message).toContain('请先填写网关地址');
+  });
+
+  it('probes a FunASR server over a real WebSocket', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((ok) => wss.once('listening', () => ok()));
+    const port = (wss.address() as { port: number }).port;
+    try {
+      const up = store().preview(patch({ settings: { asr: { provider: 'funasr', funasrUrl: `ws://127.0.0.1:${port}` } } }));
+      expect(await testConnection(up.settings, up.secret)).toEqual({ ok: true, message: expect.stringContaining('FunASR 语音识别可以连接') });
+      const down = store().preview(patch({ settings: { asr: { provider: 'funasr', funasrUrl: 'ws://127.0.0.1:1' } } }));
+      expect(await testConnection(down.settings, down.secret)).toEqual({ ok: false, message: expect.stringContaining('无法连接 FunASR') });
+    } finally {
+      for (const c of wss.clients) c.terminate();
+      await new Promise<void>((ok) => wss.close(() => ok()));
+    }
   });
 });
