@@ -50,7 +50,9 @@ export function parseImport(bytes: Uint8Array, categories: readonly CategoryCand
     return f.includes('收/支') && f.some((x) => x === '交易时间' || x === '交易创建时间');
   });
   if (headerAt >= 0) {
-    const format: ImportFormat = text.includes('微信') || records[headerAt]!.fields.some((f) => f.trim() === '交易类型') ? 'wechat' : 'alipay';
+    // Decided by the columns, not the text: an Alipay line may well mention 微信.
+    const columns = new Set(records[headerAt]!.fields.map((f) => f.trim()));
+    const format: ImportFormat = columns.has('交易类型') && columns.has('支付方式') ? 'wechat' : 'alipay';
     return { format, encoding, ...parseBill(records, headerAt, format, categories) };
   }
   throw new ImportError(1, `无法识别的文件格式：第一行应为「${CSV_HEADER.join(',')}」，或是支付宝/微信导出的账单`);
@@ -149,7 +151,7 @@ function parseOwn(records: CsvRecord[]): { rows: ImportRow[] } {
   return { rows };
 }
 
-/** Alipay's 交易分类 names that share no characters with ours. */
+/** Alipay's 交易分类 names for spending that share no characters with our expense categories. */
 const BILL_CATEGORY_ALIASES: Record<string, string> = {
   日用百货: '购物',
   服饰装扮: '购物',
@@ -212,7 +214,9 @@ function parseBill(
     const when = /^(\S+)\s+(\S+)$/.exec(cell(idx.time));
     if (!when) throw new ImportError(line, `交易时间「${cell(idx.time)}」无效`);
     const billCategory = cell(idx.category);
-    const wanted = BILL_CATEGORY_ALIASES[billCategory] ?? (format === 'alipay' ? billCategory : cell(idx.description));
+    // The aliases are spending names; income keeps the bill's own words (转账红包 → 红包).
+    const alias = type === 'EXPENSE' ? BILL_CATEGORY_ALIASES[billCategory] : undefined;
+    const wanted = alias ?? (format === 'alipay' ? billCategory : cell(idx.description));
     const category = matchCategory(wanted, type, categories)?.name ?? OTHER_CATEGORY;
     const description = [cell(idx.counterpart), cell(idx.description)].filter((s) => s && s !== '/').join(' ').slice(0, 200);
     rows.push({
