@@ -179,6 +179,18 @@ test.describe('offline', () => {
     await expect(card(page)).toContainText('¥20');
   });
 
+  test('an error says what to do and its button leads there', async ({ app }) => {
+    const { page } = app;
+    // Offline here means no speech service and no sound card: listening cannot start.
+    await page.getByRole('button', { name: '开始聆听' }).click();
+    const error = page.getByRole('list', { name: '对话记录' }).locator('li[data-kind="error"]').first();
+    await expect(error).toBeVisible();
+    await expect(error).toContainText('请');
+    await error.getByRole('button').click();
+    await expect(page).toHaveURL(/#\/settings/);
+    await expect(page.getByRole('heading', { name: '设置' })).toBeVisible();
+  });
+
   test('Esc in ENDED leaves the session page', async ({ app }) => {
     const { page } = app;
     await say(page, '退出');

@@ -41,6 +41,14 @@ export const NEXT_STEP_HINTS: Record<Exclude<NextStep, null>, { hint: string; bu
   useKeyboard: { hint: '可以再说一遍，或改用键盘输入。', button: '改用键盘' },
 };
 
+/**
+ * The orchestrator's own messages usually already say what to do (「请在设置中…」); the
+ * hint sentence is added only to those that do not, the button always.
+ */
+export function needsHint(message: string): boolean {
+  return !/请|可以/.test(message);
+}
+
 export function describeSaved(rows: readonly TransactionRow[]): string {
   if (rows.length === 0) return '没有需要保存的记录。';
   const parts = rows.map((row) => `${TYPE_LABELS[row.type]}${formatFenAmount(row.amountFen)} ${row.category}`);

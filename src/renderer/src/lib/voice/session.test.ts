@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { batchOf, FOUR } from '../card/fixtures';
-import { OFFLINE_NOTICE } from './conversation';
+import { needsHint, OFFLINE_NOTICE } from './conversation';
 import { FakeVoiceApi } from './fake-api';
 import { VoiceSession } from './session.svelte';
 
@@ -63,6 +63,11 @@ describe('voice session view', () => {
     ]);
     expect(session.log[3]!.text).toBe('已保存 1 笔：支出¥60 餐饮');
     expect(session.savedCount).toBe(1);
+  });
+
+  it('adds the next-step sentence only where the message has none', () => {
+    expect(needsHint('语音识别连接失败')).toBe(true);
+    expect(needsHint('没有找到麦克风，请在设置中选择输入设备')).toBe(false);
   });
 
   it('a window opened mid-session shows the conversation so far', async () => {
