@@ -203,7 +203,8 @@ export class VoiceOrchestrator {
 
   private async open(): Promise<void> {
     if (!this.usable || this.currentState !== 'idle') return;
-    if (this.currentMode !== 'keyboard' && !(await this.openAudio())) this.currentMode = 'keyboard';
+    // Without speech recognition or a microphone only typing works: say so once, then type.
+    if (this.currentMode !== 'keyboard' && !(this.asrConfigured() && (await this.openAudio()))) this.currentMode = 'keyboard';
     if (!this.usable) return;
     this.setState('listening');
     void this.speak(say.PHRASES.welcome);
@@ -217,6 +218,7 @@ export class VoiceOrchestrator {
       await this.closeAudio();
       return;
     }
+    if (!this.asrConfigured()) return;
     if (this.currentState !== 'idle' && !this.input && !(await this.openAudio())) return;
     this.abortUtterance();
     this.currentMode = mode;
@@ -594,6 +596,12 @@ export class VoiceOrchestrator {
 
   // ---- audio + ASR ----------------------------------------------------------------------
 
+  private asrConfigured(): boolean {
+    if (this.options.createAsrClient) return true;
+    this.emit({ type: 'error', code: 'asr_unavailable', message: '语音识别未配置，请在设置中填写服务地址，或改用键盘输入' });
+    return false;
+  }
+
   private async openAudio(): Promise<boolean> {
     if (this.input) return true;
     if (!this.options.createVoiceInput) {
@@ -690,11 +698,9 @@ export class VoiceOrchestrator {
 
   private beginUtterance(trigger: 'vad' | 'ptt'): void {
     if (this.utterance || (this.currentState !== 'listening' && this.currentState !== 'confirming')) return;
+    // Audio is only opened with an ASR configured (asrConfigured), so this always exists here.
     const factory = this.options.createAsrClient;
-    if (!factory) {
-      this.emit({ type: 'error', code: 'asr_unavailable', message: '语音识别未配置，请在设置中填写服务地址，或改用键盘输入' });
-      return;
-    }
+    if (!factory) return;
     let asr: AsrClient;
     try {
       asr = factory({ shouldReconnect: () => this.utterance?.asr === asr && this.currentState === 'recognizing' });

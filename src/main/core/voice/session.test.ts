@@ -31,7 +31,8 @@ function boot(options: { mic?: ScriptedVoiceInput } = {}) {
       tts: { engine: 'log', log: (text) => spoken.push(text) },
       clock,
       now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
-      ...(options.mic ? { createVoiceInput: () => options.mic! } : {}),
+      // A FunASR URL makes speech recognition "configured"; no test here speaks to it.
+      ...(options.mic ? { createVoiceInput: () => options.mic!, asr: { protocol: 'funasr' as const, url: 'ws://127.0.0.1:9' } } : {}),
     },
   });
   cores.push({ core, dir });
@@ -139,9 +140,20 @@ describe('push-to-talk from the session manager', () => {
     const t = boot({ mic });
     const snap = await t.call('voicePushToTalk', { action: 'down' });
     expect(snap.mode).toBe('pushToTalk');
+    expect(snap.state).toBe('recognizing');
     expect(mic.running).toBe(true);
-    // No ASR is configured in this core: the press reports it instead of failing silently.
-    expect(t.voiceEvents().at(-1)).toMatchObject({ type: 'error', code: 'asr_unavailable' });
+    await t.call('voicePushToTalk', { action: 'up' });
+    expect(t.voiceEvents().at(-1)).toMatchObject({ type: 'error', code: 'tooShort' });
+  });
+
+  it('without speech recognition configured, a press says so once and typing stays available', async () => {
+    const t = boot();
+    const snap = await t.call('voicePushToTalk', { action: 'down' });
+    expect(snap.mode).toBe('keyboard');
+    expect(t.voiceEvents().filter((e) => e.type === 'error')).toEqual([
+      { type: 'error', code: 'asr_unavailable', message: '语音识别未配置，请在设置中填写服务地址，或改用键盘输入' },
+    ]);
+    expect((await t.call('voiceText', { text: '午饭35块' })).state).toBe('confirming');
   });
 });
 
@@ -169,6 +181,7 @@ describe('restart', () => {
         understanding: { mode: 'offline' },
         tts: { engine: 'log', log: () => {} },
         clock: new FakeClock(),
+        asr: { protocol: 'funasr', url: 'ws://127.0.0.1:9' },
         createVoiceInput: () => {
           const mic = new ScriptedVoiceInput();
           mics.push(mic);
