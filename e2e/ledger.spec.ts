@@ -142,6 +142,14 @@ test.describe('ledger app', () => {
     await expect(page.getByRole('status')).toContainText('已撤销：删除 1 笔');
     expect(app.ledger.count()).toBe(before);
 
+    // End jumps to the oldest row (the list scrolls and renders it), Home back to the newest.
+    await page.keyboard.press('End');
+    await expect(page.locator('.row.selected')).toBeVisible();
+    expect(await page.locator('.row.selected').getAttribute('id')).toBe(`tx-${traffic.count - 1}`);
+    await page.keyboard.press('Home');
+    await expect(page.locator('.row.selected')).toHaveAttribute('id', 'tx-0');
+    await page.keyboard.press('ArrowDown');
+
     // Keyboard: Enter edits the selected row, Escape leaves it unchanged.
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
