@@ -128,8 +128,21 @@ export class VoiceSession {
     return this.#run(() => this.#api.voiceText({ text }));
   }
 
+  #talkQueue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Hold-to-talk from the page: a press with no running session starts one first, and a
+   * quick release waits for its own press, so the two always arrive in order.
+   */
   pushToTalk(action: 'down' | 'up'): Promise<boolean> {
-    return this.#run(() => this.#api.voicePushToTalk({ action }));
+    const next = this.#talkQueue.then(async () => {
+      if (action === 'down' && (this.state === 'idle' || this.state === 'ended')) {
+        if (!(await this.start('pushToTalk'))) return false;
+      }
+      return this.#run(() => this.#api.voicePushToTalk({ action }));
+    });
+    this.#talkQueue = next;
+    return next;
   }
 
   act(action: VoiceAction): Promise<boolean> {
@@ -137,6 +150,11 @@ export class VoiceSession {
   }
 
   /** A brand-new session: the old log and summary go, as the spec's restart requires. */
+  /** Ends the session like saying 「没有了」: the summary shows, audio is released. */
+  exit(): Promise<boolean> {
+    return this.act({ action: 'exit' });
+  }
+
   async restart(): Promise<boolean> {
     const ok = await this.act({ action: 'restart' });
     if (ok && this.#active) {

@@ -41,6 +41,21 @@ describe('voice session view', () => {
     expect(session.online).toBe(false);
   });
 
+  it('hold-to-talk starts a session first and keeps press and release in order', async () => {
+    const { api, session } = await connected();
+    api.set('listening', { mode: 'pushToTalk' });
+    const down = session.pushToTalk('down');
+    const up = session.pushToTalk('up');
+    await Promise.all([down, up]);
+    expect(api.calls.slice(1).map((c) => [c.name, c.input])).toEqual([
+      ['voiceStart', { mode: 'pushToTalk' }],
+      ['voicePushToTalk', { action: 'down' }],
+      ['voicePushToTalk', { action: 'up' }],
+    ]);
+    await session.pushToTalk('down');
+    expect(api.calls.at(-1)).toEqual({ name: 'voicePushToTalk', input: { action: 'down' } });
+  });
+
   it('logs what the app said, errors with a next step, and saves', async () => {
     const { api, session } = await connected();
     api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '识别到4笔交易' } });
