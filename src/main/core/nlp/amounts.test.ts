@@ -59,6 +59,12 @@ describe('numbers that are not money', () => {
     expect(findAmounts(text, [{ start: 0, end: 6 }]).map((a) => a.value)).toEqual([60]);
   });
 
+  it('reads a number after a Latin item word as money, after a model name not', () => {
+    expect(money('ktv300')).toEqual([300]);
+    expect(money('唱k三百')).toEqual([300]);
+    expect(money('p40')).toEqual([]);
+  });
+
   it('keeps a 两块-style count when it is the only number', () => {
     expect(money('两块蛋糕')).toEqual([2]);
   });

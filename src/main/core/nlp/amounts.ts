@@ -1,6 +1,7 @@
 // Money in speech: 35, 28.5, ¥188, 三十五块, 七块五, 两块五毛, 八毛, 28块5, 六十三块二毛, 2.5万,
 // and bare amounts (晚饭四十八). Numbers that are dates, ordinals, counts or times are not money.
 import { coverage, isAsciiDigit, isAsciiLetter, isCovered, isPunctuation, type Span } from './normalize';
+import { LATIN_ITEM_WORDS } from './categories-lexicon';
 import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
@@ -77,9 +78,21 @@ export function findAmounts(text: string, exclude: readonly Span[] = []): Amount
   return found;
 }
 
+/**
+ * A number glued to Latin letters is a model or code (iphone15, p40) unless the letters are an
+ * item word (ktv300, 唱k三百) or the number is spoken in Chinese.
+ */
+function gluedToCode(text: string, t: NumberToken): boolean {
+  if (!isAsciiLetter(text[t.start - 1])) return false;
+  if (t.chinese) return false;
+  let from = t.start - 1;
+  while (from > 0 && isAsciiLetter(text[from - 1])) from--;
+  return !LATIN_ITEM_WORDS.has(text.slice(from, t.start));
+}
+
 function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | null {
   const before = text[t.start - 1];
-  if (before === '第' || isAsciiLetter(before)) return null;
+  if (before === '第' || gluedToCode(text, t)) return null;
   if (before === '周' || before === '期' || before === '拜') return null; // 周一, 星期三, 礼拜五
   if (isAsciiDigit(before)) return null;
   if (t.value <= 0) return null;

@@ -31,7 +31,7 @@ const EXPENSE_KEYWORDS: Record<string, string[]> = {
     '眼镜', '首饰', '书包', '文具盒', '苹果手机', '苹果电脑', '鲜花', '买花', '花束', '理发', '剪头发', '美发', '美甲', '美容', '手表', '玩具', '键盘', '鼠标', '显示器', '充电器', '数据线', '床单', '被子', '枕头', '雨伞',
   ],
   账单: [
-    '电费', '水费', '燃气费', '煤气费', '天然气', '网费', '宽带', '话费', '手机费', '充话费', '流量', '有线电视',
+    '电费', '水费', '燃气费', '燃气', '煤气费', '煤气', '天然气', '网费', '宽带', '话费', '手机费', '充话费', '流量', '有线电视',
     '暖气费', '取暖费', '保险', '保险费', '会员费', '订阅', '信用卡', '水电', '水电费', '缴费', '账单', '充值',
   ],
   娱乐: [
@@ -126,7 +126,13 @@ export class KeywordIndex {
   }
 }
 
-const DEFAULT_INDEX = new KeywordIndex(buildKeywords());
+const DEFAULT_KEYWORDS = buildKeywords();
+const DEFAULT_INDEX = new KeywordIndex(DEFAULT_KEYWORDS);
+
+/** Latin words that end an item keyword (ktv, spa, the k of 唱k): a number right after them is money. */
+export const LATIN_ITEM_WORDS: ReadonlySet<string> = new Set(
+  DEFAULT_KEYWORDS.map((k) => /[a-z]+$/.exec(k.word)?.[0]).filter((w): w is string => w !== undefined),
+);
 
 const PRESET_NAMES = new Set(PRESET_CATEGORIES.filter((c) => c.name !== '其他').map((c) => c.name));
 

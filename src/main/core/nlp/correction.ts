@@ -101,6 +101,22 @@ function stripTypeWords(text: string): string {
   return s.replace(/不是|而不是/g, '');
 }
 
+// 金额改成85，日期改成昨天: a clause that opens with another field's name is its own change.
+const NEXT_FIELD_CLAUSE = /[,，;；、]+(?:和|还有|然后|再|并且|另外|把)?(?=金额|钱数|价格|价钱|数额|分类|类别|日期|时间|描述|备注|名称|类型)/g;
+
+/** Fields of a segment that may name several fields, one clause each. */
+function readAllFields(segment: string, item: BatchItem | undefined, options: CorrectionOptions): UpdatedFields {
+  const clauses = segment.split(NEXT_FIELD_CLAUSE);
+  if (clauses.length === 1) return readFields(segment, item, options);
+  const fields: UpdatedFields = {};
+  for (const clause of clauses) {
+    for (const [key, value] of Object.entries(readFields(clause, item, options))) {
+      if (!(key in fields)) (fields as Record<string, unknown>)[key] = value;
+    }
+  }
+  return fields;
+}
+
 /** Fields one correction segment asks for; `head` is the text before the verb (hints, target). */
 function readFields(
   segment: string,
@@ -169,6 +185,8 @@ function matchReference(
   if (!words) return null;
   const category = matchCategoryWord(words, options.customCategories ?? []);
   const amount = moneyMentions(findAmounts(words))[0]?.value;
+  // 收入那笔 / 支出的: the type names the item when nothing else does.
+  const typeNamed = TYPE_NAMES.find((t) => words === t.word || words === `${t.word}的`)?.type;
   const scores: ItemScore[] = pending.map((item, index) => {
     let score = 0;
     const desc = item.description ?? '';
@@ -177,6 +195,7 @@ function matchReference(
     if (item.category && (item.category === words || words.includes(item.category))) score += 2;
     else if (category && item.category === category.name) score += 2;
     if (amount !== undefined && item.amount === amount) score += 2;
+    if (typeNamed !== undefined && item.type === typeNamed) score += 1;
     return { index, score };
   });
   const best = Math.max(...scores.map((s) => s.score));
@@ -253,7 +272,7 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
       else return UNCLEAR;
     }
     for (const index of targets) {
-      const fields = readFields(segment.text, pending[index], options);
+      const fields = readAllFields(segment.text, pending[index], options);
       if (Object.keys(fields).length === 0) continue;
       const existing = corrections.find((c) => c.index === index);
       if (existing) Object.assign(existing.updatedFields, fields);

@@ -14,7 +14,7 @@ const TRAILING = [
   '收到了', '收到', '收了', '的钱', '是', '为', '了', '的', '吧', '啊', '呢', '呀',
 ];
 
-function stripEdges(text: string): string {
+function stripEdges(text: string, trailing = true): string {
   let s = text;
   for (let changed = true; changed && s.length > 0; ) {
     changed = false;
@@ -24,6 +24,7 @@ function stripEdges(text: string): string {
         changed = true;
       }
     }
+    if (!trailing) continue;
     for (const w of TRAILING) {
       if (s.endsWith(w) && s.length > w.length) {
         s = s.slice(0, -w.length);
@@ -34,8 +35,12 @@ function stripEdges(text: string): string {
   return s;
 }
 
+// 交了两千五的房租 → 交了的房租 once the amount is cut: the paying verb belongs to the amount.
+const PAID_OF = /^[交付花充缴给买]了的(?=.)/;
+
 export function describe(text: string, claimed: readonly Span[]): string {
-  let s = cutSpans(text, claimed);
+  // Edge words go first so a filler never fuses with the item (帮我记一下午饭 is not 下午).
+  let s = stripEdges(cutSpans(text, claimed), false).replace(PAID_OF, '');
   for (const w of ANYWHERE) if (s.includes(w)) s = s.split(w).join('');
   // Keep the words, drop punctuation and symbols left between them.
   let words = '';

@@ -13,7 +13,7 @@ function load(name: string): GoldenCase[] {
     .map((l) => JSON.parse(l) as GoldenCase);
 }
 
-for (const file of ['golden-nlp.jsonl', 'corpus.jsonl']) {
+for (const file of ['golden-nlp.jsonl', 'corpus.jsonl', 'corpus-hardening.jsonl']) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);
     it('has cases', () => expect(cases.length).toBeGreaterThan(20));
