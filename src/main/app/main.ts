@@ -1,6 +1,6 @@
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, type IpcMainInvokeEvent } from 'electron';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AppEvent } from '../../shared/events';
 import type { VoiceState } from '../../shared/domain';
 import type { WindowAction } from '../../shared/ipc/app';
@@ -10,6 +10,7 @@ import { createAppCore, type AppCore } from '../core/app-core';
 import { listInputDevices } from '../core/audio/index';
 import { registerPushToTalk, type GlobalHotkey } from './hotkey';
 import { appMenuTemplate } from './pure/menus';
+import { createUrlPolicy } from './pure/url-policy';
 import { createSafeStorageBox } from './secret-box';
 import { hardenApp } from './security';
 import { AppTray } from './tray';
@@ -28,10 +29,8 @@ let quitting = false;
 
 const log = (message: string, err?: unknown) => console.error(`[suikouji] ${message}`, err ?? '');
 
-function isOwnUrl(url: string): boolean {
-  if (rendererUrl && url.startsWith(rendererUrl)) return true;
-  return url.startsWith('file://') && url.includes('/renderer/');
-}
+const urls = createUrlPolicy(pathToFileURL(join(here, '../renderer')).href, rendererUrl);
+const isOwnUrl = urls.isOwnUrl;
 
 /** Only our own windows, showing our own page, may call the handler table. */
 function isTrustedSender(event: IpcMainInvokeEvent): boolean {
@@ -105,7 +104,7 @@ function followVoice(state: VoiceState): void {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  hardenApp(isOwnUrl);
+  hardenApp(urls.isOwnUrl, urls.isAllowedRequest);
   const userData = app.getPath('userData');
   windows = new Windows({
     preloadPath,

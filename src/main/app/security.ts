@@ -5,7 +5,7 @@ import { app, session, type WebContents } from 'electron';
  * request to anything but our own files, and no permission other than the microphone
  * (audio only, for our own pages).
  */
-export function hardenApp(isOwnUrl: (url: string) => boolean): void {
+export function hardenApp(isOwnUrl: (url: string) => boolean, isAllowedRequest: (url: string) => boolean): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isOwnUrl(url)) event.preventDefault();
@@ -21,11 +21,7 @@ export function hardenApp(isOwnUrl: (url: string) => boolean): void {
     const audioOnly = permission === 'media' && (details as { mediaTypes?: string[] }).mediaTypes?.every((t) => t === 'audio') !== false;
     callback(audioOnly && isOwnUrl(details.requestingUrl));
   });
-  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => permission === 'media' && isOwnUrl(requestingOrigin));
+  ses.setPermissionCheckHandler((contents, permission) => permission === 'media' && contents !== null && isOwnUrl(contents.getURL()));
   // No remote content: anything that is not our own page or its assets is cancelled.
-  ses.webRequest.onBeforeRequest((details, callback) => {
-    const url = details.url;
-    const allowed = isOwnUrl(url) || url.startsWith('devtools://') || url.startsWith('data:');
-    callback({ cancel: !allowed });
-  });
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
 }

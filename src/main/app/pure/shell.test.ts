@@ -4,6 +4,7 @@ import { indicatorWindowOptions, mainWindowOptions, quickEntryWindowOptions } fr
 import { isModifierRelease, matchesAccelerator, parseAccelerator } from './accelerator';
 import { PushToTalkHotkey, TOGGLE_MAX_RECORDING_MS } from './hotkey-state';
 import { appMenuTemplate, trayMenuTemplate, type MenuItemSpec } from './menus';
+import { createUrlPolicy } from './url-policy';
 import { indicatorPosition, quickEntryPosition, restoreWindowState } from './window-state';
 
 function recorder() {
@@ -174,5 +175,26 @@ describe('window options and placement', () => {
   it('places the indicator top-right and quick entry in the upper middle', () => {
     expect(indicatorPosition(screen, { width: 168, height: 44 })).toEqual({ x: 1920 - 168 - 16, y: 16 });
     expect(quickEntryPosition(screen, { width: 560, height: 420 })).toEqual({ x: 680, y: 155 });
+  });
+});
+
+describe('url policy', () => {
+  const built = createUrlPolicy('file:///opt/app/out/renderer');
+  it('accepts only pages and assets inside the renderer folder', () => {
+    expect(built.isOwnUrl('file:///opt/app/out/renderer/index.html#/quick')).toBe(true);
+    expect(built.isAllowedRequest('file:///opt/app/out/renderer/assets/index.js')).toBe(true);
+    expect(built.isOwnUrl('file:///opt/app/out/renderer/../../secrets.html')).toBe(false);
+    expect(built.isOwnUrl('file:///tmp/renderer/evil.html')).toBe(false);
+    expect(built.isOwnUrl('https://example.com/renderer/index.html')).toBe(false);
+    expect(built.isAllowedRequest('https://cdn.example.com/x.js')).toBe(false);
+    expect(built.isAllowedRequest('http://localhost:5173/')).toBe(false);
+  });
+
+  it('under the dev server, its origin and hot-reload socket only', () => {
+    const dev = createUrlPolicy('file:///opt/app/out/renderer', 'http://localhost:5173/');
+    expect(dev.isOwnUrl('http://localhost:5173/#/settings')).toBe(true);
+    expect(dev.isAllowedRequest('ws://localhost:5173/?token=x')).toBe(true);
+    expect(dev.isOwnUrl('http://localhost:5174/')).toBe(false);
+    expect(dev.isOwnUrl('http://localhost:5173.evil.com/')).toBe(false);
   });
 });
