@@ -172,11 +172,11 @@ test.describe('ledger app', () => {
       'aria-label',
       summaryText({ count: spent.count + earned.count, expenseFen: spent.totalFen, incomeFen: earned.totalFen }),
     );
+    await page.getByRole('button', { name: '关闭提示' }).click();
+    await page.screenshot({ path: `${SHOTS}/ledger-list-light.png` });
     await page.getByLabel('搜索').fill('奶茶');
     await expect(rows.first().locator('.description')).toHaveText('语音记的奶茶');
 
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: `${SHOTS}/ledger-list-light.png` });
     const dark = await app.open('#/ledger', { colorScheme: 'dark' });
     await expect(dark.getByRole('listbox', { name: '明细列表' }).getByRole('option').first()).toBeVisible();
     await dark.screenshot({ path: `${SHOTS}/ledger-list-dark.png` });
@@ -288,6 +288,17 @@ test.describe('ledger app', () => {
       await list.evaluate((el, f) => (el.scrollTop = f * (el.scrollHeight - el.clientHeight)), fraction);
       await expect(list.locator('.row .description').first()).toHaveText(/^大账本\d+$/);
       expect(await list.locator('.row, .day').count()).toBeLessThan(60);
+    }
+  });
+
+  test('categories and accounts page renders in light and dark', async ({ app }) => {
+    seed(app);
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await app.open('#/categories', { colorScheme: scheme });
+      await expect(page.getByRole('region', { name: '分类' }).getByText('人情往来')).toBeVisible();
+      await expect(page.getByRole('region', { name: '账户' }).getByText('钱包')).toBeVisible();
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/categories-${scheme}.png` });
     }
   });
 });
