@@ -32,3 +32,13 @@ test('quick entry: Esc closes without saving', async ({ app }) => {
   await expect.poll(() => app.windowActions).toEqual([{ action: 'closeQuickEntry' }]);
   expect(app.ledger.list({ limit: 10, offset: 0 }).total).toBe(0);
 });
+
+test('the recording indicator page shows the live transcript and nothing else', async ({ app }) => {
+  const page = await app.open('#/indicator');
+  const pill = page.getByRole('status', { name: '录音指示' });
+  await expect(pill).toContainText('录音中');
+  await expect(page.getByRole('navigation')).toHaveCount(0);
+  app.core.emit({ channel: 'voice', event: { type: 'partialText', text: '吃饭花了六十' } });
+  await expect(pill).toHaveText('吃饭花了六十');
+  expect(await hanziRenderAsGlyphs(page)).toBe(true);
+});
