@@ -56,6 +56,9 @@ describe('npm run session', () => {
       { text: '午饭35块' },
       { text: '金额改成40' },
       { command: 'confirmItem', index: 0 },
+      { text: '打车20' },
+      { text: '确认' },
+      { command: 'undo' },
       { text: '退出' },
     ]);
     const wav = join(dir.path, 'spoken.wav');
@@ -65,7 +68,8 @@ describe('npm run session', () => {
     expect(events[0]).toEqual({ type: 'stateChanged', state: 'listening' });
     // The last thing said (the goodbye summary) was rendered by espeak-ng into the WAV.
     expect(parseWav(readFileSync(wav)).samples.length).toBeGreaterThan(8000);
-    expect(events.filter((e) => e.type === 'finalText')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'finalText').map((e) => e.type === 'finalText' && e.text)).toEqual(['午饭35块', '打车20']);
+    expect(events.filter((e) => e.type === 'saved')).toHaveLength(2);
     expect(events.some((e) => e.type === 'ttsSpoken' && e.text.includes('已将第1笔修改为支出40元'))).toBe(true);
     expect(events.filter((e) => e.type === 'exitSession')).toHaveLength(1);
     expect(rows.map((row) => [row.amountFen, row.occurredAt])).toEqual([[4000, '2026-02-17T12:00:00+08:00']]);

@@ -9,7 +9,8 @@
 //   {"command": "confirmItem", "index": 1}     a UI action (confirmItem, cancelItem, editItem + fields,
 //                                              confirmAll, cancelAll, undo, restart, exit)
 //   {"mode": "auto" | "pushToTalk" | "keyboard"}
-// Prints every delegate event as one JSON line, then {"rows": [...]} with the saved rows.
+// Prints every delegate event as one JSON line, then {"rows": [...]}: the rows this run saved
+// that are still in the ledger. Audio steps need --asr (without it the session types only).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -168,9 +169,14 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
   const hasAudio = steps.some((s) => 'audio' in s);
   const hasPtt = steps.some((s) => 'ptt' in s);
   const mode: VoiceMode = hasPtt ? 'pushToTalk' : hasAudio ? 'auto' : 'keyboard';
+  /** Rows this run saved; an existing --db keeps its older rows out of the report. */
+  const savedIds: string[] = [];
   const voice = new VoiceSessionManager({
     mode,
-    emit: (event) => out(JSON.stringify(event)),
+    emit: (event) => {
+      if (event.type === 'saved') savedIds.push(...event.transactions.map((row) => row.id));
+      out(JSON.stringify(event));
+    },
     parts: () => buildSessionParts(config, ledger, overrides),
   });
   let code = 0;
@@ -193,7 +199,8 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
     }
     // Let the last read-back reach the speaker (or the WAV file) before the session closes.
     await voice.current?.silent();
-    out(JSON.stringify({ rows: ledger.list({ limit: 1000 }).rows }));
+    // Still in the ledger: a row undone later in the script is not reported.
+    out(JSON.stringify({ rows: ledger.getMany(savedIds) }));
   } catch (err) {
     process.stderr.write(`session failed: ${(err as Error).message}\n`);
     code = 1;
