@@ -47,7 +47,12 @@ export const ledgerSchemas = {
     })
     .strict(),
   listDays: ledgerFilter,
-  periodStats: z.object({ from: ymd, to: ymd, granularity: z.enum(['day', 'month']) }).strict(),
+  periodStats: z
+    .object({ from: ymd, to: ymd, granularity: z.enum(['day', 'month']) })
+    .strict()
+    .refine((v) => v.from <= v.to, '开始日期不能晚于结束日期')
+    // One point per day (or month) goes back over IPC; a decade of days is already unreadable.
+    .refine((v) => Number(v.to.slice(0, 4)) - Number(v.from.slice(0, 4)) <= (v.granularity === 'day' ? 10 : 100), '统计区间太长'),
   updateTransaction: z
     .object({
       id: z.string().min(1).max(64),

@@ -58,6 +58,15 @@ describe('ledger commands', () => {
     expect(await core.dispatch('listDays', { minFen: -1 })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(await core.dispatch('addCategory', { name: '  ', type: 'EXPENSE' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(await core.dispatch('previewImport', { dataBase64: '%%%' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    expect(await core.dispatch('periodStats', { from: '2026-02-01', to: '2026-01-01', granularity: 'day' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed', message: expect.stringContaining('开始日期不能晚于结束日期') },
+    });
+    expect(await core.dispatch('periodStats', { from: '1900-01-01', to: '2026-01-01', granularity: 'day' })).toMatchObject({ ok: false });
+    expect(await core.dispatch('periodStats', { from: '2026-01-01', to: '2026-12-31', granularity: 'month' })).toMatchObject({
+      ok: true,
+      value: { count: 0, trend: expect.arrayContaining([{ key: '2026-12', expenseFen: 0, incomeFen: 0 }]) },
+    });
   });
 
   it('imports a file sent as base64 and names the bad line when it is malformed', async () => {
