@@ -209,8 +209,7 @@ export class Ledger implements LedgerPort {
     const rows = this.db
       .prepare(`${SELECT_ROW} ${where} ORDER BY t.occurred_date DESC, t.occurred_ms DESC, t.rowid DESC LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as Row[];
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM transactions t ${where}`).get(...params) as { n: number }).n;
-    return { rows: rows.map(toRow), total };
+    return { rows: rows.map(toRow), total: this.count(query) };
   }
 
   count(query: LedgerFilter = {}): number {
