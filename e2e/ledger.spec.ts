@@ -214,7 +214,16 @@ test.describe('ledger app', () => {
     await expect(dark.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(now.expenseFen)}`);
     await dark.screenshot({ path: `${SHOTS}/stats-dark.png` });
 
-    // Previous month, then the income side, then click a category through to the list.
+    // Year view: totals over the whole year, a monthly trend.
+    const year = thisMonth.ym.slice(0, 4);
+    await page.getByRole('button', { name: '年', exact: true }).click();
+    await expect(page.getByTestId('period-label')).toHaveText(`${year}年`);
+    const wholeYear = expected(items, { from: `${year}-01-01`, to: `${year}-12-31` });
+    await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(wholeYear.expenseFen)}`);
+    await expect(page.getByTestId('trend')).toHaveAttribute('aria-label', `${year}年每月收支趋势`);
+    await page.getByRole('button', { name: '月', exact: true }).click();
+
+    // Previous month, then click a category through to the list.
     await page.getByRole('button', { name: '上一期' }).click();
     const prev = expected(items, lastMonth);
     await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(prev.expenseFen)}`);
