@@ -32,8 +32,8 @@ async function say(page: Page, text: string): Promise<void> {
   await box.press('Enter');
   // Accepted input clears the box; after an exit word the box is gone with the session.
   await expect(async () => {
-    if ((await box.count()) > 0) expect(await box.inputValue()).toBe('');
-  }).toPass();
+    if ((await box.count()) > 0) expect(await box.inputValue(), `log: ${await page.getByRole('list', { name: '对话记录' }).innerText()}`).toBe('');
+  }).toPass({ timeout: 10_000 });
 }
 
 const card = (page: Page) => page.getByRole('region', { name: '确认卡片' });
