@@ -253,7 +253,8 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.orch.batch?.items[2]?.result.type).toBe('EXPENSE');
     expect(t.orch.batch?.pendingCount).toBe(4);
     expect(t.orch.state).toBe('confirming');
-    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting, '已将第3笔修改为支出30元，红包。还需要修改吗？']);
+    // A red packet given away is filed where the ledger keeps gifts (人情往来), not left as 红包.
+    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting, '已将第3笔修改为支出30元，人情往来。还需要修改吗？']);
     const updated = t.events.filter((e) => e.type === 'draftBatchUpdated').at(-1);
     expect(updated?.type === 'draftBatchUpdated' && updated.batch?.items[2]?.result.type).toBe('EXPENSE');
   });
@@ -296,7 +297,7 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     const t = await withFour();
     const before = t.orch.batch;
     t.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.3 } });
-    await t.orch.processTextInput('那个那个');
+    await t.orch.processTextInput('好像不太对');
     expect(t.orch.batch).toBe(before);
     expect(t.orch.state).toBe('confirming');
     expect(t.last()).toBe('没听清要改什么，请再说一次');
@@ -348,7 +349,7 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     const t = await withFour();
     const before = t.orch.batch;
     t.llm.script({ offline: true });
-    await t.orch.processTextInput('那个那个嗯');
+    await t.orch.processTextInput('好像哪里不太对');
     expect(t.orch.batch).toBe(before);
     expect(t.last()).toMatch(/没听清要改什么，请再说一次$/);
     expect(t.orch.state).toBe('confirming');
@@ -392,6 +393,37 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await t.orch.processTextInput('金额改成100');
     expect(t.orch.batch?.items[0]?.result).toMatchObject({ type: 'INCOME', amount: 100 });
     expect(t.last()?.startsWith('已将第1笔修改为收入100元')).toBe(true);
+  });
+
+  it('a type flip re-files the category for the new type instead of reading back 「收入…，餐饮」', async () => {
+    const t = await withFour();
+    t.llm.script({ correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }], confidence: 0.9 } });
+    await t.orch.processTextInput('第一笔是收入');
+    expect(t.orch.batch?.items[0]?.result).toMatchObject({ type: 'INCOME', category: '其他' });
+    expect(t.last()).toBe('已将第1笔修改为收入60元，其他。还需要修改吗？');
+    // A red packet has a counterpart in the other direction: as an expense it is 人情往来.
+    await t.orch.act({ action: 'editItem', index: 2, fields: { type: 'EXPENSE' } });
+    expect(t.orch.batch?.items[2]?.result).toMatchObject({ type: 'EXPENSE', category: '人情往来' });
+    // A category the new type has is kept, and one named with the flip wins.
+    await t.orch.act({ action: 'editItem', index: 3, fields: { type: 'EXPENSE', category: '住房' } });
+    expect(t.orch.batch?.items[3]?.result).toMatchObject({ type: 'EXPENSE', category: '住房' });
+    await t.orch.processTextInput('确认');
+    expect(t.rows().map((row) => [row.type, row.category]).sort()).toEqual(
+      // 洗浴 is the model's word, not a ledger category: the ledger files it under 其他.
+      [['EXPENSE', '人情往来'], ['EXPENSE', '住房'], ['EXPENSE', '其他'], ['INCOME', '其他']].sort(),
+    );
+  });
+
+  it('a filler (「嗯」) while the card is shown neither calls the LLM nor changes anything', async () => {
+    const t = await withFour();
+    const before = t.orch.batch;
+    const mark = t.said().length;
+    await t.orch.processTextInput('嗯');
+    await t.orch.processTextInput('……');
+    expect(t.llm.correctRequests).toHaveLength(0);
+    expect(t.spokenSince(mark)).toEqual([]);
+    expect(t.orch.batch).toBe(before);
+    expect(t.orch.state).toBe('confirming');
   });
 
   it('多次纠正累积: two corrections both show in the batch, and it is never cleared', async () => {
@@ -460,7 +492,7 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
       { parse: ten },
       { correct: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE', description: '奶茶' } }], confidence: 0.9 } },
     );
-    await t.orch.processTextInput('十笔');
+    await t.orch.processTextInput('今天买了十样东西');
     await t.orch.processTextInput('还有一笔奶茶15');
     expect(t.orch.batch?.size).toBe(10);
     expect(t.last()).toBe('已达上限，请先确认当前交易');

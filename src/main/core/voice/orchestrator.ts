@@ -7,6 +7,7 @@ import type {
   LedgerQuery,
   ParseResult,
   SessionSummary,
+  UpdatedFields,
   TransactionRow,
   VoiceMode,
   VoiceState,
@@ -29,6 +30,7 @@ import type {
   VoiceInput,
   VoiceIoError,
 } from './ports';
+import { withCategoryForType } from './recategorize';
 import * as say from './templates';
 
 export interface OrchestratorTimings {
@@ -318,6 +320,8 @@ export class VoiceOrchestrator {
 
   private async handleListening(text: string): Promise<void> {
     const intent = classifyIntent(text, 0);
+    // 「嗯」「啊」 or bare punctuation is thinking aloud, not something to parse.
+    if (intent.intent === 'filler') return;
     if (intent.intent === 'exit') return this.end('exit');
     if (UNDO_WORDS.test(stripPunctuation(text))) return this.undoLastSave();
     const query = detectQuery(text, this.zonedNow());
@@ -357,6 +361,9 @@ export class VoiceOrchestrator {
         return this.resolve(batch.cancelAll(), batch);
       case 'exit':
         return this.end('exit');
+      case 'filler':
+        // Thinking aloud while reading the card: neither a correction nor worth an LLM call.
+        return;
       case 'continueRecording':
         return this.continueRecording(batch);
       case 'confirmItem':
@@ -405,7 +412,7 @@ export class VoiceOrchestrator {
         for (const c of outcome.corrections) {
           const target = next.item(c.index);
           if (!target || target.status !== 'pending') continue;
-          const updated = next.updateItem(c.index, c.updatedFields);
+          const updated = next.updateItem(c.index, this.fieldsFor(target.result, c.updatedFields));
           if (updated === next) continue;
           next = updated;
           if (!fixed.includes(c.index)) fixed.push(c.index);
@@ -475,7 +482,7 @@ export class VoiceOrchestrator {
       case 'editItem': {
         const target = batch.item(action.index);
         if (!target || target.status !== 'pending') return;
-        const next = batch.updateItem(action.index, action.fields);
+        const next = batch.updateItem(action.index, this.fieldsFor(target.result, action.fields));
         if (next === batch) return;
         this.updateBatch(next);
         void this.speak(say.corrected([{ number: next.displayNumber(action.index), result: next.item(action.index)!.result }]));
@@ -908,6 +915,10 @@ export class VoiceOrchestrator {
     if (!this.draft) return;
     this.draft = null;
     this.emit({ type: 'draftBatchUpdated', batch: null });
+  }
+
+  private fieldsFor(current: ParseResult, fields: UpdatedFields): UpdatedFields {
+    return withCategoryForType(current, fields, this.options.context?.().customCategories);
   }
 
   private understandingContext(): UnderstandingContext {
