@@ -94,6 +94,7 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
   const before = text[t.start - 1];
   if (before === '第' || gluedToCode(text, t)) return null;
   if (before === '周' || before === '期' || before === '拜') return null; // 周一, 星期三, 礼拜五
+  if (before === '双' && (t.value === 11 || t.value === 12)) return null; // 双十一, 双12: shopping days
   if (isAsciiDigit(before)) return null;
   if (t.value <= 0) return null;
   const currency = before === '¥' || before === '￥' || before === '$' || text.startsWith('人民币', t.start - 3);
@@ -152,17 +153,20 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
   if (text.startsWith('分钱', at)) return { start, end: at + 2, value: round(t.value / 100), strength: 3 };
 
   if (currency) return { start, end: t.end, value: t.value, strength: 3 };
+  // 二十多个人: an approximate count is still a count; 三百多 at the end is money, 多 included.
+  if (at > t.end && isMeasureAt(text, at)) return null;
+  const approxEnd = at;
   const next = text[t.end];
   if (next !== undefined && isMeasureAt(text, t.end)) return null;
   if (next === ':' || next === '/' || next === '-') return null;
   if (isAsciiLetter(next)) return null;
-  if (!t.chinese) return { start, end: t.end, value: t.value, strength: 2 };
+  if (!t.chinese) return { start, end: approxEnd, value: t.value, strength: 2 };
   // A lone Chinese digit (三明治, 五花肉, 一下) is money only at the end of a clause.
   if (t.end - t.start === 1) {
     const clauseEnd = next === undefined || isPunctuation(next) || next === '的' || next === '吧' || next === '啊';
     return clauseEnd ? { start, end: t.end, value: t.value, strength: 2 } : null;
   }
-  return { start, end: t.end, value: t.value, strength: 2 };
+  return { start, end: approxEnd, value: t.value, strength: 2 };
 }
 
 function round(value: number): number {

@@ -14,6 +14,7 @@ const WEEKDAY = '([一二三四五六日天1-7])';
 const RELATIVE_DAYS: Record<string, number> = {
   大前天: -3, 前天: -2, 前日: -2, 前晚: -2, 昨天: -1, 昨日: -1, 昨儿: -1, 昨晚: -1, 昨早: -1, 昨夜: -1,
   今天: 0, 今日: 0, 今儿: 0, 今早: 0, 今晚: 0, 今晨: 0, 明天: 1, 明日: 1, 后天: 2, 大后天: 3,
+  前儿: -2, 大前儿: -3,
 };
 const WEEKDAY_INDEX: Record<string, number> = {
   一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6, '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, '6': 5, '7': 6,
@@ -25,10 +26,14 @@ const DATE_PATTERN = new RegExp(
     `(?<iso>(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2}))`,
     `(?<full>(?<fy>\\d{4}|[零〇一二三四五六七八九]{4}|今年|去年|前年)年?(?<fm>${NUM})月(?<fd>${NUM})[日号]?)`,
     `(?<md>(?<mm>${NUM})月(?:份)?(?<mdd>${NUM})(?<mds>[日号])?)`,
-    `(?<rel>大前天|大后天|前天|前日|前晚|昨天|昨日|昨儿|昨晚|昨早|昨夜|今天|今日|今儿|今早|今晚|今晨|明天|明日|后天)`,
-    `(?<ago>(?<an>${NUM})(?:天|日)(?:前|之前|以前))`,
+    `(?<rel>(?:大前天|大后天|前天|前日|前晚|昨天|昨日|昨儿|昨晚|昨早|昨夜|今天|今日|今儿|今早|今晚|今晨|明天|明日|后天|大前儿|前儿)(?:(?<=儿)个)?)`,
+    `(?<ago>(?<an>${NUM})(?<au>天|日|周|个星期|星期|个礼拜|礼拜)(?:前|之前|以前))`,
     `(?<wk>(?<wp>上上|上|这|本|下)?个?(?:周|星期|礼拜)${WEEKDAY})`,
+    // 周末, 月底, 月初 name no single day, but they are time words, not the item.
+    `(?<vague>(?:上上|上|这|本|下)?个?周末|(?:上上个?|上个?|这个?|本|下个?)?月(?:底|初|末))`,
     `(?<mon>(?<mp>上上个?月|上个?月|这个?月|本月)(?:的)?(?:(?<mnd>${NUM})[号日])?)`,
+    // A time of day (8点, 九点半, 10点20分) is no date; 三点五块 is money, so no digit or money unit may follow.
+    `(?<tod>${NUM}(?:点|时)(?:半|一刻|三刻|${NUM}分|钟)?(?![0-9零〇一二两三四五六七八九十块元毛角钱分]))`,
     `(?<week>上上周|上周|上星期|上礼拜|这周|本周|这星期|这礼拜|下周)`,
     `(?<day>(?<dd>${NUM})[号日](?!线|楼|房间|门|床|店|桌|口|位|机|车|厅|馆|院|柜|窗|台))`,
   ].join('|'),
@@ -114,10 +119,11 @@ export function findDates(text: string, now: ZonedNow): DateMention[] {
       }
       if (month !== null && day !== null && month >= 1 && month <= 12) date = resolveMonthDay(month, day, today);
     } else if (g.rel) {
-      date = addDays(today, RELATIVE_DAYS[g.rel]!);
+      date = addDays(today, RELATIVE_DAYS[g.rel.endsWith('个') ? g.rel.slice(0, -1) : g.rel]!);
     } else if (g.ago) {
       const n = num(g.an);
-      if (n !== null && n <= 3660) date = addDays(today, -n);
+      const days = g.au === '天' || g.au === '日' ? n : n === null ? null : n * 7;
+      if (days !== null && days <= 3660) date = addDays(today, -days);
     } else if (g.wk) {
       const wd = WEEKDAY_INDEX[m[0].slice(-1)]!;
       const monday = mondayOf(today);

@@ -19,6 +19,11 @@ describe('ordinals', () => {
     expect(ordinalIndex(findOrdinals('倒数第二笔')[0]!, 4)).toBe(2);
   });
 
+  it('reads 第二三笔 as two items and 头一笔 as the first', () => {
+    expect(findOrdinals('第二三笔删掉').map((o) => o.position)).toEqual([2, 3]);
+    expect(ordinalIndex(findOrdinals('头一笔')[0]!, 4)).toBe(0);
+  });
+
   it('finds every ordinal in order', () => {
     expect(findOrdinals('第一笔改成50，第三笔删掉').map((o) => o.position)).toEqual([1, 3]);
   });
