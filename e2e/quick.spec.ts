@@ -2,6 +2,8 @@ import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test } f
 
 test('quick entry: type, Enter, the card, confirm saves and closes the window', async ({ app }) => {
   const page = await app.open('#/quick');
+  // The size of the frameless quick-entry window (QUICK_ENTRY_SIZE in the shell).
+  await page.setViewportSize({ width: 560, height: 420 });
   await expect(page.getByRole('heading', { name: '快速记账' })).toBeVisible();
   await expect(page.getByRole('navigation')).toHaveCount(0);
   const box = page.getByRole('textbox', { name: '快速记账输入' });
@@ -13,7 +15,7 @@ test('quick entry: type, Enter, the card, confirm saves and closes the window', 
   await box.press('Enter');
   const card = page.getByRole('region', { name: '确认卡片' });
   await expect(card).toContainText('¥35');
-  expect(await overflowingElements(page, '[aria-label="确认卡片"]')).toEqual([]);
+  expect(await overflowingElements(page, '[aria-label="确认卡片"], [aria-label="快速记账"]')).toEqual([]);
   await screenshots(page, 'quick-card');
   await card.getByRole('button', { name: '确认', exact: true }).click();
 
