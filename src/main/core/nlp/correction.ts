@@ -20,11 +20,17 @@ export interface CorrectionOptions {
 
 const UNCLEAR: CorrectionResult = { intent: 'unclear', corrections: [], confidence: 0 };
 
+// 补/加 alone start words too (补牙, 加油), so they need a count after them.
 const APPEND_PREFIX =
-  /^(?:嗯|哦|啊|那|对了|然后|我)*(?:还有|再加|再记|再来|另外|追加|添加|补|加|还要记|还得记|漏了)(?:一笔|一个|一项|一条|笔|个)?(?:是)?/;
+  /^(?:嗯|哦|啊|那|对了|然后|我)*(?:(?<verb>还有|再加|再记|再来|另外|追加|添加|还要记|还得记|漏了|漏记了?)(?<count>一笔|一个|一项|一条|笔|个)?|(?:补|加|再|补记)(?<must>一笔|一个|一项|一条))(?:是)?/;
+// 再加五块 with nothing else raises the amount; it is no new item.
+const RAISE_VERBS = new Set(['再加', '追加', '添加']);
 
 const CHANGE_VERB =
-  /改成|改为|改到|改作|换成|换为|变成|修改为|修改成|更改为|更正为|应该是|应该为|应是|应为|写成|记成|记为|调成|调整为|设为|设成|改|是|为/g;
+  /(?<=描述|备注|名称|名字|内容|说明)(?:写|叫|填)(?:成|为|作)?|改名(?:叫|为|成)?|叫做|改成|改为|改到|改作|换成|换为|变成|修改为|修改成|更改为|更正为|应该是|应该为|应是|应为|写成|记成|记为|调成|调整为|设为|设成|改|是|为/g;
+
+// Left over from 改一下 / 改成这样吧: no description.
+const NO_WORDS = /^(?:一下|下|一点|点|这样|那样|这个|那个|吧|呢|啊)+$/;
 
 type FieldHint = 'amount' | 'category' | 'date' | 'description' | 'type' | null;
 
@@ -32,7 +38,7 @@ const HINTS: [RegExp, FieldHint][] = [
   [/金额|钱数|价格|价钱|多少钱|数额|费用/, 'amount'],
   [/分类|类别|种类|品类/, 'category'],
   [/日期|时间|哪天|日子|那天/, 'date'],
-  [/描述|备注|名称|名字|内容|说明|用途|项目|事项/, 'description'],
+  [/描述|备注|名称|名字|内容|说明|用途|项目|事项|改名|叫做/, 'description'],
   [/类型|收支/, 'type'],
 ];
 
@@ -79,8 +85,8 @@ function readType(text: string, current: TransactionType | null): TransactionTyp
 }
 
 // 多了十块 / 多记了10: the amount was too high by that much; 少了 / 少算了: too low.
-const TOO_HIGH = /多(?:记|算|写|收|付|花)?了$/;
-const TOO_LOW = /少(?:记|算|写|收|付|花)?了$/;
+const TOO_HIGH = /多(?:记|算|写|收|付|花)了?$|多了$/;
+const TOO_LOW = /少(?:记|算|写|收|付|花)了?$|少了$|(?:再加|加上|多加|还要加)$/;
 
 function adjustAmount(text: string, at: number, value: number, current: number | null): number {
   if (current === null) return value;
@@ -146,7 +152,10 @@ function readFields(
     }
   }
 
-  const words = stripTypeWords(describe(value, claimed));
+  // 是打车不是吃饭: the denied words after 不是 are not the new item.
+  const denial = value.search(/而?不是/);
+  const kept = denial > 0 ? value.slice(0, denial) : value;
+  const words = stripTypeWords(describe(kept, claimed.filter((c) => c.end <= kept.length))).replace(NO_WORDS, '');
   if (hint === 'description') {
     if (words) fields.description = words;
     return fields;
@@ -157,7 +166,8 @@ function readFields(
     if (category) {
       fields.category = category.name;
       if (!fields.type && item?.type && category.type !== item.type && category.name !== '其他') fields.type = category.type;
-      if (!category.byName && hint === null && verb) fields.description = words;
+      // A lone verb left over (是昨天吃的 → 吃) describes nothing.
+      if (!category.byName && hint === null && verb && words.length > 1) fields.description = words;
     } else if (hint === 'category') {
       fields.category = words;
     } else if (verb && hint === null && Object.keys(fields).length === 0 && /[\u4e00-\u9fff]/.test(words)) {
@@ -180,6 +190,7 @@ function matchReference(
   ref: string,
   pending: readonly BatchItem[],
   options: CorrectionOptions,
+  minScore = 1,
 ): number | 'ambiguous' | null {
   const words = ref.replace(REF_SUFFIX, '').replace(FILLER_EDGE, '').replace(REF_SUFFIX, '');
   if (!words) return null;
@@ -199,9 +210,40 @@ function matchReference(
     return { index, score };
   });
   const best = Math.max(...scores.map((s) => s.score));
-  if (best <= 0) return null;
+  if (best < minScore) return null;
   const top = scores.filter((s) => s.score === best);
   return top.length === 1 ? top[0]!.index : 'ambiguous';
+}
+
+/**
+ * The words that may name the item: those before the change verb, or without a verb those before
+ * the first new value (打车其实花了35 → 打车其实花了).
+ */
+function referenceWords(segment: string, options: CorrectionOptions): { words: string; verb: boolean } {
+  const verb = findVerb(segment);
+  if (verb) return { words: segment.slice(0, verb.start), verb: true };
+  const dates = findDates(segment, options.now);
+  const values = [...dates, ...findAmounts(segment, [...dates, ...findOrdinals(segment)])];
+  const first = Math.min(segment.length, ...values.map((v) => v.start));
+  return { words: segment.slice(0, first), verb: false };
+}
+
+// Without a change verb only the item's own words name it (打车其实花了35); a category alone
+// (停车十块 next to 打车) is more likely new content than a reference.
+const DESCRIPTION_SCORE = 3;
+
+/** 35不是30 / 是购物不是餐饮: the value the speaker denies names the one item that holds it. */
+function deniedReference(segment: string, pending: readonly BatchItem[], options: CorrectionOptions): number | null {
+  const matches = new Set<number>();
+  for (const a of moneyMentions(findAmounts(segment, findDates(segment, options.now)))) {
+    if (!isNegatedAt(segment, a.start)) continue;
+    pending.forEach((item, i) => item.amount === a.value && matches.add(i));
+  }
+  for (let at = segment.indexOf('不是'); at >= 0; at = segment.indexOf('不是', at + 2)) {
+    const category = matchCategoryWord(segment.slice(at + 2), options.customCategories ?? []);
+    if (category?.start === 0) pending.forEach((item, i) => item.category === category.name && matches.add(i));
+  }
+  return matches.size === 1 ? [...matches][0]! : null;
 }
 
 function appendFromText(text: string, options: CorrectionOptions): CorrectionResult | null {
@@ -210,6 +252,8 @@ function appendFromText(text: string, options: CorrectionOptions): CorrectionRes
   const rest = text.slice(prefix[0].length);
   const { item } = parseUtterance(rest, options.now, options.customCategories ?? []);
   if (!item || (item.amount === null && item.category === null)) return null;
+  const groups = prefix.groups ?? {};
+  if (RAISE_VERBS.has(groups.verb ?? '') && !groups.count && item.category === null && item.description === '') return null;
   const fields: UpdatedFields = { type: item.type };
   if (item.amount !== null) fields.amount = item.amount;
   if (item.category !== null) fields.category = item.category;
@@ -262,11 +306,17 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
       if (index < 0 || index >= pending.length) return UNCLEAR;
       targets = [index];
     } else {
-      const verb = findVerb(segment.text);
-      const head = verb ? segment.text.slice(0, verb.start) : '';
-      const ref = matchReference(head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''), pending, options);
+      const { words: head, verb } = referenceWords(segment.text, options);
+      const ref = matchReference(
+        head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''),
+        pending,
+        options,
+        verb ? 1 : DESCRIPTION_SCORE,
+      );
       if (ref === 'ambiguous') return UNCLEAR;
+      const denied = ref === null ? deniedReference(segment.text, pending, options) : null;
       if (ref !== null) targets = [ref];
+      else if (denied !== null) targets = [denied];
       else if (SCOPE_ALL.test(head)) targets = pending.map((_, i) => i);
       else if (pending.length === 1) targets = [0];
       else return UNCLEAR;

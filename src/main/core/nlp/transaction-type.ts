@@ -41,5 +41,8 @@ export const TYPE_NAMES: readonly { word: string; type: TransactionType }[] = [
   { word: '送出去', type: 'EXPENSE' },
   { word: '付出去', type: 'EXPENSE' },
   { word: '别人给的', type: 'INCOME' },
+  { word: '别人给我的', type: 'INCOME' },
+  { word: '别人送的', type: 'INCOME' },
+  { word: '给别人的', type: 'EXPENSE' },
   { word: '收到的', type: 'INCOME' },
 ];
