@@ -84,7 +84,7 @@ export function findAmounts(text: string, exclude: readonly Span[] = []): Amount
  */
 function gluedToCode(text: string, t: NumberToken): boolean {
   if (!isAsciiLetter(text[t.start - 1])) return false;
-  if (t.chinese) return false;
+  if (t.chinese || text.startsWith('rmb', t.start - 3)) return false;
   let from = t.start - 1;
   while (from > 0 && isAsciiLetter(text[from - 1])) from--;
   return !LATIN_ITEM_WORDS.has(text.slice(from, t.start));
@@ -95,10 +95,12 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
   if (before === '第' || gluedToCode(text, t)) return null;
   if (before === '周' || before === '期' || before === '拜') return null; // 周一, 星期三, 礼拜五
   if (before === '双' && (t.value === 11 || t.value === 12)) return null; // 双十一, 双12: shopping days
+  if (before === '几') return null; // 几十块 names no amount
   if (isAsciiDigit(before)) return null;
   if (t.value <= 0) return null;
-  const currency = before === '¥' || before === '￥' || before === '$' || text.startsWith('人民币', t.start - 3);
-  let start = currency ? t.start - 1 : t.start;
+  const currencyWord = text.startsWith('人民币', t.start - 3) ? 3 : text.startsWith('rmb', t.start - 3) ? 3 : 0;
+  const currency = before === '¥' || before === '￥' || before === '$' || currencyWord > 0;
+  let start = currencyWord > 0 ? t.start - currencyWord : currency ? t.start - 1 : t.start;
   let at = skipApprox(text, t.end);
 
   const yuan = startsWithAny(text, at, YUAN_UNITS);

@@ -67,8 +67,10 @@ const EXPENSE_KEYWORDS: Record<string, string[]> = {
 const INCOME_KEYWORDS: Record<string, string[]> = {
   工资: [ '薪酬', '加班费', '工资条', '发薪日','工资', '发工资', '薪水', '薪资', '月薪', '工钱', '底薪', '发薪'],
   奖金: [ '年终', '季度奖', '项目奖', '奖','奖金', '年终奖', '绩效', '绩效奖', '提成', '奖励', '全勤奖', '分红', '中奖', '过节费'],
-  兼职: [ '接单', '跑腿', '代购', '外包', '咨询费', '讲课费', '劳务费', '佣金', '私单','兼职', '兼职收入', '外快', '副业', '稿费', '私活', '打零工', '零工', '家教费'],
-  红包: ['红包', '收红包', '抢红包', '利是'],
+  兼职: [ '家教', '做家教', '私活', '接私活', '接单', '跑腿', '代购', '外包', '咨询费', '讲课费', '劳务费', '佣金', '私单','兼职', '兼职收入', '外快', '副业', '稿费', '私活', '打零工', '零工', '家教费'],
+  红包: ['红包', '收红包', '抢红包', '利是', '压岁钱'],
+  // Income with no preset of its own.
+  其他: ['利息', '理财', '收益', '基金', '股票', '闲鱼', '二手', '货款', '租金', '房租', '生活费', '彩票'],
 };
 
 interface Keyword {
@@ -83,8 +85,9 @@ function buildKeywords(): Keyword[] {
       for (const word of [name, ...words]) list.push({ word, category: { name, type } });
     }
   };
-  add(INCOME_KEYWORDS, 'INCOME');
+  // Expense first: a word in both tables (房租, 家教) said without an income word is spending.
   add(EXPENSE_KEYWORDS, 'EXPENSE');
+  add(INCOME_KEYWORDS, 'INCOME');
   for (const preset of PRESET_CATEGORIES) {
     if (preset.name === '其他') continue;
     if (!list.some((k) => k.word === preset.name && k.category.type === preset.type)) {
