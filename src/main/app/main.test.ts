@@ -264,7 +264,7 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     expect(h.hotkeys.map((k) => k.accelerator)).toEqual(['Ctrl+Alt+Space', 'Alt+F9']);
   });
 
-  it('the hotkey starts a push-to-talk session and shows the indicator', async () => {
+  it('the hotkey talks to the session and shows the indicator', async () => {
     const { sink } = h.hotkeys.at(-1)!;
     const before = main().webContents.sent.length;
     sink.indicator(true);

@@ -59,15 +59,6 @@ function windowAction(action: WindowAction): void {
   else windows.showMain(action.route);
 }
 
-/** The global hotkey always talks push-to-talk: a new session if the last one ended. */
-async function hotkeyDown(): Promise<void> {
-  const snapshot = await command<VoiceSnapshot>('voiceSnapshot', {});
-  if (!snapshot || snapshot.state === 'ended' || snapshot.mode !== 'pushToTalk') {
-    await command('voiceStart', { mode: 'pushToTalk' });
-  }
-  await command('voicePushToTalk', { action: 'down' });
-}
-
 /** Hotkey commands run in order: a quick release must not overtake its own press. */
 let hotkeyQueue: Promise<unknown> = Promise.resolve();
 function inOrder(task: () => Promise<unknown>): void {
@@ -79,7 +70,8 @@ function bindHotkey(accelerator: string): void {
   hotkey = registerPushToTalk(
     accelerator,
     {
-      down: () => inOrder(hotkeyDown),
+      // The session starts itself on a press (and the key also works in auto mode).
+      down: () => inOrder(() => command('voicePushToTalk', { action: 'down' })),
       up: () => inOrder(() => command('voicePushToTalk', { action: 'up' })),
       indicator: (visible) => windows?.setIndicator(visible),
     },

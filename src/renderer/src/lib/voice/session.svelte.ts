@@ -131,16 +131,11 @@ export class VoiceSession {
   #talkQueue: Promise<unknown> = Promise.resolve();
 
   /**
-   * Hold-to-talk from the page: a press with no running session starts one first, and a
-   * quick release waits for its own press, so the two always arrive in order.
+   * Hold-to-talk from the page (main starts a session on a press if none runs): a quick
+   * release waits for its own press, so the two always arrive in order.
    */
   pushToTalk(action: 'down' | 'up'): Promise<boolean> {
-    const next = this.#talkQueue.then(async () => {
-      if (action === 'down' && (this.state === 'idle' || this.state === 'ended')) {
-        if (!(await this.start('pushToTalk'))) return false;
-      }
-      return this.#run(() => this.#api.voicePushToTalk({ action }));
-    });
+    const next = this.#talkQueue.then(() => this.#run(() => this.#api.voicePushToTalk({ action })));
     this.#talkQueue = next;
     return next;
   }
