@@ -12,11 +12,11 @@ const ACCOUNTS: Record<string, string> = {
 };
 const NAMES = Object.keys(ACCOUNTS).sort((a, b) => b.length - a.length).join('|');
 // The name counts as the account only next to a paying word, so 还信用卡 stays a transfer word.
-const PAID_WITH = new RegExp(`(?:用|刷|通过|拿|走)(${NAMES})(?:里的钱|的钱|里)?|(${NAMES})(?=付|支付|扫码|转|刷|结账|买单)`);
+const PAID_WITH = new RegExp(`(?:用|刷|通过|拿|走)(${NAMES})(?:里的钱|的钱|里)?|(${NAMES})(?:支付|付款|扫码支付|扫码付|扫码|付的|付了|付)|(${NAMES})(?=转|刷|结账|买单)`);
 
 export function findAccount(text: string): AccountMention | null {
   const m = PAID_WITH.exec(text);
   if (!m) return null;
-  const name = (m[1] ?? m[2])!;
+  const name = (m[1] ?? m[2] ?? m[3])!;
   return { start: m.index, end: m.index + m[0].length, account: ACCOUNTS[name]! };
 }

@@ -14,6 +14,10 @@ const TRAILING = [
   '收到了', '收到', '收了', '充了', '送了', '的钱', '是', '为', '了', '的', '吧', '啊', '呢', '呀',
 ];
 
+// Longest first, so 支付了 goes before 付了 would leave 支.
+LEADING.sort((a, b) => b.length - a.length);
+TRAILING.sort((a, b) => b.length - a.length);
+
 function stripEdges(text: string, trailing = true): string {
   let s = text;
   for (let changed = true; changed && s.length > 0; ) {
@@ -26,7 +30,8 @@ function stripEdges(text: string, trailing = true): string {
     }
     if (!trailing) continue;
     for (const w of TRAILING) {
-      if (s.endsWith(w) && s.length > w.length) {
+      // A one-character particle stays when it is half of a two-character word (打的).
+      if (s.endsWith(w) && s.length > w.length && (w.length > 1 || s.length > 2)) {
         s = s.slice(0, -w.length);
         changed = true;
       }

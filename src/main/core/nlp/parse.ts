@@ -36,6 +36,14 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
   return first.end;
 }
 
+// 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
+const PAYING_VERB = /(?:花了|花费了|花费|花掉|花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
+
+function withPayingVerb(text: string, amount: AmountMention): Span {
+  const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
+  return verb ? { start: amount.start - verb[0].length, end: amount.end } : amount;
+}
+
 /** 不是30是35: an amount the speaker denies is dropped when another one remains. */
 function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
   if (amounts.length < 2) return amounts;
@@ -76,7 +84,7 @@ export function parseUtterance(
   const end = multipleDetected ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
   const itemText = text.slice(0, end);
   const account = findAccount(text);
-  const itemSpans: Span[] = [...claimed, ...denied, ...(amounts[0] ? [amounts[0]] : []), ...(account ? [account] : [])].filter(
+  const itemSpans: Span[] = [...claimed, ...denied, ...(amounts[0] ? [withPayingVerb(text, amounts[0])] : []), ...(account ? [account] : [])].filter(
     (s) => s.start < end,
   );
   const description = describe(itemText, itemSpans);
