@@ -208,6 +208,20 @@ test.describe('offline', () => {
     await expect(card(page)).toContainText('¥20');
   });
 
+  test('the category picker offers the user\'s own categories from the ledger', async ({ app }) => {
+    const { page } = app;
+    expect(await app.core.dispatch('addCategory', { name: '奶茶', type: 'EXPENSE' })).toMatchObject({ ok: true });
+    await say(page, '午饭35');
+    await card(page).getByRole('button', { name: '修改' }).click();
+    const form = page.getByRole('form', { name: '修改第1笔' });
+    await form.getByLabel('分类').selectOption('奶茶');
+    await form.getByRole('button', { name: '保存修改' }).click();
+    await expect(card(page)).toContainText('奶茶');
+    await card(page).getByRole('button', { name: '确认', exact: true }).click();
+    await expect(card(page)).toHaveCount(0);
+    expect(app.ledger.list({ limit: 10, offset: 0 }).rows.map((r) => [r.category, r.amountFen])).toEqual([['奶茶', 3500]]);
+  });
+
   test('an error says what to do and its button leads there', async ({ app }) => {
     const { page } = app;
     // Offline here means no speech service and no sound card: listening cannot start.

@@ -155,3 +155,60 @@ describe('editor field diff', () => {
     });
   });
 });
+
+describe('category picker', () => {
+  it('offers the given categories of the chosen type and sends the pick', async () => {
+    const actions: VoiceAction[] = [];
+    render(ConfirmationCard, {
+      props: {
+        batch: batchOf([{ amount: 15, category: '餐饮', description: '奶茶' }]),
+        categories: [
+          { name: '餐饮', type: 'EXPENSE' },
+          { name: '奶茶', type: 'EXPENSE' },
+          { name: '工资', type: 'INCOME' },
+        ],
+        onAction: (a: VoiceAction) => void actions.push(a),
+      },
+    });
+    await fireEvent.click(screen.getByRole('button', { name: '修改' }));
+    const picker = screen.getByLabelText('分类') as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.value)).toEqual(['餐饮', '奶茶']);
+    await fireEvent.change(picker, { target: { value: '奶茶' } });
+    await fireEvent.submit(screen.getByRole('form'));
+    expect(actions).toEqual([{ action: 'editItem', index: 0, fields: { category: '奶茶' } }]);
+  });
+});
+
+describe('category choices', () => {
+  it('loads the visible user categories in order and keeps presets when the ledger fails', async () => {
+    const { CategoryChoices } = await import('./categories.svelte');
+    const listeners: ((e: unknown) => void)[] = [];
+    let answer: unknown = {
+      ok: true,
+      value: [
+        { id: 2, name: '奶茶', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 2, count: 0 },
+        { id: 1, name: '餐饮', type: 'EXPENSE', hidden: false, preset: true, sortOrder: 1, count: 0 },
+        { id: 3, name: '宠物', type: 'EXPENSE', hidden: true, preset: true, sortOrder: 3, count: 0 },
+      ],
+    };
+    const api = {
+      listCategories: async () => answer,
+      onEvent: (l: (e: unknown) => void) => {
+        listeners.push(l);
+        return () => {};
+      },
+    };
+    const choices = new CategoryChoices(api as never);
+    expect(choices.items.some((c) => c.name === '交通')).toBe(true);
+    choices.connect();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(choices.items).toEqual([
+      { name: '餐饮', type: 'EXPENSE' },
+      { name: '奶茶', type: 'EXPENSE' },
+    ]);
+    answer = { ok: false, error: { code: 'x', message: 'y' } };
+    listeners[0]!({ channel: 'ledger', event: { type: 'changed', reason: 'edit' } });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(choices.items.map((c) => c.name)).toEqual(['餐饮', '奶茶']);
+  });
+});

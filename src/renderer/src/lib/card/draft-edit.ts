@@ -21,9 +21,15 @@ export function formFromResult(result: ParseResult, today: string): DraftForm {
   };
 }
 
-/** Visible preset categories of a type, plus the draft's own if it is not among them. */
-export function categoryOptions(type: TransactionType, current: string): string[] {
-  const names = PRESET_CATEGORIES.filter((c) => c.type === type && !c.hidden).map((c) => c.name);
+const VISIBLE_PRESETS = PRESET_CATEGORIES.filter((c) => !c.hidden);
+
+/** The categories of a type on offer, plus the draft's own if it is not among them. */
+export function categoryOptions(
+  type: TransactionType,
+  current: string,
+  available: readonly { name: string; type: TransactionType }[] = VISIBLE_PRESETS,
+): string[] {
+  const names = available.filter((c) => c.type === type).map((c) => c.name);
   return current && !names.includes(current) ? [current, ...names] : names;
 }
 
