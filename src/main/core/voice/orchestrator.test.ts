@@ -311,6 +311,26 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.last()).toBe('没听清要改什么，请再说一次');
   });
 
+  it('定位模糊: a change that names no item of several asks 「不确定要修改哪笔，请说具体第几笔」, batch unchanged', async () => {
+    const t = await withFour();
+    const before = t.orch.batch;
+    t.llm.script({ offline: true });
+    await t.orch.processTextInput('改成50');
+    expect(t.orch.batch).toBe(before);
+    expect(t.last()).toBe(`${PHRASES.offlineCorrection}不确定要修改哪笔，请说具体第几笔`);
+    // A model that cannot place it (and asks nothing) gets the same question.
+    const online = await withFour();
+    online.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.3 } });
+    await online.orch.processTextInput('金额改成50');
+    expect(online.last()).toBe('不确定要修改哪笔，请说具体第几笔');
+    // With one item there is nothing to choose: words without a change stay 「没听清」.
+    const single = setup({ online: false });
+    await single.begin();
+    await single.orch.processTextInput('午饭35块');
+    await single.orch.processTextInput('好像不太对');
+    expect(single.last()).toBe(`${PHRASES.offlineCorrection}${PHRASES.unclear}`);
+  });
+
   it('a clarifying question from the model is spoken and the batch stays', async () => {
     const t = await withFour();
     t.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.8, message: '不确定要修改哪笔，请说具体第几笔' } });

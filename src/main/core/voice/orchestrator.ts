@@ -17,7 +17,7 @@ import type { ConversationEntry, DraftFields } from '../../../shared/ipc/voice';
 import { toZonedIso, type ZonedNow } from '../../../shared/time';
 import { createPushToTalk, PTT_FINAL_TIMEOUT_MS, PTT_MIN_HOLD_MS, type PushToTalk, type PushToTalkResult } from '../asr/push-to-talk';
 import type { Clock, TimerHandle } from '../clock';
-import { classifyIntent, detectQuery } from '../nlp/index';
+import { classifyIntent, correctLocal, detectQuery } from '../nlp/index';
 import type {
   AsrClient,
   AsrError,
@@ -389,10 +389,10 @@ export class VoiceOrchestrator {
     void this.speak(say.PHRASES.correcting);
     const outcome = await this.options.understanding.correct(batch, text, this.understandingContext());
     if (!this.usable) return;
-    this.applyCorrection(outcome, batch);
+    this.applyCorrection(outcome, batch, text);
   }
 
-  private applyCorrection(outcome: CorrectionOutcome, batch: DraftBatch): void {
+  private applyCorrection(outcome: CorrectionOutcome, batch: DraftBatch, text: string): void {
     const intent = outcome.confidence < 0.7 ? 'unclear' : outcome.intent;
     // The first reply from the offline rules says that only simple fixes work (spec: 离线降级纠正).
     const notice = (): string => {
@@ -457,7 +457,25 @@ export class VoiceOrchestrator {
       default:
         break;
     }
-    void this.speak(notice() + (outcome.message || say.PHRASES.unclear));
+    void this.speak(notice() + (outcome.message || (this.targetIsAmbiguous(batch, text) ? say.PHRASES.whichItem : say.PHRASES.unclear)));
+  }
+
+  /**
+   * 「改成50」 with several pending items: the words carry a change but name no item, so the
+   * user is asked which one (spec: 定位模糊) rather than told they were not understood. The
+   * local rules decide: unplaceable against the batch, yet a change for a lone item.
+   */
+  private targetIsAmbiguous(batch: DraftBatch, text: string): boolean {
+    const view = batch.pendingView();
+    if (view.items.length < 2) return false;
+    const options = { now: this.zonedNow(), customCategories: this.options.context?.().customCategories ?? [] };
+    try {
+      if (correctLocal(text, view.items, options).intent !== 'unclear') return false;
+      const alone = correctLocal(text, [{ ...view.items[0]!, index: 0 }], options);
+      return alone.intent === 'correction' && alone.corrections.some((c) => Object.keys(c.updatedFields).length > 0);
+    } catch {
+      return false;
+    }
   }
 
   private async handleAction(action: DraftAction): Promise<void> {

@@ -92,6 +92,7 @@ export const PHRASES = {
   continueRecording: '记好了，还有吗？',
   correcting: '好的，正在修改...',
   unclear: '没听清要改什么，请再说一次',
+  whichItem: '不确定要修改哪笔，请说具体第几笔',
   appendLimit: '已达上限，请先确认当前交易',
   cancelled: '已取消。',
   offlineSingle: '当前离线，仅支持单笔记账',
