@@ -32,9 +32,16 @@ function startsWithAny(text: string, at: number, words: readonly string[]): stri
 const MEASURE_BY_FIRST = new Map<string, string[]>();
 for (const w of MEASURE_WORDS) MEASURE_BY_FIRST.set(w[0]!, [...(MEASURE_BY_FIRST.get(w[0]!) ?? []), w]);
 
+// Words that start with a measure character but name the next item (午饭三十晚饭五十).
+const NOT_MEASURE = [
+  '晚饭', '晚餐', '晚上', '点外卖', '点餐', '点菜', '点心', '天然气', '台球', '门票', '盒饭', '盒马', '包子', '包车',
+  '口罩', '口红', '口香糖', '米线', '米粉', '米饭', '行李', '家具', '家教', '家政', '年终', '年费', '年卡', '月卡',
+  '月租', '月供', '头发', '下午', '起床', '片儿',
+];
+
 function isMeasureAt(text: string, at: number): boolean {
   const bucket = MEASURE_BY_FIRST.get(text[at] ?? '');
-  return bucket !== undefined && startsWithAny(text, at, bucket) !== null;
+  return bucket !== undefined && startsWithAny(text, at, bucket) !== null && startsWithAny(text, at, NOT_MEASURE) === null;
 }
 
 interface Scan {

@@ -77,3 +77,28 @@ describe('calendar days', () => {
     expect(findDates('坐2号线', tuesday)).toEqual([]);
   });
 });
+
+describe('colloquial and holiday days', () => {
+  it.each([
+    ['昨儿个', '2026-02-16'],
+    ['前儿个', '2026-02-15'],
+    ['一周前', '2026-02-10'],
+    ['两个星期前', '2026-02-03'],
+    ['元旦', '2026-01-01'],
+    ['情人节', '2026-02-14'],
+    ['五一', '2025-05-01'],
+    ['圣诞节', '2025-12-25'],
+  ])('%s → %s', (text, date) => expect(day(text)).toBe(date));
+
+  it('claims times of day and vague periods without naming a day', () => {
+    for (const text of ['9点半', '十点', '上周末', '月底', '前两天', '3月份']) {
+      const found = findDates(text, tuesday);
+      expect(found.map((d) => [d.start, d.end, d.date])).toEqual([[0, text.length, null]]);
+    }
+  });
+
+  it('leaves 三点五块 and 三十点 to the amount reader', () => {
+    expect(findDates('三点五块', tuesday)).toEqual([]);
+    expect(findDates('三十点', tuesday)).toEqual([]);
+  });
+});

@@ -20,6 +20,14 @@ const WEEKDAY_INDEX: Record<string, number> = {
   一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6, '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, '6': 5, '7': 6,
 };
 
+// Holidays on a fixed solar date; lunar ones (春节, 中秋) move every year and are left alone.
+const HOLIDAYS: Record<string, [number, number]> = {
+  元旦: [1, 1], 情人节: [2, 14], 妇女节: [3, 8], 劳动节: [5, 1], 五一: [5, 1], 儿童节: [6, 1], 六一: [6, 1],
+  国庆节: [10, 1], 国庆: [10, 1], 十一: [10, 1], 双十一: [11, 11], 双11: [11, 11], 双十二: [12, 12], 双12: [12, 12],
+  平安夜: [12, 24], 圣诞节: [12, 25], 圣诞: [12, 25],
+};
+const HOLIDAY_NAMES = Object.keys(HOLIDAYS).sort((a, b) => b.length - a.length).join('|');
+
 // One alternation, longest forms first, so a single left-to-right pass claims each phrase once.
 const DATE_PATTERN = new RegExp(
   [
@@ -29,11 +37,13 @@ const DATE_PATTERN = new RegExp(
     `(?<rel>(?:大前天|大后天|前天|前日|前晚|昨天|昨日|昨儿|昨晚|昨早|昨夜|今天|今日|今儿|今早|今晚|今晨|明天|明日|后天|大前儿|前儿)(?:(?<=儿)个)?)`,
     `(?<ago>(?<an>${NUM})(?<au>天|日|周|个星期|星期|个礼拜|礼拜)(?:前|之前|以前))`,
     `(?<wk>(?<wp>上上|上|这|本|下)?个?(?:周|星期|礼拜)${WEEKDAY})`,
-    // 周末, 月底, 月初 name no single day, but they are time words, not the item.
-    `(?<vague>(?:上上|上|这|本|下)?个?周末|(?:上上个?|上个?|这个?|本|下个?)?月(?:底|初|末))`,
+    // 周末, 月底, 前两天, 2月份 name no single day, but they are time words, not the item.
+    `(?<vague>(?:上上|上|这|本|下)?个?周末|(?:上上个?|上个?|这个?|本|下个?)?月(?:底|初|末)|前(?:两|几)天|这(?:两|几)天|最近|前阵子|前段时间|(?:${NUM})月份?(?![0-9零〇一二两三四五六七八九十号日]))`,
+    // 十一 is also a number: only 国庆/十一 right before 期间/假期/的/去/出 or at the start.
+    `(?<holiday>${HOLIDAY_NAMES.replace('|十一', '')}|^十一(?=期间|假期|的|去|出|回))`,
     `(?<mon>(?<mp>上上个?月|上个?月|这个?月|本月)(?:的)?(?:(?<mnd>${NUM})[号日])?)`,
     // A time of day (8点, 九点半, 10点20分) is no date; 三点五块 is money, so no digit or money unit may follow.
-    `(?<tod>${NUM}(?:点|时)(?:半|一刻|三刻|${NUM}分|钟)?(?![0-9零〇一二两三四五六七八九十块元毛角钱分]))`,
+    `(?<tod>(?<th>${NUM})(?:点(?!外卖|餐|菜|心|单)|时)(?:半|一刻|三刻|${NUM}分|钟)?(?![0-9零〇一二两三四五六七八九十块元毛角钱分]))`,
     `(?<week>上上周|上周|上星期|上礼拜|这周|本周|这星期|这礼拜|下周)`,
     `(?<day>(?<dd>${NUM})[号日](?!线|楼|房间|门|床|店|桌|口|位|机|车|厅|馆|院|柜|窗|台))`,
   ].join('|'),
@@ -152,6 +162,16 @@ export function findDates(text: string, now: ZonedNow): DateMention[] {
       if (day !== null) {
         const [y, mo] = monthShift(ty, tm, delta);
         date = ymd(y, mo, day);
+      }
+    } else if (g.holiday) {
+      const [month, day] = HOLIDAYS[g.holiday]!;
+      date = resolveMonthDay(month, day, today);
+    } else if (g.tod) {
+      // 三十点 is no hour: leave the number to the amount reader.
+      const hour = num(g.th);
+      if (hour === null || hour > 24) {
+        DATE_PATTERN.lastIndex = span.start + g.th!.length;
+        continue;
       }
     } else if (g.day) {
       const day = num(g.dd);
