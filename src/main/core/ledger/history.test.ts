@@ -34,6 +34,17 @@ beforeEach(() => {
 afterEach(() => ledger.close());
 
 describe('LedgerHistory', () => {
+  it('places a category exactly where its save files it (the voice drafts read that back)', () => {
+    ledger.addCategory('宠物用品', 'EXPENSE');
+    for (const [name, type] of [['饮品', 'EXPENSE'], ['洗浴', 'EXPENSE'], ['宠物', 'EXPENSE'], ['餐饮', 'INCOME'], ['奖励', 'INCOME']] as const) {
+      const placed = history.placeCategory(name, type);
+      const [row] = history.saveBatch([item({ category: name, type })]);
+      expect([name, placed]).toEqual([name, row!.category]);
+    }
+    expect(history.placeCategory('饮品', 'EXPENSE')).toBe('餐饮');
+    expect(history.placeCategory('洗浴', 'EXPENSE')).toBe('其他');
+  });
+
   it('undoes and redoes a save, announcing each change', () => {
     const before = snapshot();
     const saved = history.saveBatch([item({ amount: 35 }), item({ amount: 9000, type: 'INCOME', category: '工资' })]);

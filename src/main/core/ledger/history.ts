@@ -104,6 +104,10 @@ export class LedgerHistory implements LedgerPort {
     return this.ledger.totals(query);
   }
 
+  placeCategory(name: string, type: TransactionType): string {
+    return this.ledger.placeCategory(name, type);
+  }
+
   undo(): HistoryState {
     const entry = this.undoStack.pop();
     if (!entry) return this.state();

@@ -288,6 +288,10 @@ export class Ledger implements LedgerPort {
     return { totalFen: r.totalFen, count: r.count };
   }
 
+  placeCategory(name: string, type: TransactionType): string {
+    return matchCategory(name, type, this.categoryCandidates())?.name ?? name;
+  }
+
   updateTransaction(id: string, patch: TransactionPatch): TransactionRow {
     const current = this.getTransaction(id);
     if (!current) throw new LedgerNotFoundError(id);

@@ -99,8 +99,9 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
       [2, 'pending', 30],
       [3, 'pending', 90],
     ]);
+    // The design's example says 洗浴, a category this ledger lacks: the item's words place it.
     expect(t.last()).toBe(
-      '识别到4笔交易：第1笔，支出60元，餐饮；第2笔，支出60元，洗浴；第3笔，收入30元，红包；第4笔，收入90元，工资。请确认或修改。',
+      '识别到4笔交易：第1笔，支出60元，餐饮；第2笔，支出60元，娱乐；第3笔，收入30元，红包；第4笔，收入90元，工资。请确认或修改。',
     );
   });
 
@@ -126,6 +127,26 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
     const saved = t.events.find((e) => e.type === 'saved');
     expect(saved?.type === 'saved' && saved.transactions.map((row) => row.amountFen)).toEqual([6000, 6000, 3000, 9000]);
     expect(t.events.at(-3)).toEqual({ type: 'draftBatchUpdated', batch: null });
+  });
+
+  it('a category the ledger lacks (the model says 洗浴, 饮品) is read back as the one the save files it under', async () => {
+    const t = await withFour();
+    expect(t.orch.batch?.items.map((i) => i.result.category)).toEqual(['餐饮', '娱乐', '红包', '工资']);
+    expect(t.last()).toContain('第2笔，支出60元，娱乐；');
+    t.llm.script(
+      { correct: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, category: '饮品', type: 'EXPENSE', description: '奶茶' } }], confidence: 0.9 } },
+      // A name the ledger lacks falls back to what the item's own words say (吃饭 → 餐饮).
+      { correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { category: '某某' } }], confidence: 0.9 } },
+    );
+    await t.orch.processTextInput('还有一笔奶茶15');
+    expect(t.last()).toBe('已追加第5笔，支出15元，餐饮。现在共5笔，请确认或修改。');
+    await t.orch.processTextInput('第一笔算某某');
+    expect(t.last()).toBe('已将第1笔修改为支出60元，餐饮。还需要修改吗？');
+    await t.orch.processTextInput('确认');
+    // What was read back is exactly what the ledger holds.
+    expect(t.rows().map((row) => [row.description, row.category]).sort()).toEqual(
+      [['吃饭', '餐饮'], ['洗脚', '娱乐'], ['抢红包', '红包'], ['工资', '工资'], ['奶茶', '餐饮']].sort(),
+    );
   });
 
   it('单笔: one item reads back in the single form and the same confirm flow saves it', async () => {
@@ -429,8 +450,8 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.orch.batch?.items[3]?.result).toMatchObject({ type: 'EXPENSE', category: '住房' });
     await t.orch.processTextInput('确认');
     expect(t.rows().map((row) => [row.type, row.category]).sort()).toEqual(
-      // 洗浴 is the model's word, not a ledger category: the ledger files it under 其他.
-      [['EXPENSE', '人情往来'], ['EXPENSE', '住房'], ['EXPENSE', '其他'], ['INCOME', '其他']].sort(),
+      // 洗浴 is the model's word, not a ledger category: the draft already said 娱乐.
+      [['EXPENSE', '人情往来'], ['EXPENSE', '住房'], ['EXPENSE', '娱乐'], ['INCOME', '其他']].sort(),
     );
   });
 
@@ -499,7 +520,8 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
       [1, 'pending', '打车'],
       [2, 'pending', '奶茶'],
     ]);
-    expect(t.last()).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');
+    // 饮品 is the model's word; the ledger has 餐饮 for a milk tea, and that is what is read back.
+    expect(t.last()).toBe('已追加第3笔，支出15元，餐饮。现在共3笔，请确认或修改。');
     await t.orch.processTextInput('确认');
     expect(t.rows()).toHaveLength(3);
   });

@@ -9,6 +9,7 @@ import type {
   SessionSummary,
   UpdatedFields,
   TransactionRow,
+  TransactionType,
   VoiceMode,
   VoiceState,
 } from '../../../shared/domain';
@@ -30,7 +31,7 @@ import type {
   VoiceInput,
   VoiceIoError,
 } from './ports';
-import { withCategoryForType } from './recategorize';
+import { categoryOfType, withCategoryForType } from './recategorize';
 import * as say from './templates';
 
 export interface OrchestratorTimings {
@@ -342,7 +343,7 @@ export class VoiceOrchestrator {
       void this.speak(say.PHRASES.nothingParsed);
       return;
     }
-    const batch = DraftBatch.fromResults(outcome.results, toZonedIso(this.zonedNow()));
+    const batch = DraftBatch.fromResults(outcome.results.map((result) => this.placed(result)), toZonedIso(this.zonedNow()));
     const notices: string[] = [];
     if (outcome.truncated || outcome.results.length > batch.size) notices.push(say.PHRASES.truncated);
     if (outcome.multipleDetected && outcome.source === 'local') notices.push(`${say.PHRASES.offlineSingle}。`);
@@ -430,10 +431,11 @@ export class VoiceOrchestrator {
         for (const c of outcome.corrections) {
           const fields = c.updatedFields;
           if (typeof fields.amount !== 'number' || !(fields.amount > 0)) continue;
+          const type = fields.type ?? 'EXPENSE';
           const grown = next.append({
             amount: fields.amount,
-            type: fields.type ?? 'EXPENSE',
-            category: fields.category ?? null,
+            type,
+            category: fields.category ? this.categoryFor(fields.category, fields.description ?? '', type) : null,
             description: fields.description ?? '',
             date: fields.date ?? null,
             account: fields.account ?? null,
@@ -936,7 +938,22 @@ export class VoiceOrchestrator {
   }
 
   private fieldsFor(current: ParseResult, fields: UpdatedFields): UpdatedFields {
-    return withCategoryForType(current, fields, this.options.context?.().customCategories);
+    const next = withCategoryForType(current, fields, this.options.context?.().customCategories);
+    if (!next.category) return next;
+    return { ...next, category: this.categoryFor(next.category, next.description ?? current.description, next.type ?? current.type) };
+  }
+
+  private placed(result: ParseResult): ParseResult {
+    return result.category ? { ...result, category: this.categoryFor(result.category, result.description, result.type) } : result;
+  }
+
+  /**
+   * The category the ledger will file the item under, so what is read back is what gets
+   * saved: a word the model made up is first placed by the item's words, then by the ledger.
+   */
+  private categoryFor(name: string, description: string, type: TransactionType): string {
+    const known = categoryOfType(name, description, type, this.options.context?.().customCategories) ?? name;
+    return this.options.ledger.placeCategory?.(known, type) ?? known;
   }
 
   private understandingContext(): UnderstandingContext {

@@ -140,6 +140,11 @@ export interface LedgerPort {
   deleteTransactions(ids: readonly string[]): number;
   /** Sum over a calendar-day range (inclusive), for spoken queries. */
   totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals;
+  /**
+   * The user's category a save would file `name` under for `type`. Drafts carry it so the
+   * read-back and the card name what will be stored, not a word the model made up (洗浴 → 其他).
+   */
+  placeCategory?(name: string, type: TransactionType): string;
 }
 
 export type { SessionSummary };

@@ -19,16 +19,30 @@ export function withCategoryForType(
 ): UpdatedFields {
   const type = fields.type;
   if (!type || type === current.type || fields.category !== undefined) return fields;
-  const known: readonly CategoryRef[] = [...PRESET_CATEGORIES, ...customCategories];
-  if (current.category && known.some((c) => c.name === current.category && c.type === type)) return fields;
-  const counterpart = current.category ? COUNTERPARTS[current.category]?.[type] : undefined;
-  if (counterpart) return { ...fields, category: counterpart };
-  const words = `${current.description}${current.category ?? ''}`.toLowerCase();
-  const match = matchCategoryWord(words, customCategories, (c) => c.type === type);
-  return { ...fields, category: match?.name ?? fallbackCategory(type, known) };
+  const category = categoryOfType(current.category, current.description, type, customCategories);
+  return category === current.category ? fields : { ...fields, category: category ?? fallbackCategory(type, customCategories) };
 }
 
-function fallbackCategory(type: TransactionType, known: readonly CategoryRef[]): string {
-  const sameType = known.filter((c) => c.type === type);
+/**
+ * A category of `type` for an item: its own when the presets or the user's list have it for
+ * that type, else the counterpart (红包 ↔ 人情往来), else what the lexicon finds in its words
+ * (the model's 饮品 for 奶茶 → 餐饮, 洗浴 → 娱乐); null when nothing fits.
+ */
+export function categoryOfType(
+  category: string | null,
+  description: string,
+  type: TransactionType,
+  customCategories: readonly CategoryRef[] = [],
+): string | null {
+  const known: readonly CategoryRef[] = [...PRESET_CATEGORIES, ...customCategories];
+  if (category && known.some((c) => c.name === category && c.type === type)) return category;
+  const counterpart = category ? COUNTERPARTS[category]?.[type] : undefined;
+  if (counterpart) return counterpart;
+  const words = `${description}${category ?? ''}`.toLowerCase();
+  return matchCategoryWord(words, customCategories, (c) => c.type === type)?.name ?? null;
+}
+
+function fallbackCategory(type: TransactionType, customCategories: readonly CategoryRef[]): string {
+  const sameType = [...PRESET_CATEGORIES, ...customCategories].filter((c) => c.type === type);
   return (sameType.find((c) => c.name === OTHER_CATEGORY) ?? sameType[0])?.name ?? OTHER_CATEGORY;
 }
