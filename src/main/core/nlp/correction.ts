@@ -10,6 +10,7 @@ import { describe } from './description';
 import { classifyIntent } from './intent';
 import { normalizeText, type Span } from './normalize';
 import { findOrdinals, ordinalIndex, type OrdinalMention } from './ordinals';
+import { parseNumeral } from './numbers';
 import { parseUtterance } from './parse';
 import { TYPE_NAMES } from './transaction-type';
 
@@ -43,6 +44,9 @@ const HINTS: [RegExp, FieldHint][] = [
 ];
 
 const SCOPE_ALL = /都|全部|全都|所有|每笔|每一笔|统统/;
+// 前两笔 / 后三笔: the first or last N items.
+const SCOPE_EDGE = /(?<side>前|后|最后)(?<n>[一二两三四五六七八九十]|\d{1,2})(?:笔|个|项|条)/;
+const REF_JOINER = /和|跟|与|以及|还有|及|、/;
 const REF_SUFFIX = /(?:的)?(?:那笔|这笔|那一笔|这一笔|那个|这个|那项|那条)$/;
 const FILLER_EDGE = /^(?:嗯|啊|哦|呃|那个|这个|那|就|把|将|给|对了|不对|错了|然后)+|(?:的|了|啊|吧|呢|不对)+$/g;
 
@@ -108,12 +112,26 @@ function stripTypeWords(text: string): string {
 }
 
 // 金额改成85，日期改成昨天: a clause that opens with another field's name is its own change.
-const NEXT_FIELD_CLAUSE = /[,，;；、]+(?:和|还有|然后|再|并且|另外|把)?(?=金额|钱数|价格|价钱|数额|分类|类别|日期|时间|描述|备注|名称|类型)/g;
+const FIELD_NAME = '(?:金额|钱数|价格|价钱|数额|分类|类别|日期|时间|描述|备注|名称|类型)';
+const NEXT_FIELD_CLAUSE = new RegExp(
+  `[,，;；、]+(?:和|还有|然后|再|并且|另外|把)?(?=${FIELD_NAME})|(?<=.)(?:和|还有|然后|再|并且|另外|把)?(?=${FIELD_NAME}(?:改|换|是|应该|为|写|调|变))`,
+  'g',
+);
 
 /** Fields of a segment that may name several fields, one clause each. */
 function readAllFields(segment: string, item: BatchItem | undefined, options: CorrectionOptions): UpdatedFields {
-  const clauses = segment.split(NEXT_FIELD_CLAUSE);
-  if (clauses.length === 1) return readFields(segment, item, options);
+  const split = segment.split(NEXT_FIELD_CLAUSE);
+  if (split.length === 1) return readFields(segment, item, options);
+  // 话费那笔分类改成其他: words without a change of their own belong to the next clause.
+  const clauses: string[] = [];
+  let carry = '';
+  split.forEach((clause, k) => {
+    if (k < split.length - 1 && !findVerb(clause)) carry += clause;
+    else {
+      clauses.push(carry + clause);
+      carry = '';
+    }
+  });
   const fields: UpdatedFields = {};
   for (const clause of clauses) {
     for (const [key, value] of Object.entries(readFields(clause, item, options))) {
@@ -232,6 +250,25 @@ function referenceWords(segment: string, options: CorrectionOptions): { words: s
 // (停车十块 next to 打车) is more likely new content than a reference.
 const DESCRIPTION_SCORE = 3;
 
+function edgeScope(edge: RegExpExecArray, size: number): number[] {
+  const n = Math.min(size, parseNumeral(edge.groups!.n!) ?? 0);
+  const indexes = Array.from({ length: n }, (_, i) => i);
+  return edge.groups!.side === '前' ? indexes : indexes.map((i) => size - n + i);
+}
+
+/** 奶茶和电影都改成昨天: several references joined by 和/跟/、, each naming one item. */
+function jointReferences(head: string, pending: readonly BatchItem[], options: CorrectionOptions): number[] | null {
+  const parts = head.split(REF_JOINER);
+  if (parts.length < 2) return null;
+  const found: number[] = [];
+  for (const part of parts) {
+    const index = matchReference(part.replace(SCOPE_ALL, ''), pending, options);
+    if (typeof index !== 'number' || found.includes(index)) return null;
+    found.push(index);
+  }
+  return found;
+}
+
 /** 35不是30 / 是购物不是餐饮: the value the speaker denies names the one item that holds it. */
 function deniedReference(segment: string, pending: readonly BatchItem[], options: CorrectionOptions): number | null {
   const matches = new Set<number>();
@@ -313,9 +350,13 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
         options,
         verb ? 1 : DESCRIPTION_SCORE,
       );
-      if (ref === 'ambiguous') return UNCLEAR;
+      const edge = SCOPE_EDGE.exec(head);
+      const several = edge === null ? jointReferences(head, pending, options) : null;
+      if (ref === 'ambiguous' && !edge && !several) return UNCLEAR;
       const denied = ref === null ? deniedReference(segment.text, pending, options) : null;
-      if (ref !== null) targets = [ref];
+      if (edge) targets = edgeScope(edge, pending.length);
+      else if (several !== null) targets = several;
+      else if (typeof ref === 'number') targets = [ref];
       else if (denied !== null) targets = [denied];
       else if (SCOPE_ALL.test(head)) targets = pending.map((_, i) => i);
       else if (pending.length === 1) targets = [0];
