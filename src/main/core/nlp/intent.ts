@@ -19,9 +19,9 @@ const PHRASES: Record<PhraseKind, string[]> = {
     '嗯', '恩', '啊', '阿', '哦', '噢', '喔', '呃', '额', '唉', '哎', '诶', '欸', '哈', '呀', '吧', '啦', '了', '的', '嘛',
     '呢', '呗', '哇', '吗', '那', '就', '这样', '你好', '谢谢', '谢了', '多谢', '辛苦了', '好嘞谢谢', '那个', '这个', '请', '帮我', '给我', '麻烦', '你', '我', '一下',
     '把', '都', '全部', '全都', '全', '所有', '所有的', '一起', '统统', '通通', '整个', '这些', '那些', '这笔', '那笔',
-    '这一笔', '那一笔', '它', '直接', '先', '也', '吧好', '然后', '哎呀', '好吧', '呐', '哟', '喂', '嘿', '么', '还是',
+    '这一笔', '那一笔', '它', '直接', '先', '也', '吧好', '然后', '哎呀', '呐', '哟', '喂', '嘿', '么', '还是',
   ],
-  confirm: [ '不错', '挺好', '很好', '对头', '一点问题没有', '一点问题都没有', '没有问题', '没任何问题', '完全没问题', '太好了', '可以了', '没毛病的', '记了', '记上吧', '就这么定了', '没啥问题', '没什么问题',
+  confirm: [ '好吧', '那好吧', '不错', '挺好', '很好', '对头', '一点问题没有', '一点问题都没有', '没有问题', '没任何问题', '完全没问题', '太好了', '可以了', '没毛病的', '记了', '记上吧', '就这么定了', '没啥问题', '没什么问题',
     '确认', '确定', '对', '是的', '是', '是对的', '没错', '没问题', '可以', '可以的', '行', '好', '好的', '好了', '好嘞',
     '就这样', '就这么记', '这样就行', '这样可以', '记上', '记吧', '记下', '记下来', '记录', '保存', '提交', '入账', 'ok',
     'okay', 'yes', '正确', '没毛病', '妥', '同意', '无误', '确认无误', '对对', '嗯对', '中', '行了', '完全正确', '就它',
@@ -114,6 +114,8 @@ export function readIntent(text: string, batchSize: number): IntentReading {
   return { kinds, ordinals, leftover };
 }
 
+const QUESTION = /[吗?？]$|[吗?？][。！!…]*$/;
+
 const CORRECTION_CUE = /改|应该|不对|不是|错|而不是|换成|变成|那笔|那个|这笔|第/;
 
 export function classifyIntent(rawText: string, batchSize: number): ClassifyResult {
@@ -139,6 +141,8 @@ export function classifyIntent(rawText: string, batchSize: number): ClassifyResu
   if (kinds.has('objection')) return { intent: 'correction', index: null };
   if (kinds.has('exit')) return { intent: 'exit', index: null };
   if (kinds.has('continue')) return { intent: 'continueRecording', index: null };
+  // 确认吗？/ 对吗: asking back is no answer yet.
+  if (QUESTION.test(text)) return { intent: 'filler', index: null };
   if (kinds.has('confirm') || kinds.has('declined')) return { intent: 'confirm', index: null };
   return { intent: 'filler', index: null };
 }
