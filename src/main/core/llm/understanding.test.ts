@@ -156,7 +156,13 @@ describe('parse', () => {
     await clock.advance(1);
     const outcome = await pending;
     const local = parseLocal('午饭35', { now: context.now, customCategories: context.customCategories });
-    expect(outcome).toEqual({ results: local.results, source: 'local', truncated: false, multipleDetected: local.multipleDetected });
+    expect(outcome).toEqual({
+      results: local.results,
+      source: 'local',
+      truncated: false,
+      multipleDetected: local.multipleDetected,
+      failure: { kind: 'aborted' },
+    });
     expect(u.isOnline()).toBe(true); // slow is not offline
   });
 
@@ -381,6 +387,22 @@ describe('against the original service', () => {
 });
 
 describe('offline detection', () => {
+  it('says why the LLM was not used: a refused key is an http failure with its status, a down network is network', async () => {
+    const h = await gateway(() => reply({ transactions: [llmTx(35, '午饭')] }), { GATEWAY_API_KEY: 'right' });
+    const refused = createUnderstanding({ mode: 'gateway', gatewayUrl: h.url, gatewayApiKey: 'wrong' });
+    const parsed = await refused.parse('午饭35', context);
+    expect(parsed).toMatchObject({ source: 'local', failure: { kind: 'http', status: 401 } });
+    const batch = mixedBatch();
+    expect(await refused.correct(batch, '改成50', context)).toMatchObject({ source: 'local', failure: { kind: 'http', status: 401 } });
+    expect(refused.isOnline()).toBe(true);
+    const accepted = createUnderstanding({ mode: 'gateway', gatewayUrl: h.url, gatewayApiKey: 'right' });
+    expect((await accepted.parse('午饭35', context)).failure).toBeUndefined();
+    const down = createUnderstanding({ mode: 'gateway', gatewayUrl: `http://127.0.0.1:${await freePort()}` });
+    expect((await down.parse('午饭35', context)).failure).toMatchObject({ kind: 'network' });
+    // Offline by choice is not a failure.
+    expect((await createUnderstanding({ mode: 'offline' }).parse('午饭35', context)).failure).toBeUndefined();
+  });
+
   it('a network error marks offline until a later request succeeds', async () => {
     const port = await freePort();
     const u = createUnderstanding({ mode: 'gateway', gatewayUrl: `http://127.0.0.1:${port}` });

@@ -12,7 +12,7 @@ import {
 import { toZonedIso } from '../../../shared/time';
 import { systemClock, type Clock } from '../clock';
 import { correctLocal, parseLocal } from '../nlp/index';
-import type { CorrectionOutcome, ParseOutcome, Understanding, UnderstandingContext } from '../voice/ports';
+import type { CorrectionOutcome, LlmFailure, ParseOutcome, Understanding, UnderstandingContext } from '../voice/ports';
 import { createDirectLlmClient } from './direct-client';
 import { createGatewayLlmClient } from './gateway-client';
 import { LlmClientError, type LlmClient } from './llm-client';
@@ -104,7 +104,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
         };
       } catch (err) {
         log('LLM parse failed; using local rules', err);
-        return localParse(text, context);
+        return { ...localParse(text, context), failure: failureOf(err) };
       }
     },
 
@@ -130,10 +130,16 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
         return settle(mapBack(result, view), 'llm');
       } catch (err) {
         log('LLM correction failed; using local rules', err);
-        return localCorrect(text, view, context);
+        return { ...localCorrect(text, view, context), failure: failureOf(err) };
       }
     },
   };
+}
+
+/** The caller tells a refused key (401) from a busy service (429) or a down network. */
+function failureOf(err: unknown): LlmFailure {
+  if (err instanceof LlmClientError) return err.status === undefined ? { kind: err.kind } : { kind: err.kind, status: err.status };
+  return { kind: 'malformed' };
 }
 
 function buildClient(config: UnderstandingConfig, clock: Clock): LlmClient | null {

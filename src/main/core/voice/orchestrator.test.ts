@@ -396,6 +396,24 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.orch.state).toBe('confirming');
   });
 
+  it('a gateway that refuses the key is reported once (llm_unavailable, opens settings) while the local rules carry on', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ status: 401, error: 'unauthorized' }, { status: 401, error: 'unauthorized' }, { status: 429, error: 'rate_limit_exceeded' });
+    await t.orch.processTextInput('午饭35块');
+    expect(t.orch.batch?.items[0]?.result).toMatchObject({ amount: 35, source: 'local' });
+    await t.orch.processTextInput('改成50');
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(50);
+    await t.orch.processTextInput('改成收入');
+    const errors = t.events.filter((e) => e.type === 'error');
+    expect(errors).toEqual([
+      { type: 'error', code: 'llm_unavailable', message: '智能解析服务拒绝了密钥（HTTP 401），已改用本地规则' },
+      { type: 'error', code: 'llm_busy', message: '智能解析服务繁忙（HTTP 429），暂时改用本地规则' },
+    ]);
+    // Not offline: the spoken offline notices stay out of it.
+    expect(t.said().some((text) => text.includes('当前离线'))).toBe(false);
+  });
+
   it('LLM 纠正超时降级: after 3 s the local rules apply 「改为收入」', async () => {
     const t = setup();
     await t.begin();

@@ -24,6 +24,7 @@ import type {
   AsrError,
   CorrectionOutcome,
   LedgerPort,
+  LlmFailure,
   Tts,
   Understanding,
   UnderstandingContext,
@@ -134,6 +135,8 @@ export class VoiceOrchestrator {
   private warnTimer: TimerHandle | null = null;
   private endTimer: TimerHandle | null = null;
   private offlineCorrectionNoticed = false;
+  /** LLM failure codes already shown this session: a refused key is said once, not per sentence. */
+  private readonly llmFailuresReported = new Set<string>();
   private starting: Promise<void> | null = null;
 
   private lastSave: { rows: TransactionRow[]; results: ParseResult[] } | null = null;
@@ -338,6 +341,7 @@ export class VoiceOrchestrator {
     }
     const outcome = await this.options.understanding.parse(text, this.understandingContext());
     if (!this.usable) return;
+    this.reportLlmFailure(outcome.failure);
     // Words with no amount anywhere ("今天天气不错") are not a transaction to confirm.
     if (outcome.results.every((result) => result.amount === null)) {
       void this.speak(say.PHRASES.nothingParsed);
@@ -390,6 +394,7 @@ export class VoiceOrchestrator {
     void this.speak(say.PHRASES.correcting);
     const outcome = await this.options.understanding.correct(batch, text, this.understandingContext());
     if (!this.usable) return;
+    this.reportLlmFailure(outcome.failure);
     this.applyCorrection(outcome, batch, text);
   }
 
@@ -467,6 +472,26 @@ export class VoiceOrchestrator {
    * user is asked which one (spec: 定位模糊) rather than told they were not understood. The
    * local rules decide: unplaceable against the batch, yet a change for a lone item.
    */
+  /**
+   * The gateway or provider refused the call (a wrong key, a rate limit, a broken service):
+   * the local rules answered, but the user must learn why multi-item input stopped working,
+   * once per cause. A down network is spoken as 「当前离线」 instead; a timeout or an unusable
+   * answer is a one-off.
+   */
+  private reportLlmFailure(failure: LlmFailure | undefined): void {
+    if (failure?.kind !== 'http') return;
+    const status = failure.status ?? 0;
+    const [code, message] =
+      status === 401 || status === 403
+        ? ['llm_unavailable', `智能解析服务拒绝了密钥（HTTP ${status}），已改用本地规则`]
+        : status === 429
+          ? ['llm_busy', `智能解析服务繁忙（HTTP ${status}），暂时改用本地规则`]
+          : ['llm_unavailable', `智能解析服务暂时不可用（HTTP ${status}），已改用本地规则`];
+    if (this.llmFailuresReported.has(code)) return;
+    this.llmFailuresReported.add(code);
+    this.emit({ type: 'error', code, message });
+  }
+
   private targetIsAmbiguous(batch: DraftBatch, text: string): boolean {
     const view = batch.pendingView();
     if (view.items.length < 2) return false;

@@ -99,6 +99,13 @@ export interface UnderstandingContext {
   accounts?: string[];
 }
 
+/** Why the LLM was tried but not used (the local rules answered instead). */
+export interface LlmFailure {
+  kind: 'network' | 'aborted' | 'http' | 'malformed' | 'invalid';
+  /** The HTTP status of an 'http' failure (401 refused key, 429 rate limit, 5xx). */
+  status?: number;
+}
+
 export interface ParseOutcome {
   /** 0..n results in mention order; the LLM path returns at most 10. */
   results: ParseResult[];
@@ -107,6 +114,7 @@ export interface ParseOutcome {
   truncated: boolean;
   /** The local (offline) parser saw several items but returns one. */
   multipleDetected: boolean;
+  failure?: LlmFailure;
 }
 
 /**
@@ -116,6 +124,7 @@ export interface ParseOutcome {
  */
 export interface CorrectionOutcome extends CorrectionResult {
   source: 'llm' | 'local';
+  failure?: LlmFailure;
 }
 
 export interface Understanding {

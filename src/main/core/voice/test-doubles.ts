@@ -212,7 +212,9 @@ export type ScriptedLlmAnswer =
   /** Never answers: the caller's timeout has to give up. */
   | { hang: true }
   /** The network is down. */
-  | { offline: true };
+  | { offline: true }
+  /** The gateway refuses the call with this status and error code (e.g. 401 unauthorized). */
+  | { status: number; error: string };
 
 /**
  * The AI gateway's LLM endpoints, scripted, as a `fetch`: it takes and answers exactly the
@@ -239,6 +241,7 @@ export class ScriptedLlm {
       const request = ParseTransactionRequestSchema.parse(body);
       this.parseRequests.push(request);
       const answer = await this.next(signal);
+      if ('status' in answer) return json(answer.status, { error: answer.error, message: 'scripted refusal', timestamp: 0 });
       if (!('parse' in answer)) return json(422, { error: 'llm_parse_failed', message: 'scripted answer is not a parse', timestamp: 0 });
       return json(
         200,
@@ -262,6 +265,7 @@ export class ScriptedLlm {
     if (url.pathname.endsWith(GATEWAY_PATHS.correct)) {
       this.correctRequests.push(CorrectTransactionRequestSchema.parse(body));
       const answer = await this.next(signal);
+      if ('status' in answer) return json(answer.status, { error: answer.error, message: 'scripted refusal', timestamp: 0 });
       if (!('correct' in answer)) return json(422, { error: 'llm_parse_failed', message: 'scripted answer is not a correction', timestamp: 0 });
       return json(200, CorrectTransactionResponseSchema.parse({ ...answer.correct, model: 'scripted' }));
     }
