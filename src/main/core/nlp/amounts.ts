@@ -139,7 +139,7 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
       // 两块蛋糕: 块 is also the measure word for cake and soap.
       const next = text[at];
       if (next !== undefined && !isPunctuation(next) && !FOLLOWERS_OF_MONEY.has(next) && /[\u4e00-\u9fff]/.test(next)) {
-        if (isChineseDigit(text[t.start]) && t.end - t.start === 1) strength = 1;
+        if ((isChineseDigit(text[t.start]) || isAsciiDigit(text[t.start])) && t.end - t.start === 1) strength = 1;
       }
     }
     if (text[at] === '钱') at++;

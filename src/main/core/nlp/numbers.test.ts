@@ -54,3 +54,9 @@ describe('scanNumbers', () => {
     expect(scanNumbers('60,30').map((t) => t.value)).toEqual([60, 30]);
   });
 });
+
+describe('runs that mix scripts', () => {
+  it('reads 一30 as two numbers instead of dropping both', () => {
+    expect(scanNumbers('买一送一30').map((t) => t.value)).toEqual([1, 1, 30]);
+  });
+});

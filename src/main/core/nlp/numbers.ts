@@ -162,6 +162,19 @@ export function scanNumbers(text: string): NumberToken[] {
     const raw = m[0];
     const value = parseNumeral(raw);
     if (value !== null) found.push({ start: m.index, end: m.index + raw.length, value, chinese: /[^\d.,kw]/.test(raw), raw });
+    else pushScriptRuns(raw, m.index, found);
   }
   return found;
+}
+
+// 买一送一30: a Chinese digit glued to an Arabic number is two numbers, not one bad one.
+const SCRIPT_RUN = /[0-9][0-9.,kw]*|[^0-9.,kw]+/g;
+
+function pushScriptRuns(raw: string, offset: number, found: NumberToken[]): void {
+  if (!/[0-9]/.test(raw) || !/[^\d.,kw]/.test(raw)) return;
+  for (const part of raw.match(SCRIPT_RUN) ?? []) {
+    const at = offset + raw.indexOf(part);
+    const value = parseNumeral(part);
+    if (value !== null) found.push({ start: at, end: at + part.length, value, chinese: /[^\d.,kw]/.test(part), raw: part });
+  }
 }
