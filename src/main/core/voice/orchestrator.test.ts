@@ -412,6 +412,10 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     ]);
     // Not offline: the spoken offline notices stay out of it.
     expect(t.said().some((text) => text.includes('当前离线'))).toBe(false);
+    await t.orch.processTextInput('取消');
+    t.llm.script({ status: 401, error: 'unauthorized' });
+    await t.orch.processTextInput('吃饭花了60，打车30');
+    expect(t.last()).toBe(`${PHRASES.llmSingle}。记录支出60元，餐饮，确认吗？`);
   });
 
   it('LLM 纠正超时降级: after 3 s the local rules apply 「改为收入」', async () => {

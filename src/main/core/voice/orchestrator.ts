@@ -350,7 +350,11 @@ export class VoiceOrchestrator {
     const batch = DraftBatch.fromResults(outcome.results.map((result) => this.placed(result)), toZonedIso(this.zonedNow()));
     const notices: string[] = [];
     if (outcome.truncated || outcome.results.length > batch.size) notices.push(say.PHRASES.truncated);
-    if (outcome.multipleDetected && outcome.source === 'local') notices.push(`${say.PHRASES.offlineSingle}。`);
+    if (outcome.multipleDetected && outcome.source === 'local') {
+      // Online but refused or too slow is not 「离线」: the user would look for a network problem.
+      const reachable = outcome.failure !== undefined && outcome.failure.kind !== 'network' && this.options.understanding.isOnline();
+      notices.push(`${reachable ? say.PHRASES.llmSingle : say.PHRASES.offlineSingle}。`);
+    }
     this.draft = batch;
     this.emit({ type: 'finalText', text, batch: batch.toDto() });
     this.setState('confirming');

@@ -96,6 +96,7 @@ export const PHRASES = {
   appendLimit: '已达上限，请先确认当前交易',
   cancelled: '已取消。',
   offlineSingle: '当前离线，仅支持单笔记账',
+  llmSingle: '智能解析暂不可用，仅支持单笔记账',
   offlineCorrection: '当前离线，仅支持简单修正。',
   truncated: '一次最多记10笔，已保留前10笔。',
   nothingParsed: '没听清金额，请再说一次。',
