@@ -31,9 +31,9 @@ async function say(page: Page, text: string): Promise<void> {
   await box.fill(text);
   await box.press('Enter');
   // Accepted input clears the box; after an exit word the box is gone with the session.
-  await expect(async () => {
-    if ((await box.count()) > 0) expect(await box.inputValue(), `log: ${await page.getByRole('list', { name: '对话记录' }).innerText()}`).toBe('');
-  }).toPass({ timeout: 10_000 });
+  // One read of whatever boxes exist, so a box removed mid-check cannot stall the wait.
+  const typed = () => box.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value).join(''));
+  await expect.poll(typed, { timeout: 10_000, message: `「${text}」 was not accepted` }).toBe('');
 }
 
 const card = (page: Page) => page.getByRole('region', { name: '确认卡片' });
