@@ -104,6 +104,10 @@ export class LedgerHistory implements LedgerPort {
     return this.ledger.totals(query);
   }
 
+  getMany(ids: readonly string[]): TransactionRow[] {
+    return this.ledger.getMany(ids);
+  }
+
   placeCategory(name: string, type: TransactionType): string {
     return this.ledger.placeCategory(name, type);
   }

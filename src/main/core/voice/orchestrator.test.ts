@@ -661,6 +661,26 @@ describe('commit, continue, exit', () => {
     expect(t.last()).toBe(PHRASES.undoWhileConfirming);
   });
 
+  it('undo after the ledger page changed the saved rows brings back what is there now, never a deleted row', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(30, 'EXPENSE', '交通', '打车')] });
+    await t.orch.processTextInput('吃饭60打车30');
+    await t.orch.processTextInput('确认');
+    const [meal, taxi] = t.rows().sort((a, b) => a.description.localeCompare(b.description, 'zh'));
+    // Meanwhile, on the ledger page: the taxi is deleted and the meal corrected to 65.
+    t.ledger.deleteTransaction(taxi!.id);
+    t.ledger.updateTransaction(meal!.id, { amountFen: 6500 });
+    await t.orch.processTextInput('撤销');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.orch.batch?.items.map((i) => [i.result.description, i.result.amount])).toEqual([['吃饭', 65]]);
+    expect(t.last()).toBe('已撤销刚才保存的1笔交易，请确认或修改。记录支出65元，餐饮，确认吗？');
+    expect(t.orch.summary).toMatchObject({ savedCount: 0, expenseFen: 0 });
+    await t.orch.processTextInput('确认');
+    expect(t.rows().map((row) => [row.description, row.amountFen])).toEqual([['吃饭', 6500]]);
+    expect(t.orch.summary).toMatchObject({ savedCount: 1, expenseFen: 6500 });
+  });
+
   it('undo with nothing saved says so', async () => {
     const t = setup();
     await t.begin();

@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/domain';
 import type { VoiceEvent } from '../../../shared/events';
 import type { ConversationEntry, DraftFields } from '../../../shared/ipc/voice';
+import { fenToYuan } from '../../../shared/money';
 import { toZonedIso, type ZonedNow } from '../../../shared/time';
 import { createPushToTalk, PTT_FINAL_TIMEOUT_MS, PTT_MIN_HOLD_MS, type PushToTalk, type PushToTalkResult } from '../asr/push-to-talk';
 import type { Clock, TimerHandle } from '../clock';
@@ -95,6 +96,20 @@ const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
 
 function stripPunctuation(text: string): string {
   return text.replace(/[\s，。！？!?,.、~～…]+/g, '');
+}
+
+/** A saved row as a draft again: its current fields, the original's confidence and source. */
+function draftOf(row: TransactionRow, original: ParseResult | undefined): ParseResult {
+  return {
+    amount: fenToYuan(row.amountFen),
+    type: row.type,
+    category: row.category,
+    description: row.description,
+    date: row.date,
+    account: row.account,
+    confidence: original?.confidence ?? 1,
+    source: original?.source ?? 'local',
+  };
 }
 
 function errorMessage(err: unknown): string {
@@ -613,13 +628,22 @@ export class VoiceOrchestrator {
       return;
     }
     this.lastSave = null;
-    const removed = this.options.ledger.deleteTransactions(last.rows.map((row) => row.id));
+    // The ledger page may have edited or deleted some of these rows since: bring back what is
+    // there now, and never resurrect a row the user deleted.
+    const ledger = this.options.ledger;
+    const current = ledger.getMany ? ledger.getMany(last.rows.map((row) => row.id)) : last.rows;
+    const removed = current.length === 0 ? 0 : ledger.deleteTransactions(current.map((row) => row.id));
     if (removed === 0) {
       void this.speak(say.PHRASES.nothingToUndo);
       return;
     }
+    // The summary takes back exactly what this save added to it.
     this.count(last.rows, -1);
-    const batch = DraftBatch.fromResults(last.results, toZonedIso(this.zonedNow()));
+    const results = current.map((row) => {
+      const original = last.results[last.rows.findIndex((saved) => saved.id === row.id)];
+      return ledger.getMany ? draftOf(row, original) : original!;
+    });
+    const batch = DraftBatch.fromResults(results, toZonedIso(this.zonedNow()));
     this.updateBatch(batch);
     this.setState('confirming');
     void this.speak(say.undone(batch.size) + say.readBack(batch));

@@ -154,6 +154,8 @@ export interface LedgerPort {
    * read-back and the card name what will be stored, not a word the model made up (洗浴 → 其他).
    */
   placeCategory?(name: string, type: TransactionType): string;
+  /** The rows that still exist, as they are now (the ledger page may have edited or deleted some). */
+  getMany?(ids: readonly string[]): TransactionRow[];
 }
 
 export type { SessionSummary };
