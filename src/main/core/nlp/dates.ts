@@ -32,6 +32,7 @@ const HOLIDAY_NAMES = Object.keys(HOLIDAYS).sort((a, b) => b.length - a.length).
 const DATE_PATTERN = new RegExp(
   [
     `(?<iso>(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2}))`,
+    `(?<slash>(?<![\\d./])(?<sm>\\d{1,2})\\/(?<sd>\\d{1,2})(?![\\d./个斤只块元份杯]))`,
     `(?<full>(?<fy>\\d{4}|[零〇一二三四五六七八九]{4}|今年|去年|前年)年?(?<fm>${NUM})月(?<fd>${NUM})[日号]?)`,
     `(?<md>(?<mm>${NUM})月(?:份)?(?<mdd>${NUM})(?<mds>[日号])?)`,
     `(?<rel>(?:大前天|大后天|前天|前日|前晚|昨天|昨日|昨儿|昨晚|昨早|昨夜|今天|今日|今儿|今早|今晚|今晨|明天|明日|后天|大前儿|前儿)(?:(?<=儿)个)?)`,
@@ -109,6 +110,11 @@ export function findDates(text: string, now: ZonedNow): DateMention[] {
     let date: string | null = null;
     if (g.iso) {
       date = ymd(Number(g.iy), Number(g.im), Number(g.id));
+    } else if (g.slash) {
+      const month = Number(g.sm);
+      const day = Number(g.sd);
+      if (month < 1 || month > 12) continue;
+      date = resolveMonthDay(month, day, today);
     } else if (g.full) {
       const rel = { 今年: 0, 去年: -1, 前年: -2 }[g.fy as '今年'];
       const year = rel !== undefined ? ty + rel : num(g.fy);
