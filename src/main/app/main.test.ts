@@ -66,6 +66,9 @@ const h = vi.hoisted(() => {
     isVisible() {
       return this.visible;
     }
+    isFocused() {
+      return false;
+    }
     isMinimized() {
       return false;
     }
@@ -284,6 +287,20 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     expect(indicator.isVisible()).toBe(true);
     sink.indicator(false);
     expect(indicator.isVisible()).toBe(false);
+  });
+
+  it('drafts spoken through the hotkey with no focused window open in the quick-entry box', async () => {
+    const { sink } = h.hotkeys.at(-1)!;
+    sink.down();
+    sink.up();
+    const quickWindows = () => windows().filter((w) => w.webContents.url.endsWith('#/quick'));
+    expect(quickWindows()).toHaveLength(0);
+    // The utterance's text arrives (typed here: there is no ASR on this machine).
+    await invoke(main().webContents, main().webContents.url, 'voiceSetMode', { mode: 'keyboard' });
+    await invoke(main().webContents, main().webContents.url, 'voiceText', { text: '午饭35' });
+    await vi.waitFor(() => expect(quickWindows()).toHaveLength(1), { timeout: 5_000 });
+    await invoke(main().webContents, main().webContents.url, 'voiceAction', { action: 'cancelAll' });
+    quickWindows()[0]!.close();
   });
 
   it('voice events reach every window', async () => {

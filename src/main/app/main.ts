@@ -71,7 +71,10 @@ function bindHotkey(accelerator: string): void {
     accelerator,
     {
       // The session starts itself on a press (and the key also works in auto mode).
-      down: () => inOrder(() => command('voicePushToTalk', { action: 'down' })),
+      down: () => {
+        spokenByHotkey = true;
+        inOrder(() => command('voicePushToTalk', { action: 'down' }));
+      },
       up: () => inOrder(() => command('voicePushToTalk', { action: 'up' })),
       indicator: (visible) => windows?.setIndicator(visible),
     },
@@ -88,10 +91,19 @@ async function toggleVoice(): Promise<void> {
   }
 }
 
+/** Set by a hotkey press until its drafts arrive: they need a window to be confirmed in. */
+let spokenByHotkey = false;
+
 function followVoice(state: VoiceState): void {
   tray?.update({ voiceActive: state === 'listening' || state === 'recognizing' });
   // Not on 'idle': starting a fresh session passes through it right after the key press.
   if (state === 'confirming' || state === 'ended') hotkey?.machine?.sessionSettled();
+  if (state === 'confirming' && spokenByHotkey) {
+    spokenByHotkey = false;
+    // Talking with every window hidden: the small quick-entry box shows the card.
+    if (!windows?.anyFocused()) windows?.showQuickEntry();
+  }
+  if (state === 'ended') spokenByHotkey = false;
 }
 
 async function start(): Promise<void> {

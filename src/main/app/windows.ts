@@ -121,6 +121,11 @@ export class Windows {
     this.indicator.showInactive();
   }
 
+  /** True while one of our windows (other than the indicator) has the keyboard focus. */
+  anyFocused(): boolean {
+    return [this.main, this.quick].some((w) => w !== null && !w.isDestroyed() && w.isVisible() && w.isFocused());
+  }
+
   all(): BrowserWindow[] {
     return [this.main, this.quick, this.indicator].filter((w): w is BrowserWindow => w !== null && !w.isDestroyed());
   }
