@@ -608,6 +608,19 @@ describe('commit, continue, exit', () => {
     expect(t.last()).toMatch(/^保存失败，第2笔.+。请修改后再确认。$/);
   });
 
+  it('a save failure names the bad item by the number on the card, not its place among the confirmed ones', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(0, 'EXPENSE', '交通', '零'), r(30, 'EXPENSE', '交通', '打车'), r(null, 'EXPENSE', '购物', '买书')] });
+    await t.orch.processTextInput('吃饭60，零，打车30，买书');
+    await t.orch.processTextInput('删掉第二笔');
+    await t.orch.processTextInput('确认');
+    expect(t.rows()).toHaveLength(0);
+    // The amountless 买书 is the 3rd item sent to the ledger, but 第4笔 on the card and in the read-back.
+    expect(t.events.filter((e) => e.type === 'error').at(-1)).toMatchObject({ code: 'save_failed', message: expect.stringMatching(/^保存失败：第4笔/) });
+    expect(t.last()).toMatch(/^保存失败，第4笔.+。请修改后再确认。$/);
+  });
+
   it('用户主动退出: summary spoken, exitSession(summary), audio released, later VAD never reaches ASR', async () => {
     const t = setup({ mode: 'auto' });
     await t.begin();

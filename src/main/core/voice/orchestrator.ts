@@ -19,6 +19,7 @@ import { fenToYuan } from '../../../shared/money';
 import { toZonedIso, type ZonedNow } from '../../../shared/time';
 import { createPushToTalk, PTT_FINAL_TIMEOUT_MS, PTT_MIN_HOLD_MS, type PushToTalk, type PushToTalkResult } from '../asr/push-to-talk';
 import type { Clock, TimerHandle } from '../clock';
+import { LedgerValidationError } from '../ledger/errors';
 import { classifyIntent, correctLocal, detectQuery } from '../nlp/index';
 import type {
   AsrClient,
@@ -110,6 +111,16 @@ function draftOf(row: TransactionRow, original: ParseResult | undefined): ParseR
     confidence: original?.confidence ?? 1,
     source: original?.source ?? 'local',
   };
+}
+
+/**
+ * The ledger numbers a bad item by its place among the confirmed results it was given; the
+ * user knows it by its number on the card (cancelled items keep their places there).
+ */
+function saveFailureText(err: unknown, resolved: DraftBatch): string {
+  if (!(err instanceof LedgerValidationError)) return errorMessage(err);
+  const item = resolved.confirmedItems[err.itemIndex];
+  return item ? `第${resolved.displayNumber(item.index)}笔${err.reason}` : errorMessage(err);
 }
 
 function errorMessage(err: unknown): string {
@@ -602,7 +613,7 @@ export class VoiceOrchestrator {
       rows = this.options.ledger.saveBatch(results, { now: this.zonedNow() });
     } catch (err) {
       this.log('saveBatch failed', err);
-      const reason = errorMessage(err);
+      const reason = saveFailureText(err, resolved);
       if (this.draft !== before) this.updateBatch(before);
       this.emit({ type: 'error', code: 'save_failed', message: `保存失败：${reason}` });
       void this.speak(say.saveFailed(reason));
