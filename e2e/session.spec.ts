@@ -179,7 +179,7 @@ test.describe('offline', () => {
     await expect(card(page)).toHaveAttribute('data-count', '1');
     await expect(card(page)).toContainText('¥60');
     const log = page.getByRole('list', { name: '对话记录' });
-    await expect(log).toContainText('离线');
+    await expect(log).toContainText('当前离线，仅支持单笔记账');
     await expectFits(page);
     await screenshots(page, 'session-single');
     await card(page).getByRole('button', { name: '确认', exact: true }).click();

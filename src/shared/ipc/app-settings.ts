@@ -48,7 +48,7 @@ export const settingsSchema = z.object({
       mode: z.enum(CONNECTION_MODES).default('offline'),
       gatewayUrl: httpUrl.default(''),
       llmBaseUrl: httpUrl.default('https://dashscope.aliyuncs.com/compatible-mode/v1'),
-      model: z.string().trim().max(80).default('qwen-plus'),
+      model: z.string().trim().max(80).default('qwen-turbo'),
     })
     .prefault({}),
   asr: z
@@ -58,7 +58,7 @@ export const settingsSchema = z.object({
     })
     .prefault({}),
   microphone: z.object({ deviceId: z.number().int().min(0).nullable().default(null) }).prefault({}),
-  vad: z.object({ silenceMs: z.number().int().min(VAD_SILENCE_MIN_MS).max(VAD_SILENCE_MAX_MS).default(800) }).prefault({}),
+  vad: z.object({ silenceMs: z.number().int().min(VAD_SILENCE_MIN_MS).max(VAD_SILENCE_MAX_MS).default(1000) }).prefault({}),
   tts: z
     .object({
       enabled: z.boolean().default(true),

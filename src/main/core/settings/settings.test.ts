@@ -34,7 +34,7 @@ describe('settings store', () => {
     expect(store.get()).toMatchObject({
       connection: { mode: 'offline' },
       asr: { provider: 'dashscope' },
-      vad: { silenceMs: 800 },
+      vad: { silenceMs: 1000 },
       tts: { enabled: true, rate: 1 },
       hotkey: { pushToTalk: 'Ctrl+Alt+Space' },
       microphone: { deviceId: null },
@@ -92,7 +92,7 @@ describe('settings store', () => {
       JSON.stringify({ version: 1, settings: { vad: { silenceMs: 99999 }, tts: { enabled: false, rate: 1.2 } }, secrets: {} }),
     );
     const store = createSettingsStore({ dataDir: dir, secretBox: testBox });
-    expect(store.get().vad.silenceMs).toBe(800);
+    expect(store.get().vad.silenceMs).toBe(1000);
     expect(store.get().tts).toEqual({ enabled: false, rate: 1.2 });
   });
 

@@ -84,4 +84,3 @@ export function logLinesFor(event: VoiceEvent): Omit<LogEntry, 'id'>[] {
   }
 }
 
-export const OFFLINE_NOTICE = '当前为离线模式：使用本地规则识别，一次只能识别一笔，请逐笔说出或输入。';

@@ -1,7 +1,7 @@
 import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '../../../../shared/domain';
 import type { AppEvent, VoiceEvent } from '../../../../shared/events';
 import type { IpcResult, SuikoujiApi, VoiceAction, VoiceSnapshot } from '../../../../shared/ipc/index';
-import { logLinesFor, nextStepFor, OFFLINE_NOTICE, type LogEntry } from './conversation';
+import { logLinesFor, nextStepFor, type LogEntry } from './conversation';
 
 /** The part of the window API the session needs (a fake in component tests). */
 export type VoiceApi = Pick<
@@ -31,7 +31,6 @@ export class VoiceSession {
 
   #api: VoiceApi;
   #nextLogId = 1;
-  #offlineNoticeShown = false;
   /** Delegate safety: once disposed, late events and answers change nothing. */
   #active = true;
   #unsubscribe: (() => void) | null = null;
@@ -110,10 +109,6 @@ export class VoiceSession {
         break;
     }
     for (const line of logLinesFor(event)) this.#push(line);
-    if (event.type === 'finalText' && !this.online && !this.#offlineNoticeShown) {
-      this.#offlineNoticeShown = true;
-      this.#push({ kind: 'notice', text: OFFLINE_NOTICE, nextStep: null });
-    }
   }
 
   start(mode?: VoiceMode): Promise<boolean> {
@@ -154,7 +149,6 @@ export class VoiceSession {
     const ok = await this.act({ action: 'restart' });
     if (ok && this.#active) {
       this.log = [];
-      this.#offlineNoticeShown = false;
     }
     return ok;
   }

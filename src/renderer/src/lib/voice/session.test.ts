@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { batchOf, FOUR } from '../card/fixtures';
-import { needsHint, OFFLINE_NOTICE } from './conversation';
+import { needsHint } from './conversation';
 import { FakeVoiceApi } from './fake-api';
 import { VoiceSession } from './session.svelte';
 
@@ -105,14 +105,14 @@ describe('voice session view', () => {
     expect(session.batch?.items[0]?.result.amount).toBe(35);
   });
 
-  it('adds the offline notice once when a draft arrives offline', async () => {
+  it('shows the offline notice main speaks, once, without adding one of its own', async () => {
     const api = new FakeVoiceApi();
     api.set('listening', { online: false });
     const { session } = await connected(api);
     const one = batchOf([{ amount: 60 }]);
     api.emit({ channel: 'voice', event: { type: 'finalText', text: '吃饭花了60，洗脚花了60', batch: one } });
-    api.emit({ channel: 'voice', event: { type: 'finalText', text: '打车30', batch: one } });
-    expect(session.log.filter((l) => l.text === OFFLINE_NOTICE)).toHaveLength(1);
+    api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '当前离线，仅支持单笔记账。记录支出60元，餐饮，确认吗？' } });
+    expect(session.log.filter((l) => l.text.includes('离线'))).toHaveLength(1);
   });
 
   it('shows ENDED with the summary, and restart clears the log', async () => {
