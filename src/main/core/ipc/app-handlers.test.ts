@@ -48,7 +48,7 @@ describe('settings commands through the real dispatch', () => {
   it('rejects an out-of-range VAD silence with a Chinese message and keeps the old value', async () => {
     const result = await core.dispatch('settingsSave', { settings: { vad: { silenceMs: 10 } } });
     expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed', message: expect.stringMatching(/^输入无效/) } });
-    expect(core.settings.get().vad.silenceMs).toBe(800);
+    expect(core.settings.get().vad.silenceMs).toBe(1000);
   });
 
   it('tests the offline mode without the network', async () => {
