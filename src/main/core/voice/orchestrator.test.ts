@@ -135,13 +135,13 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
     expect(t.last()).toContain('第2笔，支出60元，娱乐；');
     t.llm.script(
       { correct: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, category: '饮品', type: 'EXPENSE', description: '奶茶' } }], confidence: 0.9 } },
-      // A name the ledger lacks falls back to what the item's own words say (吃饭 → 餐饮).
+      // A name the ledger lacks falls back to what the item's own words say (吃饭 → 餐饮): no change.
       { correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { category: '某某' } }], confidence: 0.9 } },
     );
     await t.orch.processTextInput('还有一笔奶茶15');
     expect(t.last()).toBe('已追加第5笔，支出15元，餐饮。现在共5笔，请确认或修改。');
     await t.orch.processTextInput('第一笔算某某');
-    expect(t.last()).toBe('已将第1笔修改为支出60元，餐饮。还需要修改吗？');
+    expect(t.last()).toBe(PHRASES.unclear);
     await t.orch.processTextInput('确认');
     // What was read back is exactly what the ledger holds.
     expect(t.rows().map((row) => [row.description, row.category]).sort()).toEqual(
@@ -350,6 +350,28 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await single.orch.processTextInput('午饭35块');
     await single.orch.processTextInput('好像不太对');
     expect(single.last()).toBe(`${PHRASES.offlineCorrection}${PHRASES.unclear}`);
+  });
+
+  it('a correction that changes nothing is not read back as 「已将第N笔修改为…」 (「删掉奶茶」 offline set 餐饮 on 餐饮)', async () => {
+    const t = await withFour();
+    const before = t.orch.batch;
+    t.llm.script({ offline: true });
+    await t.orch.processTextInput('删掉吃饭');
+    expect(t.orch.batch?.items.map((i) => i.result)).toEqual(before?.items.map((i) => i.result));
+    expect(t.last()).toBe(`${PHRASES.offlineCorrection}${PHRASES.unclear}`);
+    // One real change among no-ops is read back alone.
+    t.llm.script({
+      correct: {
+        intent: 'correction',
+        corrections: [
+          { index: 0, updatedFields: { category: '餐饮', amount: 60 } },
+          { index: 3, updatedFields: { amount: 95 } },
+        ],
+        confidence: 0.9,
+      },
+    });
+    await t.orch.processTextInput('工资是95');
+    expect(t.last()).toBe('已将第4笔修改为收入95元，工资。还需要修改吗？');
   });
 
   it('a clarifying question from the model is spoken and the batch stays', async () => {

@@ -99,6 +99,17 @@ function stripPunctuation(text: string): string {
   return text.replace(/[\s，。！？!?,.、~～…]+/g, '');
 }
 
+function sameDraft(a: ParseResult, b: ParseResult): boolean {
+  return (
+    a.amount === b.amount &&
+    a.type === b.type &&
+    a.category === b.category &&
+    a.description === b.description &&
+    a.date === b.date &&
+    a.account === b.account
+  );
+}
+
 /** A saved row as a draft again: its current fields, the original's confidence and source. */
 function draftOf(row: TransactionRow, original: ParseResult | undefined): ParseResult {
   return {
@@ -449,7 +460,8 @@ export class VoiceOrchestrator {
           const target = next.item(c.index);
           if (!target || target.status !== 'pending') continue;
           const updated = next.updateItem(c.index, this.fieldsFor(target.result, c.updatedFields));
-          if (updated === next) continue;
+          // Fields equal to what the item already holds are no change to read back.
+          if (updated === next || sameDraft(updated.item(c.index)!.result, target.result)) continue;
           next = updated;
           if (!fixed.includes(c.index)) fixed.push(c.index);
         }
