@@ -374,6 +374,13 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.last()).toBe('已将第4笔修改为收入95元，工资。还需要修改吗？');
   });
 
+  it('a date correction reads the new day back', async () => {
+    const t = await withFour();
+    t.llm.script({ correct: { intent: 'correction', corrections: [{ index: 1, updatedFields: { date: '2026-02-16' } }], confidence: 0.9 } });
+    await t.orch.processTextInput('洗脚那笔是昨天');
+    expect(t.last()).toBe('已将第2笔修改为支出60元，娱乐，2月16日。还需要修改吗？');
+  });
+
   it('a clarifying question from the model is spoken and the batch stays', async () => {
     const t = await withFour();
     t.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.8, message: '不确定要修改哪笔，请说具体第几笔' } });

@@ -456,18 +456,20 @@ export class VoiceOrchestrator {
       case 'correction': {
         let next = batch;
         const fixed: number[] = [];
+        const redated = new Set<number>();
         for (const c of outcome.corrections) {
           const target = next.item(c.index);
           if (!target || target.status !== 'pending') continue;
           const updated = next.updateItem(c.index, this.fieldsFor(target.result, c.updatedFields));
           // Fields equal to what the item already holds are no change to read back.
           if (updated === next || sameDraft(updated.item(c.index)!.result, target.result)) continue;
+          if (updated.item(c.index)!.result.date !== target.result.date) redated.add(c.index);
           next = updated;
           if (!fixed.includes(c.index)) fixed.push(c.index);
         }
         if (fixed.length === 0) break;
         this.updateBatch(next);
-        const fixes = fixed.map((index) => ({ number: next.displayNumber(index), result: next.item(index)!.result }));
+        const fixes = fixed.map((index) => ({ number: next.displayNumber(index), result: next.item(index)!.result, dateChanged: redated.has(index) }));
         void this.speak(notice() + say.corrected(fixes) + message);
         return;
       }

@@ -44,6 +44,10 @@ describe('TTS templates', () => {
   });
 
   it('targeted fix, item cancelled, appended, saved', () => {
+    // A new day is said too: the spec's template has no date, and 「打车那笔是昨天」 must be heard to land.
+    expect(say.corrected([{ number: 3, result: { ...r(20, 'EXPENSE', '交通'), date: '2026-02-16' }, dateChanged: true }])).toBe(
+      '已将第3笔修改为支出20元，交通，2月16日。还需要修改吗？',
+    );
     expect(say.corrected([{ number: 1, result: r(60, 'INCOME', '红包') }])).toBe('已将第1笔修改为收入60元，红包。还需要修改吗？');
     expect(say.corrected([{ number: 1, result: r(70, 'EXPENSE', '餐饮') }, { number: 2, result: r(40, 'EXPENSE', '交通') }])).toBe(
       '已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？',

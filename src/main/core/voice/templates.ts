@@ -37,10 +37,19 @@ export function readBack(batch: DraftBatch): string {
   return `识别到${items.length}笔交易，共${total('EXPENSE')}元支出、${total('INCOME')}元收入。请查看详情后确认。`;
 }
 
-/** After a targeted fix; several fixed items are read one after another. */
-export function corrected(fixes: readonly { number: number; result: ParseResult }[]): string {
-  const parts = fixes.map((fix) => `已将第${fix.number}笔修改为${itemText(fix.result)}。`);
+/**
+ * After a targeted fix; several fixed items are read one after another. A changed day is
+ * said as well, since the type/amount/category read-back alone would not show it landed.
+ */
+export function corrected(fixes: readonly { number: number; result: ParseResult; dateChanged?: boolean }[]): string {
+  const parts = fixes.map((fix) => `已将第${fix.number}笔修改为${itemText(fix.result)}${fix.dateChanged ? dayText(fix.result.date) : ''}。`);
   return `${parts.join('')}还需要修改吗？`;
+}
+
+/** 「，2月16日」 for a calendar day, nothing without one. */
+function dayText(date: string | null): string {
+  const m = date ? /^\d{4}-(\d{2})-(\d{2})$/.exec(date) : null;
+  return m ? `，${Number(m[1])}月${Number(m[2])}日` : '';
 }
 
 export function itemCancelled(number: number, result: ParseResult, remaining: number): string {
