@@ -21,6 +21,10 @@ export interface CorrectionOptions {
 
 const UNCLEAR: CorrectionResult = { intent: 'unclear', corrections: [], confidence: 0 };
 
+// A spoken correction is one short sentence (an utterance is at most some seconds of speech);
+// text far longer is no correction these rules can resolve, and reading it costs milliseconds.
+const MAX_CORRECTION_CHARS = 500;
+
 // 补/加 alone start words too (补牙, 加油), so they need a count after them.
 const APPEND_PREFIX =
   /^(?:嗯|哦|啊|那|对了|然后|我)*(?:(?<verb>还有|再加|再记|再来|另外|追加|添加|还要记|还得记|漏了|漏记了?)(?<count>一笔|一个|一项|一条|笔|个)?|(?:补|加|再|补记)(?<must>一笔|一个|一项|一条))(?:是)?/;
@@ -153,7 +157,9 @@ function readFields(
   const hint = hintOf(head) ?? (verb ? null : hintOf(segment));
   const fields: UpdatedFields = {};
 
-  const type = readType(value, item?.type ?? null) ?? (verb ? readType(segment.slice(0, verb.start), item?.type ?? null) : null);
+  // Before the verb a type word may just name the item (收入那笔改成9000): only a change counts.
+  const headType = verb ? readType(segment.slice(0, verb.start), item?.type ?? null) : null;
+  const type = readType(value, item?.type ?? null) ?? (headType !== item?.type ? headType : null);
   if (type && hint !== 'date' && hint !== 'description') fields.type = type;
 
   const dates = findDates(value, options.now);
@@ -269,6 +275,8 @@ function jointReferences(head: string, pending: readonly BatchItem[], options: C
   return found;
 }
 
+const DENIED_WINDOW = 12;
+
 /** 35不是30 / 是购物不是餐饮: the value the speaker denies names the one item that holds it. */
 function deniedReference(segment: string, pending: readonly BatchItem[], options: CorrectionOptions): number | null {
   const matches = new Set<number>();
@@ -277,7 +285,8 @@ function deniedReference(segment: string, pending: readonly BatchItem[], options
     pending.forEach((item, i) => item.amount === a.value && matches.add(i));
   }
   for (let at = segment.indexOf('不是'); at >= 0; at = segment.indexOf('不是', at + 2)) {
-    const category = matchCategoryWord(segment.slice(at + 2), options.customCategories ?? []);
+    // Only a word right after 不是 counts, so a short window keeps long input linear.
+    const category = matchCategoryWord(segment.slice(at + 2, at + 2 + DENIED_WINDOW), options.customCategories ?? []);
     if (category?.start === 0) pending.forEach((item, i) => item.category === category.name && matches.add(i));
   }
   return matches.size === 1 ? [...matches][0]! : null;
@@ -318,6 +327,7 @@ function splitByOrdinal(text: string): Segment[] {
 
 export function correctLocal(rawText: string, pending: readonly BatchItem[], options: CorrectionOptions): CorrectionResult {
   const text = normalizeText(rawText);
+  if (text.length > MAX_CORRECTION_CHARS) return UNCLEAR;
   const append = appendFromText(text, options);
   if (append) return append;
   if (pending.length === 0) return UNCLEAR;
