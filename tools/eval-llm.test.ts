@@ -57,6 +57,8 @@ describe('eval-llm judging', () => {
     expect(byKind['parse: multi-item']).toBe('0/3');
     expect(scores.reduce((n, s) => n + s.total, 0)).toBe(SEED_CASES.length);
     expect(chat.calls).toHaveLength(SEED_CASES.length);
-    expect(formatScores(scores)).toMatch(/\| all +\| 1\/17 +\| 6% +\|/);
+    // 「打车那笔不要了」 is unclear (drop one, not all), so the never-understanding model scores it.
+    expect(byKind['correct: confirm/cancel']).toBe('1/3');
+    expect(formatScores(scores)).toMatch(/\| all +\| 2\/18 +\| 11% +\|/);
   });
 });

@@ -112,6 +112,7 @@ export const SEED_CASES: EvalCase[] = [
   { op: 'correct', id: 's-corr-6', kind: 'correct: single item', text: '那个应该是收入不是支出啊', now: SEED_NOW, batch: [{ index: 0, amount: 60, type: 'EXPENSE', category: '红包', description: '红包' }], expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }] } },
   { op: 'correct', id: 's-corr-7', kind: 'correct: confirm/cancel', text: '嗯对就这样', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'confirm', corrections: [] } },
   { op: 'correct', id: 's-corr-8', kind: 'correct: confirm/cancel', text: '算了都不要了', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'cancel', corrections: [] } },
+  { op: 'correct', id: 's-corr-8b', kind: 'correct: confirm/cancel', text: '打车那笔不要了', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'unclear', corrections: [] } },
   { op: 'correct', id: 's-corr-9', kind: 'correct: append', text: '还有一笔奶茶15', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE' } }] } },
   { op: 'correct', id: 's-corr-10', kind: 'correct: unclear', text: '嗯嗯嗯', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'unclear', corrections: [] } },
 ];

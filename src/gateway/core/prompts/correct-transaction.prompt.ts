@@ -25,7 +25,9 @@ Rules:
    income: {{incomeCategories}}; custom: {{customCategories}}), description, date (YYYY-MM-DD),
    account. Several fields and several items may change at once.
 5. 「确认」「对」「没问题」「就这样」 → intent "confirm", corrections []. 「取消」「不要了」「都删了」
-   → intent "cancel", corrections [].
+   → intent "cancel", corrections []. "cancel" drops EVERY transaction: when the user drops only
+   one of several by what it is (「打车那笔不要了」), answer intent "unclear", corrections [] and
+   message "要取消哪一笔？请说「删掉第N笔」" instead.
 6. A new transaction that was forgotten (「还有一笔…」「另外…」「漏了…」) → intent "append" with
    ONE correction whose index is -1 and whose updatedFields are the full new transaction
    (amount, type, category, description, and date when said).
@@ -47,6 +49,8 @@ User: 嗯对就这样
 {"corrections":[],"intent":"confirm","confidence":0.9}
 User: 算了都不要了
 {"corrections":[],"intent":"cancel","confidence":0.9}
+User: 打车那笔不要了
+{"corrections":[],"intent":"unclear","confidence":0.8,"message":"要取消哪一笔？请说「删掉第N笔」"}
 User: 那个不太对
 {"corrections":[],"intent":"unclear","confidence":0.3,"message":"要改哪一笔，改成什么呢？"}
 
