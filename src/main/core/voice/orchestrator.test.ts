@@ -381,6 +381,30 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.last()).toBe('已将第2笔修改为支出60元，娱乐，2月16日。还需要修改吗？');
   });
 
+  it('「没有了」 answering 「还需要修改吗？」 means no more changes: the corrected drafts are saved, the session goes on', async () => {
+    for (const answer of ['没有了', '没了', '没有', '不需要了', '没有了。']) {
+      const t = setup({ online: false });
+      await t.begin();
+      await t.orch.processTextInput('午饭35块');
+      await t.orch.processTextInput('改成40');
+      expect(t.last()).toMatch(/还需要修改吗？$/);
+      await t.orch.processTextInput(answer);
+      expect([answer, t.rows().map((row) => row.amountFen)]).toEqual([answer, [4000]]);
+      expect(t.orch.state).toBe('listening');
+      expect(t.last()).toBe('已保存1笔交易。');
+      // Asked nothing, 「没有了」 is the exit word again.
+      await t.orch.processTextInput('没有了');
+      expect(t.events.some((e) => e.type === 'exitSession')).toBe(true);
+    }
+    // Without the question it still ends the session (and drops unconfirmed drafts, spec clear point 4).
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('午饭35块');
+    await t.orch.processTextInput('没有了');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.events.some((e) => e.type === 'exitSession')).toBe(true);
+  });
+
   it('a clarifying question from the model is spoken and the batch stays', async () => {
     const t = await withFour();
     t.llm.script({ correct: { intent: 'unclear', corrections: [], confidence: 0.8, message: '不确定要修改哪笔，请说具体第几笔' } });

@@ -85,6 +85,11 @@ export interface OrchestratorOptions {
 
 const MAX_CONVERSATION = 200;
 
+/**
+ * A bare "no" — the answer to 「还需要修改吗？」 after a correction. There it means "no more
+ * changes", not the exit word 「没有了」 or the cancel 「不需要了」 that would drop the drafts.
+ */
+const NO_MORE_CHANGES = /^(嗯|哦|噢)?(没有|没了|没有了|没啦|没有啦|不用|不用了|不需要|不需要了|不用改了|不改了|没有要改的了?)(了|啦|吧)?$/;
 const UNDO_WORDS = /^(撤销|撤回|撤消)(一下)?(刚才|上一次|上次|刚刚)?(的|那)?(保存|记录|那笔|那几笔|一笔)?$/;
 
 const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
@@ -172,6 +177,8 @@ export class VoiceOrchestrator {
   private warnTimer: TimerHandle | null = null;
   private endTimer: TimerHandle | null = null;
   private offlineCorrectionNoticed = false;
+  /** The last thing asked was 「还需要修改吗？」 (see NO_MORE_CHANGES). */
+  private askedForMoreChanges = false;
   /** LLM failure codes already shown this session: a refused key is said once, not per sentence. */
   private readonly llmFailuresReported = new Set<string>();
   private starting: Promise<void> | null = null;
@@ -399,6 +406,9 @@ export class VoiceOrchestrator {
   }
 
   private async handleConfirming(text: string, batch: DraftBatch): Promise<void> {
+    const asked = this.askedForMoreChanges;
+    this.askedForMoreChanges = false;
+    if (asked && NO_MORE_CHANGES.test(stripPunctuation(text))) return this.resolve(batch.confirmAll(), batch);
     const layer1 = classifyIntent(text, batch.size);
     switch (layer1.intent) {
       case 'confirm':
@@ -471,6 +481,7 @@ export class VoiceOrchestrator {
         this.updateBatch(next);
         const fixes = fixed.map((index) => ({ number: next.displayNumber(index), result: next.item(index)!.result, dateChanged: redated.has(index) }));
         void this.speak(notice() + say.corrected(fixes) + message);
+        this.askedForMoreChanges = true;
         return;
       }
       case 'append': {
@@ -553,6 +564,7 @@ export class VoiceOrchestrator {
     if (this.currentState === 'idle') await this.start();
     if (!this.usable) return;
     this.touch();
+    this.askedForMoreChanges = false;
     if (action.action === 'undo') return this.undoLastSave();
     const batch = this.draft;
     if (!batch) {
@@ -575,6 +587,7 @@ export class VoiceOrchestrator {
         if (next === batch) return;
         this.updateBatch(next);
         void this.speak(say.corrected([{ number: next.displayNumber(action.index), result: next.item(action.index)!.result }]));
+        this.askedForMoreChanges = true;
         return;
       }
     }
@@ -1010,6 +1023,7 @@ export class VoiceOrchestrator {
   }
 
   private clearBatch(): void {
+    this.askedForMoreChanges = false;
     if (!this.draft) return;
     this.draft = null;
     this.emit({ type: 'draftBatchUpdated', batch: null });
