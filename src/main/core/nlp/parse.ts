@@ -1,6 +1,7 @@
 // Offline parse of one utterance into at most one transaction (the spec's offline rule), with a
 // flag when the utterance held several items so the caller can say so.
 import type { ParseResult, TransactionType } from '../../../shared/domain';
+import { OTHER_CATEGORY } from '../../../shared/categories';
 import type { ZonedNow } from '../../../shared/time';
 import { findAccount } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';
@@ -63,7 +64,8 @@ export function readItem(
     const match = matchCategoryWord(words, customCategories, (c) => c.type === typeWords.type);
     return { type: typeWords.type, category: match?.name ?? null };
   }
-  const any = matchCategoryWord(words, customCategories, (c) => c.type !== 'TRANSFER');
+  // Income 其他 words (基金, 理财) say where income came from, not that money came in: 买基金 is spending.
+  const any = matchCategoryWord(words, customCategories, (c) => c.type !== 'TRANSFER' && !(c.type === 'INCOME' && c.name === OTHER_CATEGORY));
   if (any) return { type: any.type, category: any.name };
   return { type: 'EXPENSE', category: null };
 }
