@@ -38,17 +38,20 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
 }
 
 // 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
-const PAYING_VERB = /(?:花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
+const PAYING_VERB = /(?:实付|实际付了|实际花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
 
 function withPayingVerb(text: string, amount: AmountMention): Span {
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
   return verb ? { start: amount.start - verb[0].length, end: amount.end } : amount;
 }
 
-/** 不是30是35: an amount the speaker denies is dropped when another one remains. */
+// 不是30是35: an amount the speaker denies; 满100减20, 原价一百, 优惠了二十: amounts that were not paid.
+const NOT_PAID = /(?:不是|不|满|减|减了|原价|原来|本来|优惠|优惠了|便宜|便宜了|省|省了|立减|抵扣|抵了|打折前)$/;
+
+/** Amounts that were denied or not paid are dropped when another one remains. */
 function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
   if (amounts.length < 2) return amounts;
-  const kept = amounts.filter((a) => !/不是$|不$/.test(text.slice(Math.max(0, a.start - 2), a.start)));
+  const kept = amounts.filter((a) => !NOT_PAID.test(text.slice(Math.max(0, a.start - 3), a.start)));
   return kept.length > 0 ? kept : amounts;
 }
 
