@@ -3,7 +3,7 @@
 import { systemClock, type Clock } from '../clock';
 import { createAsrTokenBroker } from '../../../gateway/core/asr-token';
 import { createChatProvider } from '../../../gateway/core/chat-provider';
-import { GatewayError } from '../../../gateway/core/errors';
+import { GatewayError, UpstreamError } from '../../../gateway/core/errors';
 import { createTransactionLlm } from '../../../gateway/core/transaction-llm';
 import type { AsrToken } from '../../../shared/domain';
 import { CorrectTransactionRequestSchema, ParseTransactionRequestSchema } from '../../../shared/gateway';
@@ -64,7 +64,9 @@ function rethrow(err: unknown, signal: AbortSignal): never {
   if (signal.aborted) throw new LlmClientError('aborted', 'request cancelled');
   if (err instanceof GatewayError) {
     if (err.network) throw new LlmClientError('network', err.message);
-    throw new LlmClientError(err.code === 'llm_parse_failed' ? 'malformed' : 'http', err.message, err.status);
+    // The user's own key refused by the provider is theirs to fix: keep that status, not the 502.
+    const refused = err.cause instanceof UpstreamError && (err.cause.status === 401 || err.cause.status === 403) ? err.cause.status : null;
+    throw new LlmClientError(err.code === 'llm_parse_failed' ? 'malformed' : 'http', err.message, refused ?? err.status);
   }
   throw err;
 }

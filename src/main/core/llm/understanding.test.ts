@@ -270,6 +270,14 @@ describe('correct', () => {
     for (const c of outcome.corrections) expect([-1, 1, 3]).toContain(c.index);
   });
 
+  it('direct mode: the provider refusing the user key is reported as that 401, not as the core 502', async () => {
+    const chat = await chatServer(() => ({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) }));
+    const u = createUnderstanding({ mode: 'direct', apiKey: 'sk-wrong', llmBaseUrl: chat.baseUrl, model: 'qwen-max', fallbackModel: 'qwen-plus' });
+    expect(await u.parse('午饭35', context)).toMatchObject({ source: 'local', failure: { kind: 'http', status: 401 } });
+    chat.setScript(() => ({ status: 500 }));
+    expect(await u.parse('午饭35', context)).toMatchObject({ source: 'local', failure: { kind: 'http', status: 502 } });
+  });
+
   it('3 s timeout in direct mode aborts the provider call too (FakeClock)', async () => {
     const chat = await chatServer(() => ({ hang: true }));
     const clock = new FakeClock();
