@@ -12,7 +12,7 @@ import { normalizeText, type Span } from './normalize';
 import { findOrdinals, ordinalIndex, type OrdinalMention } from './ordinals';
 import { parseNumeral } from './numbers';
 import { parseUtterance } from './parse';
-import { TYPE_NAMES } from './transaction-type';
+import { readTypeWords, TYPE_NAMES } from './transaction-type';
 
 export interface CorrectionOptions {
   now: ZonedNow;
@@ -161,6 +161,12 @@ function readFields(
   const headType = verb ? readType(segment.slice(0, verb.start), item?.type ?? null) : null;
   const type = readType(value, item?.type ?? null) ?? (headType !== item?.type ? headType : null);
   if (type && hint !== 'date' && hint !== 'description') fields.type = type;
+  // 是我给侄子的红包: a red packet's direction sets the type and its category together.
+  const packet = !type && hint === null && value.includes('红包') ? readTypeWords(value) : null;
+  if (packet?.type && packet.type !== item?.type) {
+    fields.type = packet.type;
+    if (packet.category) fields.category = packet.category;
+  }
 
   const dates = findDates(value, options.now);
   const date = firstDate(dates);
@@ -186,7 +192,10 @@ function readFields(
   }
   if ((hint === null || hint === 'category') && words) {
     const custom = options.customCategories ?? [];
-    const category = matchCategoryWord(words, custom, (c) => c.type !== 'TRANSFER');
+    // Once the type is said, a category of the other type is not what was meant (红包 after 我发的).
+    const category = fields.category
+      ? null
+      : matchCategoryWord(words, custom, (c) => c.type !== 'TRANSFER' && (!fields.type || c.type === fields.type));
     if (category) {
       fields.category = category.name;
       if (!fields.type && item?.type && category.type !== item.type && category.name !== '其他') fields.type = category.type;
