@@ -145,6 +145,16 @@ describe('parse', () => {
     expect(chat.calls[0]).toMatchObject({ authorization: 'Bearer sk-user', model: 'qwen-max' });
   });
 
+  it('an LLM answer with no amount anywhere gives way to the local parser when that finds one', async () => {
+    const h = await gateway(() => reply({ transactions: [] }));
+    const u = createUnderstanding({ mode: 'gateway', gatewayUrl: h.url });
+    const outcome = await u.parse('午饭35块', context);
+    expect(outcome).toMatchObject({ source: 'local', results: [{ amount: 35, category: '餐饮' }] });
+    // Words with no money stay the model's empty answer.
+    expect(await u.parse('今天天气不错', context)).toMatchObject({ source: 'llm', results: [] });
+    expect(u.isOnline()).toBe(true);
+  });
+
   it('falls back to the local parser after the parse timeout (FakeClock)', async () => {
     const h = await gateway(() => ({ hang: true }));
     const clock = new FakeClock();

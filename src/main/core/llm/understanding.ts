@@ -95,9 +95,16 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
         const answer = await callLlm(parseTimeoutMs, (signal) =>
           client.parseTransaction({ text, context: wireContext(context) }, { signal }),
         );
+        const results = answer.transactions.slice(0, MAX_BATCH_ITEMS).map(toParseResult);
+        // A model that found no money where the local grammar does (午饭35块 → []) would have
+        // the user told 没听清金额; the local single item is the better answer.
+        if (results.every((r) => r.amount === null)) {
+          const local = localParse(text, context);
+          if (local.results.some((r) => r.amount !== null)) return { ...local, failure: { kind: 'malformed' } };
+        }
         // Another service may not cap the list itself.
         return {
-          results: answer.transactions.slice(0, MAX_BATCH_ITEMS).map(toParseResult),
+          results,
           source: 'llm',
           truncated: answer.truncated === true || answer.transactions.length > MAX_BATCH_ITEMS,
           multipleDetected: false,
