@@ -23,6 +23,7 @@ const PHRASES: Record<PhraseKind, string[]> = {
     '还是',
   ],
   confirm: [
+    '没有错', '没错误', '没有不对', '没什么不对', '没有其他问题', '没其他问题', '没别的问题', '没有问题了',
     '好吧', '那好吧', '不错', '挺好', '很好', '对头', '一点问题没有', '一点问题都没有', '没有问题', '没任何问题', '完全没问题', '太好了', '可以了', '没毛病的', '记了',
     '记上吧', '就这么定了', '没啥问题', '没什么问题', '确认', '确定', '对', '是的', '是', '是对的', '没错', '没问题', '可以', '可以的', '行', '好', '好的',
     '好了', '好嘞', '就这样', '就这么记', '这样就行', '这样可以', '记上', '记吧', '记下', '记下来', '记录', '保存', '提交', '入账', 'ok', 'okay', 'yes',
@@ -117,6 +118,7 @@ export function readIntent(text: string, batchSize: number): IntentReading {
   return { kinds, ordinals, leftover };
 }
 
+const A_NOT_A = /^[嗯啊哦那这,，、]*([\u4e00-\u9fff])不\1[\u4e00-\u9fff]?[吧啊呢呀吗?？。!！]*$/;
 const QUESTION = /[吗?？]$|[吗?？][。！!…]*$/;
 
 const CORRECTION_CUE = /改|应该|不对|不是|错|而不是|换成|变成|那笔|那个|这笔|第/;
@@ -128,6 +130,8 @@ export function classifyIntent(rawText: string, batchSize: number): ClassifyResu
     intent: CORRECTION_CUE.test(text) || kinds.has('objection') || ordinals.length > 0 ? 'correction' : 'newInput',
     index: null,
   });
+  // 对不对 / 可不可以 on their own: the speaker asks; 不对不对 and 是不是错了 are no questions.
+  if (A_NOT_A.test(text)) return { intent: 'filler', index: null };
   if (leftover) return layer2();
 
   if (ordinals.length > 0) {
