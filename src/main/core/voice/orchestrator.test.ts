@@ -149,6 +149,18 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
     );
   });
 
+  it('a category the user renamed (餐饮 → 吃喝) is the ledger own name and is kept as the model says it', async () => {
+    const t = setup();
+    const meals = t.ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
+    t.ledger.renameCategory(meals.id, '吃喝');
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '吃喝', '吃饭')] });
+    await t.orch.processTextInput('吃饭60');
+    expect(t.last()).toBe('记录支出60元，吃喝，确认吗？');
+    await t.orch.processTextInput('确认');
+    expect(t.rows().map((row) => row.category)).toEqual(['吃喝']);
+  });
+
   it('单笔: one item reads back in the single form and the same confirm flow saves it', async () => {
     const t = setup();
     await t.begin();

@@ -1044,8 +1044,11 @@ export class VoiceOrchestrator {
    * saved: a word the model made up is first placed by the item's words, then by the ledger.
    */
   private categoryFor(name: string, description: string, type: TransactionType): string {
+    const place = this.options.ledger.placeCategory?.bind(this.options.ledger);
+    // The ledger's own name (a renamed preset too) is kept as it is.
+    if (place && place(name, type) === name) return name;
     const known = categoryOfType(name, description, type, this.options.context?.().customCategories) ?? name;
-    return this.options.ledger.placeCategory?.(known, type) ?? known;
+    return place ? place(known, type) : known;
   }
 
   private understandingContext(): UnderstandingContext {
