@@ -212,6 +212,11 @@ export interface HistoryState {
   redoLabel: string | null;
 }
 
+/** The answer of undo/redo: the new state and what was undone or redone (null: nothing). */
+export interface HistoryStep extends HistoryState {
+  done: string | null;
+}
+
 export interface LedgerOutputs {
   listTransactions: Page<TransactionRow>;
   searchTransactions: TransactionRow[];
@@ -234,7 +239,7 @@ export interface LedgerOutputs {
   exportCsv: CsvChunk;
   previewImport: ImportPreview;
   commitImport: ImportOutcome;
-  undo: HistoryState;
-  redo: HistoryState;
+  undo: HistoryStep;
+  redo: HistoryStep;
   historyState: HistoryState;
 }

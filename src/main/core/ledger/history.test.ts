@@ -50,9 +50,9 @@ describe('LedgerHistory', () => {
     const saved = history.saveBatch([item({ amount: 35 }), item({ amount: 9000, type: 'INCOME', category: '工资' })]);
     const after = snapshot();
     expect(history.state()).toMatchObject({ canUndo: true, canRedo: false, undoLabel: '记账 2 笔' });
-    history.undo();
+    expect(history.undo()).toMatchObject({ done: '记账 2 笔', redoLabel: '记账 2 笔' });
     expect(snapshot()).toEqual(before);
-    history.redo();
+    expect(history.redo()).toMatchObject({ done: '记账 2 笔', canRedo: false });
     expect(snapshot()).toEqual(after);
     expect(ledger.getMany(saved.map((r) => r.id))).toEqual(saved);
     expect(reasons).toEqual(['save', 'undo', 'save']);
@@ -123,7 +123,7 @@ describe('LedgerHistory', () => {
     history.undo();
     history.undo();
     const snap = snapshot();
-    expect(history.undo()).toEqual({ canUndo: false, canRedo: true, undoLabel: null, redoLabel: '记账 2 笔' });
+    expect(history.undo()).toEqual({ canUndo: false, canRedo: true, undoLabel: null, redoLabel: '记账 2 笔', done: null });
     expect(snapshot()).toEqual(snap);
   });
 

@@ -1,5 +1,5 @@
 import type { ParseResult, TransactionRow, TransactionType } from '../../../shared/domain';
-import type { HistoryState, ImportOutcome, ImportPreview } from '../../../shared/ipc/ledger';
+import type { HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '../../../shared/ipc/ledger';
 import type { ZonedNow } from '../../../shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
@@ -112,22 +112,23 @@ export class LedgerHistory implements LedgerPort {
     return this.ledger.placeCategory(name, type);
   }
 
-  undo(): HistoryState {
+  /** `done` names what was undone, so a window never labels the toast from a stale state. */
+  undo(): HistoryStep {
     const entry = this.undoStack.pop();
-    if (!entry) return this.state();
+    if (!entry) return { ...this.state(), done: null };
     this.apply(entry, 'undo');
     this.redoStack.push(entry);
     this.onChange('undo');
-    return this.state();
+    return { ...this.state(), done: label(entry) };
   }
 
-  redo(): HistoryState {
+  redo(): HistoryStep {
     const entry = this.redoStack.pop();
-    if (!entry) return this.state();
+    if (!entry) return { ...this.state(), done: null };
     this.apply(entry, 'redo');
     this.undoStack.push(entry);
     this.onChange(entry.kind);
-    return this.state();
+    return { ...this.state(), done: label(entry) };
   }
 
   state(): HistoryState {
