@@ -38,7 +38,7 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
 }
 
 // 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
-const PAYING_VERB = /(?:实付|实际付了|实际花了|花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
+const PAYING_VERB = /(?:人均|每人|实付|实际付了|实际花了|花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
 
 function withPayingVerb(text: string, amount: AmountMention): Span {
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
