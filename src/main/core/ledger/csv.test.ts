@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../../shared/domain';
-import { toZonedNow } from '../../../shared/time';
 import { BOM, exportCsv, ImportError, LedgerHistory, openLedger, type Ledger } from './index';
 import { parseCsv } from './csv';
+import { item, NOW } from './test-fixtures';
 
-const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** GBK encoder built from the platform's own GBK decoder (Node has no GBK encoder). */
@@ -26,17 +24,6 @@ function gbk(text: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-const item = (over: Partial<ParseResult> = {}): ParseResult => ({
-  amount: 60,
-  type: 'EXPENSE',
-  category: '餐饮',
-  description: '吃饭',
-  date: '2026-02-01',
-  account: null,
-  confidence: 0.9,
-  source: 'llm',
-  ...over,
-});
 
 let source: Ledger;
 let target: Ledger;

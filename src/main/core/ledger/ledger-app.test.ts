@@ -1,21 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../../shared/domain';
-import { toZonedNow } from '../../../shared/time';
 import { LedgerRuleError, openLedger, type Ledger } from './index';
+import { item, NOW } from './test-fixtures';
 
-const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
 
-const item = (over: Partial<ParseResult> = {}): ParseResult => ({
-  amount: 60,
-  type: 'EXPENSE',
-  category: '餐饮',
-  description: '吃饭',
-  date: '2026-02-01',
-  account: null,
-  confidence: 0.9,
-  source: 'llm',
-  ...over,
-});
 
 let ledger: Ledger;
 

@@ -4,22 +4,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParseResult } from '../../../shared/domain';
-import { toZonedNow } from '../../../shared/time';
 import { LedgerOpenError, LedgerValidationError, openLedger, SCHEMA_VERSION, type Ledger } from './index';
+import { item as baseItem, NOW } from './test-fixtures';
 
-const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
+// Undated items: the ledger files them on the day they are saved.
+const item = (over: Partial<ParseResult> = {}): ParseResult => baseItem({ date: null, ...over });
 
-const item = (over: Partial<ParseResult> = {}): ParseResult => ({
-  amount: 60,
-  type: 'EXPENSE',
-  category: '餐饮',
-  description: '吃饭',
-  date: null,
-  account: null,
-  confidence: 0.9,
-  source: 'llm',
-  ...over,
-});
+
 
 let dir: string;
 let ledger: Ledger;

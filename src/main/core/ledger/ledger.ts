@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '../../../shared/categories';
 import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '../../../shared/domain';
 import type { CategoryTotal, MonthSummary, Page } from '../../../shared/ipc/index';
-import type { AccountInfo, CategoryInfo, DayTotal, LedgerFilter, PeriodStats, TrendPoint } from '../../../shared/ipc/ledger';
+import type { AccountInfo, CategoryInfo, DayTotal, ImportRowDto, LedgerFilter, PeriodStats, TrendPoint } from '../../../shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
 import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
@@ -50,18 +50,8 @@ export interface ExportCursor {
   rowid: number;
 }
 
-/** One row of an import file, already validated. */
-export interface ImportRow {
-  line: number;
-  date: string;
-  /** HH:MM:SS in the user's current offset. */
-  time: string;
-  type: TransactionType;
-  category: string;
-  amountFen: number;
-  account: string;
-  description: string;
-}
+/** One row of an import file, already validated (time HH:MM:SS in the user's current offset). */
+export type ImportRow = Omit<ImportRowDto, 'duplicate'>;
 
 export interface TransactionPatch {
   amountFen?: number;
