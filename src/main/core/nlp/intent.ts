@@ -12,14 +12,15 @@ type PhraseKind =
   | 'exit'
   | 'continue'
   | 'objection' // 不对, 错了, 不确认: something must change → Layer 2
-  | 'declined'; // 不改了: a change was declined, which leans to confirm
+  | 'declined' // 不改了: a change was declined, which leans to confirm
+  | 'single'; // 这笔, 那一笔: one item, but which one only the card of one item tells
 
 const PHRASES: Record<PhraseKind, string[]> = {
   filler: [
     '掉', '并', '并且', '后', '之后', '以后', '再', '记账', '我要', '我想', '嗯', '恩', '啊', '阿', '哦', '噢', '喔', '呃', '额', '唉', '哎',
     '诶', '欸', '哈', '呀', '吧', '啦', '了', '的', '嘛', '呢', '呗', '哇', '吗', '那', '就', '这样', '你好', '谢谢', '谢了', '多谢', '辛苦了',
     '好嘞谢谢', '那个', '这个', '请', '帮我', '给我', '麻烦', '你', '我', '一下', '把', '都', '全部', '全都', '全', '所有', '所有的', '一起', '统统',
-    '通通', '整个', '这些', '那些', '这笔', '那笔', '这一笔', '那一笔', '它', '直接', '先', '也', '吧好', '然后', '哎呀', '呐', '哟', '喂', '嘿', '么',
+    '通通', '整个', '这些', '那些', '它', '直接', '先', '也', '吧好', '然后', '哎呀', '呐', '哟', '喂', '嘿', '么',
     '还是',
   ],
   confirm: [
@@ -48,6 +49,7 @@ const PHRASES: Record<PhraseKind, string[]> = {
     '有问题', '有点问题', '有错', '有点不对', '不太对劲', '不对', '不是', '错了', '错', '不确认', '不确定', '不行', '不可以', '不好', '不正确', '有误', '搞错',
     '搞错了', '弄错', '弄错了', '等等', '等一下', '慢着', '改', '修改', '改一下', '应该', '没对', '不太对', '好像不对',
   ],
+  single: ['这笔', '那笔', '这一笔', '那一笔', '这条', '那条', '这项', '那项'],
   declined: [
     '不要删', '别删', '不删', '不用删', '不要删除', '别删除', '不要去掉', '别去掉', '不要取消', '别取消', '不用取消', '不取消', '不改了', '不改', '不用改', '不用改了',
     '不需要改', '不需要改了', '不需要修改', '不用修改', '不修改', '不用再改', '不要改', '不要改了', '没什么要改', '没什么要改的', '不用动', '不用了', '不需要', '不用',
@@ -144,6 +146,8 @@ export function classifyIntent(rawText: string, batchSize: number): ClassifyResu
     return layer2();
   }
 
+  // 这笔删掉 on a card of several items names no item: Layer 2 must ask.
+  if (kinds.has('single') && batchSize > 1 && (kinds.has('cancel') || kinds.has('confirm'))) return layer2();
   if (kinds.has('cancel')) return { intent: 'cancel', index: null };
   if (kinds.has('objection')) return { intent: 'correction', index: null };
   if (kinds.has('exit')) return { intent: 'exit', index: null };
