@@ -59,11 +59,15 @@ interface Verb {
   end: number;
 }
 
+const CONJUNCTION_BEFORE_SHI = new Set([...'就但可只还要总于若凡或']);
+
 /** The first change verb that is not the 是 of 不是. */
 function findVerb(text: string): Verb | null {
   CHANGE_VERB.lastIndex = 0;
   for (let m = CHANGE_VERB.exec(text); m !== null; m = CHANGE_VERB.exec(text)) {
     if ((m[0] === '是' || m[0] === '为') && text[m.index - 1] === '不') continue;
+    // 就是, 但是, 还是 …: a conjunction, not 'it is'.
+    if (m[0] === '是' && CONJUNCTION_BEFORE_SHI.has(text[m.index - 1] ?? '')) continue;
     if (m[0] === '为' && text[m.index - 1] === '因') continue;
     return { start: m.index, end: m.index + m[0].length };
   }
@@ -301,13 +305,24 @@ function deniedReference(segment: string, pending: readonly BatchItem[], options
   return matches.size === 1 ? [...matches][0]! : null;
 }
 
-function appendFromText(text: string, options: CorrectionOptions): CorrectionResult | null {
+// 还有第二笔改成30, 另外打车那笔是25: after 还有/另外 comes a change of a pending item, not a new one.
+const CHANGE_WORDS = /改|换成|变成|应该|那笔|这笔|那一笔|这一笔|不对|错了|不是/;
+
+function changesPending(rest: string, pending: readonly BatchItem[], options: CorrectionOptions): boolean {
+  if (findOrdinals(rest).length > 0 || CHANGE_WORDS.test(rest)) return true;
+  const verb = findVerb(rest);
+  return verb !== null && typeof matchReference(rest.slice(0, verb.start), pending, options) === 'number';
+}
+
+function appendFromText(text: string, pending: readonly BatchItem[], options: CorrectionOptions): CorrectionResult | null {
   const prefix = APPEND_PREFIX.exec(text);
   if (!prefix || prefix[0].length === 0) return null;
   const rest = text.slice(prefix[0].length);
+  const groups = prefix.groups ?? {};
+  // 还有一笔… names a new item outright; without the count it may be a change of a pending one.
+  if (!groups.count && !groups.must && changesPending(rest, pending, options)) return null;
   const { item } = parseUtterance(rest, options.now, options.customCategories ?? []);
   if (!item || (item.amount === null && item.category === null)) return null;
-  const groups = prefix.groups ?? {};
   if (RAISE_VERBS.has(groups.verb ?? '') && !groups.count && item.category === null && item.description === '') return null;
   const fields: UpdatedFields = { type: item.type };
   if (item.amount !== null) fields.amount = item.amount;
@@ -337,7 +352,7 @@ function splitByOrdinal(text: string): Segment[] {
 export function correctLocal(rawText: string, pending: readonly BatchItem[], options: CorrectionOptions): CorrectionResult {
   const text = normalizeText(rawText);
   if (text.length > MAX_CORRECTION_CHARS) return UNCLEAR;
-  const append = appendFromText(text, options);
+  const append = appendFromText(text, pending, options);
   if (append) return append;
   if (pending.length === 0) return UNCLEAR;
 
