@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { judge, type GoldenCase } from './golden-judge';
 import { answerRequest } from './protocol';
 
-// A copy of ../shared/golden/nlp.jsonl (the acceptance cases) plus our own corpus in the same
-// format, so CI on a fresh machine grades the same cases.
+// A copy of ../shared/golden/nlp.jsonl (the acceptance cases) plus our own corpora in the same
+// format (corpus-hardening.jsonl: other words for the same kinds of sentence), so CI on a fresh
+// machine grades the same cases.
 function load(name: string): GoldenCase[] {
   const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
   return text
