@@ -58,6 +58,9 @@ export class LedgerHistory implements LedgerPort {
     if (top?.kind === 'save' && sameIds(top.rows.map((r) => r.id), ids)) {
       const count = top.rows.length;
       this.undo();
+      // The voice session takes these rows back as drafts; a redo here would save them a
+      // second time once the drafts are confirmed.
+      this.redoStack.pop();
       return count;
     }
     return this.remove(ids);
