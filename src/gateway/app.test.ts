@@ -213,6 +213,7 @@ describe('bad input never reaches the model and never yields 500', () => {
     ['wrong type', { text: 35 }, /text must be a string/],
     ['array body', [1, 2], /.+/],
     ['bad context', { text: '午饭35', context: { recentCategories: 'x' } }, /context\.recentCategories/],
+    ['a clock without an offset', { text: '午饭35', context: { now: 'garbage' } }, /context\.now must be an ISO 8601 instant/],
   ];
   it.each(cases)('parse: %s → 400', async (_, body, message) => {
     const h = await start(() => reply({ transactions: [] }));
@@ -236,7 +237,7 @@ describe('bad input never reaches the model and never yields 500', () => {
     expectError({ status: empty.status, json: await empty.json() }, 400, 'validation_failed');
   });
 
-  it('correct: batches of 0 and 11 items, duplicate indexes, empty correction text → 400', async () => {
+  it('correct: batches of 0 and 11 items, duplicate indexes, empty correction text, a date that is no day → 400', async () => {
     const h = await start(() => reply({}));
     const item = (index: number) => ({ index, amount: 1, category: '餐饮', type: 'EXPENSE', description: 'x' });
     for (const body of [
@@ -245,6 +246,7 @@ describe('bad input never reaches the model and never yields 500', () => {
       { currentBatch: [item(0), item(0)], correctionText: '确认' },
       { currentBatch: [item(0)], correctionText: ' ' },
       { currentBatch: [{ ...item(0), amount: 'sixty' }], correctionText: '改成50' },
+      { currentBatch: [{ ...item(0), date: 'yesterday' }], correctionText: '改成50' },
     ]) {
       const err = expectError(await post(GATEWAY_PATHS.correct, body), 400, 'validation_failed');
       expect(err.message).toMatch(/currentBatch|correctionText/);

@@ -4,7 +4,7 @@
 // Kotlin service (field names and error bodies); additions are optional fields only.
 import { z } from 'zod';
 import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, TRANSACTION_TYPES } from './domain';
-import { isCalendarDate } from './time';
+import { isCalendarDate, parseZonedIso } from './time';
 
 export const GATEWAY_PATHS = {
   parse: '/api/v1/llm/parse-transaction',
@@ -43,7 +43,11 @@ export const ParseContextSchema = z.object({
    * The user's wall clock as an ISO instant with offset (extension): lets a remote gateway
    * resolve 昨天/上周三 in the user's time zone instead of its own.
    */
-  now: z.string().max(40).optional(),
+  now: z
+    .string()
+    .max(40)
+    .refine((v) => parseZonedIso(v) !== null, { error: 'context.now must be an ISO 8601 instant with a UTC offset' })
+    .optional(),
 });
 export type ParseContext = z.infer<typeof ParseContextSchema>;
 
@@ -99,7 +103,7 @@ export const WireBatchItemSchema = z.object({
   category: z.string().max(100).nullable().optional(),
   type: upperEnum(TRANSACTION_TYPES).nullable().optional(),
   description: z.string().max(MAX_TEXT_CHARS).nullable().optional(),
-  date: z.string().max(40).nullable().optional(),
+  date: z.string().refine(isCalendarDate, { error: 'date must be YYYY-MM-DD' }).nullable().optional(),
 });
 export type WireBatchItem = z.infer<typeof WireBatchItemSchema>;
 
