@@ -118,10 +118,10 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
     // 七块五 / 两块五毛 / 一块五毛三 / 28块5: the digits after 块 are jiao, then fen.
     const spokenTail = yuan.startsWith('块') || yuan.startsWith('元') || yuan === '圆';
     const jiao = spokenTail ? tailDigit(scan, at, text) : null;
-    if (jiao && text[at] === '零' && text[jiao.end] === '分') {
-      // 五块零五分: after 零 the digit is fen.
+    if (jiao && text[at] === '零' && !startsWithAny(text, jiao.end, ['毛', '角'])) {
+      // 五块零五分, 一块零五: after 零 the digit is fen unless 毛/角 follows (十块零五毛).
       value += jiao.value / 100;
-      at = jiao.end + 1;
+      at = jiao.end + (text[jiao.end] === '分' ? 1 : 0);
     } else if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元', '月', '号', '日', '天', '个'])) {
       value += jiao.value / 10;
       at = jiao.end;
