@@ -70,7 +70,7 @@ describe('npm run session', () => {
     expect(parseWav(readFileSync(wav)).samples.length).toBeGreaterThan(8000);
     expect(events.filter((e) => e.type === 'finalText').map((e) => e.type === 'finalText' && e.text)).toEqual(['午饭35块', '打车20']);
     expect(events.filter((e) => e.type === 'saved')).toHaveLength(2);
-    expect(events.some((e) => e.type === 'ttsSpoken' && e.text.includes('已将第1笔修改为支出40元'))).toBe(true);
+    expect(events.some((e) => e.type === 'ttsSpoken' && e.text.includes('已修改为支出40元'))).toBe(true);
     expect(events.filter((e) => e.type === 'exitSession')).toHaveLength(1);
     expect(rows.map((row) => [row.amountFen, row.occurredAt])).toEqual([[4000, '2026-02-17T12:00:00+08:00']]);
   });

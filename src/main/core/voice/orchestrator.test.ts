@@ -393,13 +393,13 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     expect(t.last()).toBe('已将第2笔修改为支出60元，娱乐，2月16日。还需要修改吗？');
   });
 
-  it('「没有了」 answering 「还需要修改吗？」 means no more changes: the corrected drafts are saved, the session goes on', async () => {
+  it('「没有了」 answering a correction read-back (「还需要修改吗？」, or 「确认吗？」 for one item) means no more changes: the drafts are saved, the session goes on', async () => {
     for (const answer of ['没有了', '没了', '没有', '不需要了', '没有了。']) {
       const t = setup({ online: false });
       await t.begin();
       await t.orch.processTextInput('午饭35块');
       await t.orch.processTextInput('改成40');
-      expect(t.last()).toMatch(/还需要修改吗？$/);
+      expect(t.last()).toMatch(/确认吗？$/);
       await t.orch.processTextInput(answer);
       expect([answer, t.rows().map((row) => row.amountFen)]).toEqual([answer, [4000]]);
       expect(t.orch.state).toBe('listening');
@@ -437,7 +437,7 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await t.orch.processTextInput('改为收入');
     expect(classifyIntent('改为收入', 1).intent).toBe('correction');
     expect(t.llm.correctRequests[0]).toMatchObject({ correctionText: '改为收入', currentBatch: [{ index: 0, amount: 60, type: 'EXPENSE' }] });
-    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting, '已将第1笔修改为收入60元，红包。还需要修改吗？']);
+    expect(t.spokenSince(mark)).toEqual([PHRASES.correcting, '已修改为收入60元，红包，确认吗？']);
     expect(t.events.at(-2)).toMatchObject({ type: 'draftBatchUpdated', batch: { items: [{ result: { type: 'INCOME' } }] } });
     expect(t.orch.state).toBe('confirming');
   });
@@ -500,7 +500,7 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await done;
     expect(t.orch.batch?.items[0]?.result.type).toBe('INCOME');
     expect(t.spokenSince(mark)[0]).toBe(PHRASES.correcting);
-    expect(t.last()).toMatch(/^已将第1笔修改为收入60元，.+。还需要修改吗？$/);
+    expect(t.last()).toMatch(/^已修改为收入60元，.+，确认吗？$/);
   });
 
   it('离线复杂纠正: offline, 「那个应该是收入不是支出」 sets the type from the keywords', async () => {
@@ -517,10 +517,10 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await t.orch.processTextInput('吃饭60');
     await t.orch.processTextInput('改为收入');
     expect(t.orch.batch?.items[0]?.result.type).toBe('INCOME');
-    expect(t.last()?.startsWith(`${PHRASES.offlineCorrection}已将第1笔修改为收入60元`)).toBe(true);
+    expect(t.last()?.startsWith(`${PHRASES.offlineCorrection}已修改为收入60元`)).toBe(true);
     await t.orch.processTextInput('金额改成100');
     expect(t.orch.batch?.items[0]?.result).toMatchObject({ type: 'INCOME', amount: 100 });
-    expect(t.last()?.startsWith('已将第1笔修改为收入100元')).toBe(true);
+    expect(t.last()?.startsWith('已修改为收入100元')).toBe(true);
   });
 
   it('a type flip re-files the category for the new type instead of reading back 「收入…，餐饮」', async () => {

@@ -480,7 +480,7 @@ export class VoiceOrchestrator {
         if (fixed.length === 0) break;
         this.updateBatch(next);
         const fixes = fixed.map((index) => ({ number: next.displayNumber(index), result: next.item(index)!.result, dateChanged: redated.has(index) }));
-        void this.speak(notice() + say.corrected(fixes) + message);
+        void this.speak(notice() + say.corrected(fixes, next.size) + message);
         this.askedForMoreChanges = true;
         return;
       }
@@ -586,7 +586,7 @@ export class VoiceOrchestrator {
         const next = batch.updateItem(action.index, this.fieldsFor(target.result, action.fields));
         if (next === batch) return;
         this.updateBatch(next);
-        void this.speak(say.corrected([{ number: next.displayNumber(action.index), result: next.item(action.index)!.result }]));
+        void this.speak(say.corrected([{ number: next.displayNumber(action.index), result: next.item(action.index)!.result }], next.size));
         this.askedForMoreChanges = true;
         return;
       }

@@ -45,11 +45,13 @@ describe('TTS templates', () => {
 
   it('targeted fix, item cancelled, appended, saved', () => {
     // A new day is said too: the spec's template has no date, and 「打车那笔是昨天」 must be heard to land.
-    expect(say.corrected([{ number: 3, result: { ...r(20, 'EXPENSE', '交通'), date: '2026-02-16' }, dateChanged: true }])).toBe(
+    expect(say.corrected([{ number: 3, result: { ...r(20, 'EXPENSE', '交通'), date: '2026-02-16' }, dateChanged: true }], 4)).toBe(
       '已将第3笔修改为支出20元，交通，2月16日。还需要修改吗？',
     );
-    expect(say.corrected([{ number: 1, result: r(60, 'INCOME', '红包') }])).toBe('已将第1笔修改为收入60元，红包。还需要修改吗？');
-    expect(say.corrected([{ number: 1, result: r(70, 'EXPENSE', '餐饮') }, { number: 2, result: r(40, 'EXPENSE', '交通') }])).toBe(
+    expect(say.corrected([{ number: 1, result: r(60, 'INCOME', '红包') }], 2)).toBe('已将第1笔修改为收入60元，红包。还需要修改吗？');
+    // One item on the card: the single-transaction wording of design Example 3.
+    expect(say.corrected([{ number: 1, result: r(60, 'EXPENSE', '红包') }], 1)).toBe('已修改为支出60元，红包，确认吗？');
+    expect(say.corrected([{ number: 1, result: r(70, 'EXPENSE', '餐饮') }, { number: 2, result: r(40, 'EXPENSE', '交通') }], 2)).toBe(
       '已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？',
     );
     expect(say.itemCancelled(2, r(60, 'EXPENSE', '洗浴', '洗脚'), 3)).toBe('已取消第2笔（洗脚60元）。剩余3笔待确认。');

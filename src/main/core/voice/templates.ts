@@ -40,9 +40,12 @@ export function readBack(batch: DraftBatch): string {
 /**
  * After a targeted fix; several fixed items are read one after another. A changed day is
  * said as well, since the type/amount/category read-back alone would not show it landed.
+ * A one-item card keeps the single-transaction wording (spec 单笔兼容, design Example 3).
  */
-export function corrected(fixes: readonly { number: number; result: ParseResult; dateChanged?: boolean }[]): string {
-  const parts = fixes.map((fix) => `已将第${fix.number}笔修改为${itemText(fix.result)}${fix.dateChanged ? dayText(fix.result.date) : ''}。`);
+export function corrected(fixes: readonly { number: number; result: ParseResult; dateChanged?: boolean }[], batchSize: number): string {
+  const fixed = (fix: (typeof fixes)[number]) => `${itemText(fix.result)}${fix.dateChanged ? dayText(fix.result.date) : ''}`;
+  if (batchSize === 1 && fixes.length === 1) return `已修改为${fixed(fixes[0]!)}，确认吗？`;
+  const parts = fixes.map((fix) => `已将第${fix.number}笔修改为${fixed(fix)}。`);
   return `${parts.join('')}还需要修改吗？`;
 }
 
