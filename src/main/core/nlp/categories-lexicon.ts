@@ -1,7 +1,7 @@
 // Keyword → preset category. Longest keyword wins; on equal length the earlier mention wins,
 // then the order of this table. A category's own name is always one of its keywords.
 import type { TransactionType } from '../../../shared/domain';
-import { PRESET_CATEGORIES } from '../../../shared/categories';
+import { OTHER_CATEGORY, PRESET_CATEGORIES } from '../../../shared/categories';
 
 export interface CategoryRef {
   name: string;
@@ -10,7 +10,7 @@ export interface CategoryRef {
 
 const EXPENSE_KEYWORDS: Record<string, string[]> = {
   餐饮: [
-    '酱油', '醋', '面', '碗面', '粮油', '米面', '水', '聚会', '同学聚会', '饭局', '聚', '撸串', '烤串', '羊肉串', '串', '下馆子', '馆子', '大排档', '饭团',
+    '饮食', '酱油', '醋', '面', '碗面', '粮油', '米面', '水', '聚会', '同学聚会', '饭局', '聚', '撸串', '烤串', '羊肉串', '串', '下馆子', '馆子', '大排档', '饭团',
     '烧饼', '凉皮', '肉夹馍', '螺蛳粉', '黄焖鸡', '酸辣粉', '牛排', '鸡翅', '海鲜', '排骨', '猪肉', '牛肉', '羊肉', '鱼', '虾', '蛋挞', '月饼', '粽子',
     '汤圆', '元宵', '热狗', '吃', '喝', '饭菜', '吃东西', '花生', '食材', '饮用水', '买水', '桶装水', '酒水', '奶粉', '外卖费', '早午饭', '烧腊', '肠粉',
     '点心', '糕点', '坚果', '瓜子', '巧克力', '糖果', '饼干', '泡面', '方便面', '火腿肠', '吃饭', '早饭', '早餐', '早点', '午饭', '午餐', '中饭', '中午饭',
@@ -65,7 +65,7 @@ const EXPENSE_KEYWORDS: Record<string, string[]> = {
     '文具', '家教', '驾校', '兴趣班', '英语课', '钢琴课', '课时费', '书费', '知识付费',
   ],
   住房: [
-    '修水管', '换锁', '开锁', '家政', '保洁', '钟点工', '建材', '油漆', '宿舍费', '水管', '下水道', '暖气维修', '住房', '房租', '租金', '租房', '交房租',
+    '房子', '修水管', '换锁', '开锁', '家政', '保洁', '钟点工', '建材', '油漆', '宿舍费', '水管', '下水道', '暖气维修', '住房', '房租', '租金', '租房', '交房租',
     '房贷', '月供', '物业', '物业费', '装修', '维修', '修理', '中介费', '押金', '房费', '搬家', '管理费',
   ],
   人情往来: [
@@ -200,7 +200,7 @@ export function matchCategoryWord(
     ...hit.category,
     keyword: hit.word,
     start: hit.start,
-    byName: hit.word === hit.category.name && PRESET_NAMES.has(hit.word),
+    byName: hit.word === hit.category.name && (PRESET_NAMES.has(hit.word) || hit.word === OTHER_CATEGORY),
     custom: false,
   };
 }

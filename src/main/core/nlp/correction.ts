@@ -34,6 +34,8 @@ const RAISE_VERBS = new Set(['再加', '追加', '添加']);
 const CHANGE_VERB =
   /(?<=描述|备注|名称|名字|内容|说明)(?:写|叫|填)(?:成|为|作)?|改名(?:叫|为|成)?|叫做|改成|改为|改到|改作|换成|换为|变成|修改为|修改成|更改为|更正为|应该是|应该为|应是|应为|写成|记成|记为|调成|调整为|设为|设成|改|是|为/g;
 
+const CLASS_SUFFIX = /类(?:别|的)?$/;
+
 // Left over from 改一下 / 改成这样吧: no description.
 const NO_WORDS = /^(?:一下|下|一点|点|这样|那样|这个|那个|吧|呢|啊)+$/;
 
@@ -203,8 +205,9 @@ function readFields(
     if (category) {
       fields.category = category.name;
       if (!fields.type && item?.type && category.type !== item.type && category.name !== '其他') fields.type = category.type;
-      // A lone verb left over (是昨天吃的 → 吃) describes nothing.
-      if (!category.byName && hint === null && verb && words.length > 1) fields.description = words;
+      // A lone verb left over (是昨天吃的 → 吃) describes nothing; 吃饭类 names the category.
+      const namesClass = CLASS_SUFFIX.test(words);
+      if (!category.byName && !namesClass && hint === null && verb && words.length > 1) fields.description = words;
     } else if (hint === 'category') {
       fields.category = words;
     } else if (verb && hint === null && Object.keys(fields).length === 0 && /[\u4e00-\u9fff]/.test(words)) {
