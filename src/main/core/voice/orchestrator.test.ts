@@ -759,6 +759,20 @@ describe('commit, continue, exit', () => {
     expect(t.orch.summary).toMatchObject({ savedCount: 1, expenseFen: 6500 });
   });
 
+  it('a fix of an item with no card (「第一笔改成50」) says nothing is pending instead of drafting 「改成」 50', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    for (const text of ['第一笔改成50', '最后一笔改成收入', '那笔应该是30']) {
+      await t.orch.processTextInput(text);
+      expect([text, t.last()]).toEqual([text, PHRASES.nothingPending]);
+    }
+    expect(t.orch.batch).toBeNull();
+    expect(t.orch.state).toBe('listening');
+    // An ordinary new item still parses.
+    await t.orch.processTextInput('打车其实花了35');
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
+  });
+
   it('undo with nothing saved says so', async () => {
     const t = setup();
     await t.begin();

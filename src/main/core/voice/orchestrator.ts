@@ -90,6 +90,9 @@ const MAX_CONVERSATION = 200;
  * changes", not the exit word 「没有了」 or the cancel 「不需要了」 that would drop the drafts.
  */
 const NO_MORE_CHANGES = /^(嗯|哦|噢)?(没有|没了|没有了|没啦|没有啦|不用|不用了|不需要|不需要了|不用改了|不改了|没有要改的了?)(了|啦|吧)?$/;
+/** Words that point at an item on the card: 第二笔, 最后一笔, 这笔, 那笔. */
+const ITEM_REFERENCE = /第\s*[0-9一二两三四五六七八九十]+\s*[笔比币]|(最后|头|这|那)一?[笔比币]/;
+
 const UNDO_WORDS = /^(撤销|撤回|撤消)(一下)?(刚才|上一次|上次|刚刚)?(的|那)?(保存|记录|那笔|那几笔|一笔)?$/;
 
 const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
@@ -375,6 +378,11 @@ export class VoiceOrchestrator {
     const query = detectQuery(text, this.zonedNow());
     if (query) return this.answerQuery(query);
     if (intent.intent === 'confirm' || intent.intent === 'cancel' || intent.intent === 'confirmItem' || intent.intent === 'cancelItem') {
+      void this.speak(say.PHRASES.nothingPending);
+      return;
+    }
+    // 「第一笔改成50」 with no card: a fix of drafts that are gone, not a new item 「改成」 50.
+    if (intent.intent === 'correction' && ITEM_REFERENCE.test(text)) {
       void this.speak(say.PHRASES.nothingPending);
       return;
     }
