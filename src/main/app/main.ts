@@ -73,7 +73,9 @@ function bindHotkey(accelerator: string): void {
       // The session starts itself on a press (and the key also works in auto mode).
       down: () => {
         spokenByHotkey = true;
-        inOrder(() => command('voicePushToTalk', { action: 'down' }));
+        // Press-to-start keys never report a release: the end of speech stops them instead.
+        const endOnSilence = hotkey?.backend === 'toggle';
+        inOrder(() => command('voicePushToTalk', { action: 'down', ...(endOnSilence ? { endOnSilence } : {}) }));
       },
       up: () => inOrder(() => command('voicePushToTalk', { action: 'up' })),
       indicator: (visible) => windows?.setIndicator(visible),
@@ -94,10 +96,17 @@ async function toggleVoice(): Promise<void> {
 /** Set by a hotkey press until its drafts arrive: they need a window to be confirmed in. */
 let spokenByHotkey = false;
 
+let lastVoiceState: VoiceState = 'idle';
+
 function followVoice(state: VoiceState): void {
+  const previous = lastVoiceState;
+  lastVoiceState = state;
   tray?.update({ voiceActive: state === 'listening' || state === 'recognizing' });
   // Not on 'idle': starting a fresh session passes through it right after the key press.
-  if (state === 'confirming' || state === 'ended') hotkey?.machine?.sessionSettled();
+  // Recognizing → listening: the utterance ended by itself (nothing understood, no result).
+  if (state === 'confirming' || state === 'ended' || (previous === 'recognizing' && state === 'listening')) {
+    hotkey?.machine?.sessionSettled();
+  }
   if (state === 'confirming' && spokenByHotkey) {
     spokenByHotkey = false;
     // Talking with every window hidden: the small quick-entry box shows the card.

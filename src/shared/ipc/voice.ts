@@ -38,7 +38,8 @@ export const voiceSchemas = {
   voiceStart: z.object({ mode: mode.optional() }).strict(),
   voiceSetMode: z.object({ mode }).strict(),
   voiceText: z.object({ text: z.string().trim().min(1, '请输入内容').max(2000) }).strict(),
-  voicePushToTalk: z.object({ action: z.enum(['down', 'up']) }).strict(),
+  // endOnSilence: sent by a hotkey whose release cannot be observed (press to start).
+  voicePushToTalk: z.object({ action: z.enum(['down', 'up']), endOnSilence: z.boolean().optional() }).strict(),
   voiceAction: voiceActionSchema,
 } satisfies Record<(typeof VOICE_COMMANDS)[number], z.ZodType>;
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger, type Ledger } from '../ledger/index';
 import { toZonedNow } from '../../../shared/time';
 import { createDispatch, createHandlers, type Dispatch } from './handlers';
+import type { VoiceController } from './voice-handlers';
 
 let ledger: Ledger;
 let dispatch: Dispatch;
@@ -75,5 +76,27 @@ describe('voice commands without a session', () => {
     const result = await dispatch('voiceAction', { action: 'confirmItem', index: -1 });
     expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(await dispatch('voiceAction', { action: 'format_disk' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+  });
+});
+
+describe('voice commands with a session', () => {
+  it('pass a press-to-start hotkey’s endOnSilence through to the session and refuse a wrong type', async () => {
+    const presses: unknown[] = [];
+    const voice: VoiceController = {
+      snapshot: () => ({ state: 'listening', mode: 'pushToTalk', batch: null, online: false }),
+      start: async () => {},
+      setMode: async () => {},
+      submitText: async () => {},
+      pushToTalk: async (action, options) => void presses.push([action, options]),
+      act: async () => {},
+    };
+    const withVoice = createDispatch(createHandlers({ ledger, voice, appInfo: () => ({ version: 't', dataDir: '/tmp/x', databasePath: ':memory:' }) }));
+    expect(await withVoice('voicePushToTalk', { action: 'down', endOnSilence: true })).toMatchObject({ ok: true });
+    expect(await withVoice('voicePushToTalk', { action: 'up' })).toMatchObject({ ok: true });
+    expect(await withVoice('voicePushToTalk', { action: 'down', endOnSilence: 'yes' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    expect(presses).toEqual([
+      ['down', { endOnSilence: true }],
+      ['up', {}],
+    ]);
   });
 });

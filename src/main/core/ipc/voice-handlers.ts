@@ -11,7 +11,8 @@ export interface VoiceController {
   start(mode?: VoiceMode): Promise<void>;
   setMode(mode: VoiceMode): Promise<void>;
   submitText(text: string): Promise<void>;
-  pushToTalk(action: 'down' | 'up'): Promise<void>;
+  /** `endOnSilence`: a press-to-start key; the VAD's end of speech releases it. */
+  pushToTalk(action: 'down' | 'up', options?: { endOnSilence?: boolean }): Promise<void>;
   act(action: VoiceAction): Promise<void>;
 }
 
@@ -43,7 +44,7 @@ export function createVoiceHandlers(
       return voice().snapshot();
     },
     voicePushToTalk: async (input) => {
-      await voice().pushToTalk(input.action);
+      await voice().pushToTalk(input.action, input.endOnSilence ? { endOnSilence: true } : {});
       return voice().snapshot();
     },
     voiceAction: async (input) => {

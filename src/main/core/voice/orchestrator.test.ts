@@ -1016,6 +1016,36 @@ describe('audio pipeline (auto, pushToTalk, keyboard)', () => {
     expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
   });
 
+  it('a press-to-start hotkey (endOnSilence): the end of speech releases it, like letting go of the key', async () => {
+    const t = setup({ mode: 'pushToTalk' });
+    await t.begin();
+    t.llm.script({ parse: [r(35, 'EXPENSE', '餐饮', '午饭')] });
+    await t.orch.pushToTalk('down', { endOnSilence: true });
+    t.input.speechStart();
+    t.input.frame(480);
+    await t.clock.advance(700);
+    t.input.frame(480);
+    t.input.speechEnd();
+    await t.settle();
+    const asr = t.asrs[0]!;
+    expect(asr.commits).toBe(1);
+    asr.final('午饭35');
+    await t.settle();
+    await t.orch.idle();
+    expect(t.orch.state).toBe('confirming');
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
+    // An ordinary held key ignores the VAD: only its release commits.
+    const held = setup({ mode: 'pushToTalk' });
+    await held.begin();
+    await held.orch.pushToTalk('down');
+    held.input.frame(480);
+    await held.clock.advance(700);
+    held.input.speechEnd();
+    await held.settle();
+    expect(held.asrs[0]?.commits ?? 0).toBe(0);
+    expect(held.orch.state).toBe('recognizing');
+  });
+
   it('按住说话: no final text within 8 s of the release → no_result, back to LISTENING', async () => {
     const t = setup({ mode: 'pushToTalk' });
     await t.begin();

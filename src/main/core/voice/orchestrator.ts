@@ -153,6 +153,8 @@ interface Utterance {
   /** VAD utterances: audio (pre-roll first) waiting for the socket to open. */
   pending: Int16Array[];
   committed: boolean;
+  /** A press-to-start key that cannot report its release: VAD end of speech stands in for it. */
+  endOnSilence: boolean;
   subscriptions: Unsubscribe[];
   timer: TimerHandle | null;
 }
@@ -291,18 +293,26 @@ export class VoiceOrchestrator {
     return this.enqueue(() => this.end('exit'));
   }
 
-  async pushToTalk(action: 'down' | 'up'): Promise<void> {
+  /**
+   * `endOnSilence`: the key's release cannot be observed (a press-to-start global shortcut),
+   * so the end of speech found by the VAD releases it.
+   */
+  async pushToTalk(action: 'down' | 'up', options: { endOnSilence?: boolean } = {}): Promise<void> {
     if (!this.usable) return;
     if (action === 'down') {
       // The key works in auto mode too (a global hotkey); keyboard mode has no microphone.
       if (this.currentMode === 'keyboard' || !this.input || this.utterance) return;
       // Pressing the key interrupts the read-back: the user wants to talk now.
       this.options.tts.stop();
-      this.beginUtterance('ptt');
+      this.beginUtterance('ptt', options.endOnSilence === true);
       return;
     }
     const u = this.utterance;
-    if (!u?.ptt || u.committed) return;
+    if (u) this.release(u);
+  }
+
+  private release(u: Utterance): void {
+    if (!u.ptt || u.committed) return;
     u.committed = true;
     // Not awaited: the command returns at once, the final text arrives as events.
     void u.ptt.release().then((result) => this.onRelease(u, result));
@@ -810,8 +820,10 @@ export class VoiceOrchestrator {
   }
 
   private onSpeechEnd(): void {
-    if (!this.usable || !this.utterance || this.utterance.ptt) return;
-    this.endUtterance();
+    const u = this.utterance;
+    if (!this.usable || !u) return;
+    if (!u.ptt) this.endUtterance();
+    else if (u.endOnSilence) this.release(u);
   }
 
   private onFrame(pcm: Int16Array): void {
@@ -822,7 +834,7 @@ export class VoiceOrchestrator {
     else u.pending.push(pcm);
   }
 
-  private beginUtterance(trigger: 'vad' | 'ptt'): void {
+  private beginUtterance(trigger: 'vad' | 'ptt', endOnSilence = false): void {
     if (this.utterance || (this.currentState !== 'listening' && this.currentState !== 'confirming')) return;
     // Audio is only opened with an ASR configured (asrConfigured), so this always exists here.
     const factory = this.options.createAsrClient;
@@ -844,6 +856,7 @@ export class VoiceOrchestrator {
       ptt,
       pending: !ptt && this.input ? [this.input.preRoll()] : [],
       committed: false,
+      endOnSilence: ptt !== null && endOnSilence,
       subscriptions: [],
       timer: null,
     };

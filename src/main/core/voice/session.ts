@@ -79,13 +79,13 @@ export class VoiceSessionManager implements VoiceController {
   }
 
   /** A key press with no session (or a typing one) starts talking: the hotkey is the intent. */
-  async pushToTalk(action: 'down' | 'up'): Promise<void> {
+  async pushToTalk(action: 'down' | 'up', options: { endOnSilence?: boolean } = {}): Promise<void> {
     if (action === 'down') {
       if (!this.orchestrator || this.endedSummary) await this.start('pushToTalk');
       else if (this.orchestrator.mode === 'keyboard') await this.setMode('pushToTalk');
     }
     if (!this.orchestrator || this.endedSummary) return;
-    await this.orchestrator.pushToTalk(action);
+    await this.orchestrator.pushToTalk(action, options);
   }
 
   async act(action: VoiceAction): Promise<void> {
