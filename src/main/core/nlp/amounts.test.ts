@@ -67,6 +67,14 @@ describe('numbers that are not money', () => {
     expect(money('p40')).toEqual([]);
   });
 
+  it('reads a number after any other Latin word as its amount, unless a surer amount follows', () => {
+    expect(money('parking15')).toEqual([15]);
+    expect(money('gift200元')).toEqual([200]);
+    expect(money('zenfone9，3999')).toEqual([3999]);
+    expect(money('iphone15')).toEqual([]);
+    expect(money('ps5')).toEqual([]);
+  });
+
   it('keeps a 两块-style count when it is the only number', () => {
     expect(money('两块蛋糕')).toEqual([2]);
   });

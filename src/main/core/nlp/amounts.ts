@@ -6,7 +6,7 @@ import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
   value: number;
-  /** 3: currency or money unit; 2: a bare number that reads as money; 1: 两块蛋糕-style, maybe a count. */
+  /** 3: currency or money unit; 2: a bare number that reads as money; 1: maybe not money (两块蛋糕 a count, lunch35). */
   strength: 1 | 2 | 3;
 }
 
@@ -85,21 +85,41 @@ export function findAmounts(text: string, exclude: readonly Span[] = []): Amount
   return found;
 }
 
+// Product and series names: a number right after them is the model (iphone15, mate60, ipadair5).
+const MODEL_NAMES = [
+  'iphone', 'ipad', 'mac', 'macbook', 'airpods', 'watch', 'mate', 'nova', 'pura', 'honor', 'redmi', 'xiaomi',
+  'galaxy', 'note', 'pixel', 'xbox', 'switch', 'model', 'rtx', 'gtx', 'pro', 'max', 'plus', 'ultra', 'mini', 'air',
+];
+
 /**
- * A number glued to Latin letters is a model or code (iphone15, p40) unless the letters are an
- * item word (ktv300, 唱k三百) or the number is spoken in Chinese.
+ * What the Latin letters glued before a number make of it. An item word (ktv300, 唱k三百) or a
+ * Chinese numeral leaves it money ('none'); one or two letters (p40, ps5, a4) or a product name
+ * (iphone15) make it a model ('code'); any other word (lunch35, taxi20块 — the space is gone after
+ * normalizing) is an item followed by its amount, unless a surer amount follows ('word').
  */
-function gluedToCode(text: string, t: NumberToken): boolean {
-  if (!isAsciiLetter(text[t.start - 1])) return false;
-  if (t.chinese || text.startsWith('rmb', t.start - 3)) return false;
+function latinGlue(text: string, t: NumberToken): 'none' | 'code' | 'word' {
+  if (!isAsciiLetter(text[t.start - 1])) return 'none';
+  if (t.chinese || text.startsWith('rmb', t.start - 3)) return 'none';
   let from = t.start - 1;
   while (from > 0 && isAsciiLetter(text[from - 1])) from--;
-  return !LATIN_ITEM_WORDS.has(text.slice(from, t.start));
+  const letters = text.slice(from, t.start);
+  if (LATIN_ITEM_WORDS.has(letters)) return 'none';
+  if (letters.length <= 2 || MODEL_NAMES.some((m) => letters.endsWith(m))) return 'code';
+  return 'word';
 }
 
 function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | null {
+  const glue = latinGlue(text, t);
+  if (glue === 'code') return null;
+  const mention = readMention(text, t, scan);
+  // A bare number after an unknown word may still be a model (zenfone9): money only when nothing surer is there.
+  if (mention && glue === 'word' && mention.strength === 2) mention.strength = 1;
+  return mention;
+}
+
+function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | null {
   const before = text[t.start - 1];
-  if (before === '第' || gluedToCode(text, t)) return null;
+  if (before === '第') return null;
   if (before === '周' || before === '期' || before === '拜') return null; // 周一, 星期三, 礼拜五
   if (before === '双' && (t.value === 11 || t.value === 12)) return null; // 双十一, 双12: shopping days
   if (before === '几') return null; // 几十块 names no amount
