@@ -19,6 +19,24 @@ describe('ledger questions', () => {
     expect(detectQuery(text, now)).toEqual(expected);
   });
 
+  it.each([
+    ['本月支出', { from: '2026-02-01', to: '2026-02-17', type: 'EXPENSE', category: null, periodLabel: '这个月' }],
+    ['本周收入', { from: '2026-02-16', to: '2026-02-17', type: 'INCOME', category: null, periodLabel: '这周' }],
+    ['这个月支出多少', { from: '2026-02-01', to: '2026-02-17', type: 'EXPENSE', category: null, periodLabel: '这个月' }],
+    ['这个月总支出', { from: '2026-02-01', to: '2026-02-17', type: 'EXPENSE', category: null, periodLabel: '这个月' }],
+    ['上个月餐饮开销呢？', { from: '2026-01-01', to: '2026-01-31', type: 'EXPENSE', category: '餐饮', periodLabel: '上个月' }],
+    ['昨天打车的开销', { from: '2026-02-16', to: '2026-02-16', type: 'EXPENSE', category: '交通', periodLabel: '昨天' }],
+  ])('a period and a total word ask for the total: %s', (text, expected) => {
+    expect(detectQuery(text, now)).toEqual(expected);
+  });
+
+  it.each(['收入', '工资收入', '本月', '本月支出和收入', '这周吃饭', '本月房租支出3000', '支出500'])(
+    '%j names no period and total alone, so it is no question',
+    (text) => {
+      expect(detectQuery(text, now)).toBeNull();
+    },
+  );
+
   it('takes December of last year when the month is still ahead', () => {
     expect(detectQuery('12月花了多少', now)).toMatchObject({ from: '2025-12-01', to: '2025-12-31' });
   });

@@ -5,7 +5,7 @@ import { addDays, localDate, type ZonedNow } from '../../../shared/time';
 import { findAmounts, moneyMentions } from './amounts';
 import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, mondayOf } from './dates';
-import { normalizeText } from './normalize';
+import { isPunctuation, normalizeText } from './normalize';
 import { parseNumeral } from './numbers';
 
 const QUESTION = /多少|几块|几元|几毛|几钱|花了几|统计|汇总|总支出是|总收入是/;
@@ -26,7 +26,7 @@ function lastDayOf(y: number, m: number): string {
   return addDays(ymd(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1), -1);
 }
 
-function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string } {
+function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string; named: boolean } {
   const today = localDate(now);
   const y = Number(today.slice(0, 4));
   const m = Number(today.slice(5, 7));
@@ -58,22 +58,38 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
     const match = pattern.exec(text);
     if (!match) continue;
     const period = make(match);
-    if (period) return { period, rest: text.slice(0, match.index) + text.slice(match.index + match[0].length) };
+    if (period) return { period, rest: text.slice(0, match.index) + text.slice(match.index + match[0].length), named: true };
   }
   const day = findDates(text, now).find((d) => d.date !== null);
   if (day) {
     const label = text.slice(day.start, day.end);
-    return { period: { from: day.date!, to: day.date!, label }, rest: text.slice(0, day.start) + text.slice(day.end) };
+    return { period: { from: day.date!, to: day.date!, label }, rest: text.slice(0, day.start) + text.slice(day.end), named: true };
   }
-  return { period: { from: ymd(y, m, 1), to: today, label: '这个月' }, rest: text };
+  return { period: { from: ymd(y, m, 1), to: today, label: '这个月' }, rest: text, named: false };
+}
+
+// 本月支出, 本周收入, 上个月餐饮开销: a period and a total word with nothing else ask for the total.
+const TOTAL_SOMEWHERE = /支出|收入|开销|花销|开支|消费|花费|进账/;
+const TOTAL_WORD = /^(?:总|总共|一共|全部|所有)?(?:的)?(?:总)?(?:支出|收入|开销|花销|开支|消费|花费|进账)(?:情况|总额|合计|总计|汇总)?(?:呢|吗|啊|呀)?$/;
+
+function asksForTotal(rest: string, customCategories: readonly CategoryRef[]): boolean {
+  let words = '';
+  for (const ch of rest) if (!isPunctuation(ch)) words += ch;
+  words = words.replace(/^的/, '');
+  const category = matchCategoryWord(words, customCategories);
+  // Only the category's own word may stand before the total word (餐饮支出, 打车的开销).
+  if (category && category.start === 0) words = words.slice(category.keyword.length).replace(/^的/, '');
+  return TOTAL_WORD.test(words);
 }
 
 export function detectQuery(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): LedgerQuery | null {
   const text = normalizeText(rawText);
-  if (!QUESTION.test(text)) return null;
+  const question = QUESTION.test(text);
+  if (!question && !TOTAL_SOMEWHERE.test(text)) return null;
   // 一共花了200 states an amount: that is a transaction, not a question.
   if (moneyMentions(findAmounts(text, findDates(text, now))).length > 0) return null;
-  const { period, rest } = readPeriod(text, now);
+  const { period, rest, named } = readPeriod(text, now);
+  if (!question && !(named && asksForTotal(rest, customCategories))) return null;
   let type: TransactionType | null = INCOME_WORDS.test(rest) ? 'INCOME' : TRANSFER_WORDS.test(rest) ? 'TRANSFER' : null;
   const category = type === 'TRANSFER' ? null : matchCategoryWord(rest, customCategories, (c) => !type || c.type === type);
   type ??= category?.type ?? 'EXPENSE';
