@@ -69,6 +69,13 @@ describe('npm run nlp -- <op> TEXT', () => {
     expect(stdout).toContain('「打车」');
   });
 
+  it('shows a day that does not exist as no date, not as today', () => {
+    const { stdout } = runTool(['parse', '2月30号吃饭30', '--now', '2026-03-17T12:00:00+08:00']);
+    expect(stdout).toContain('金额 30');
+    expect(stdout).toContain('日期 —');
+    expect(stdout).not.toContain('今天');
+  });
+
   it('prints a readable classification and correction', () => {
     expect(runTool(['classify', '删掉第三笔', '--batch-size', '3']).stdout).toContain('cancelItem 第3笔');
     const batch = JSON.stringify([{ index: 0, amount: 60, type: 'EXPENSE', category: '餐饮', description: '吃饭' }]);

@@ -38,7 +38,7 @@ function show(answer: NlpAnswer): string {
     if (answer.transactions.length === 0) return '（没有识别到交易）';
     const lines = answer.transactions.map(
       (t) =>
-        `金额 ${t.amount ?? '—'} · ${t.type} · 分类 ${t.category ?? '—'} · 日期 ${t.date ?? '今天'} · 描述「${t.description}」` +
+        `金额 ${t.amount ?? '—'} · ${t.type} · 分类 ${t.category ?? '—'} · 日期 ${t.date ?? '—（未识别到日期）'} · 描述「${t.description}」` +
         (t.account ? ` · 账户 ${t.account}` : ''),
     );
     if (answer.multipleDetected) lines.push('（检测到多笔：离线仅支持单笔记账，只取第一笔）');
