@@ -75,6 +75,13 @@ describe('numbers that are not money', () => {
     expect(money('ps5')).toEqual([]);
   });
 
+  it('marks a signed amount and takes the sign into its span; a minus after a digit or letter is no sign', () => {
+    expect(findAmounts('打车-5元')).toEqual([{ start: 2, end: 5, value: 5, strength: 3, negative: true }]);
+    expect(findAmounts('吃饭负三十块')).toMatchObject([{ start: 2, value: 30, negative: true }]);
+    expect(findAmounts('水果3-5元').some((a) => a.negative)).toBe(false);
+    expect(findAmounts('rx-7').some((a) => a.negative)).toBe(false);
+  });
+
   it('keeps a 两块-style count when it is the only number', () => {
     expect(money('两块蛋糕')).toEqual([2]);
   });

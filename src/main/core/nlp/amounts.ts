@@ -8,6 +8,8 @@ export interface AmountMention extends Span {
   value: number;
   /** 3: currency or money unit; 2: a bare number that reads as money; 1: maybe not money (两块蛋糕 a count, lunch35). */
   strength: 1 | 2 | 3;
+  /** 打车-5元, 负五块: a signed amount, which no payment is; the sign is inside the span. */
+  negative?: true;
 }
 
 // Measure words after a number make it a count, a duration or a size, never money.
@@ -112,9 +114,23 @@ function readAmount(text: string, t: NumberToken, scan: Scan): AmountMention | n
   const glue = latinGlue(text, t);
   if (glue === 'code') return null;
   const mention = readMention(text, t, scan);
+  if (!mention) return null;
   // A bare number after an unknown word may still be a model (zenfone9): money only when nothing surer is there.
-  if (mention && glue === 'word' && mention.strength === 2) mention.strength = 1;
+  if (glue === 'word' && mention.strength === 2) mention.strength = 1;
+  if (signedNegative(text, mention.start)) {
+    mention.start -= 1;
+    mention.negative = true;
+  }
   return mention;
+}
+
+// A minus after a digit or letter is a range or a code (3-5元, rx-7), not a sign.
+function signedNegative(text: string, start: number): boolean {
+  const sign = text[start - 1];
+  if (sign === '负') return true;
+  if (sign !== '-' && sign !== '−') return false;
+  const before = text[start - 2];
+  return !isAsciiDigit(before) && !isAsciiLetter(before);
 }
 
 function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | null {
@@ -200,6 +216,11 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** Amounts that can be paid: a signed one (-5元) is no expense of 5. */
+export function unsigned(all: readonly AmountMention[]): AmountMention[] {
+  return all.filter((a) => !a.negative);
 }
 
 /** The mentions that read as money: strong ones, or the weak ones when nothing else is there. */

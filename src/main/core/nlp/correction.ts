@@ -3,7 +3,7 @@
 // fields: amount, type (是X不是Y), category, date, description; 还有一笔… appends.
 import { MAX_BATCH_ITEMS, type BatchItem, type CorrectionItem, type CorrectionResult, type TransactionType, type UpdatedFields } from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
-import { findAmounts, moneyMentions } from './amounts';
+import { findAmounts, moneyMentions, unsigned } from './amounts';
 import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, firstDate } from './dates';
 import { describe } from './description';
@@ -181,7 +181,7 @@ function readFields(
   const ordinals = findOrdinals(value);
   const claimed: Span[] = [...dates, ...ordinals];
   if (hint === null || hint === 'amount') {
-    const amounts = moneyMentions(findAmounts(value, claimed)).filter((a) => !isNegatedAt(value, a.start));
+    const amounts = unsigned(moneyMentions(findAmounts(value, claimed))).filter((a) => !isNegatedAt(value, a.start));
     if (amounts[0]) {
       fields.amount = adjustAmount(value, amounts[0].start, amounts[0].value, item?.amount ?? null);
       claimed.push(amounts[0]);

@@ -111,3 +111,15 @@ describe('accounts', () => {
     expect(first('午饭35')!.account).toBeNull();
   });
 });
+
+describe('signed amounts', () => {
+  it('gives no amount for a negative one: no expense is -5', () => {
+    expect(first('打车-5元')).toMatchObject({ amount: null, category: '交通', description: '打车' });
+  });
+
+  it('lets a signed amount end its item, so the next item keeps its own amount', () => {
+    const out = parseLocal('打车-5元，吃饭30', { now });
+    expect(out.multipleDetected).toBe(true);
+    expect(out.results[0]).toMatchObject({ amount: null, description: '打车' });
+  });
+});

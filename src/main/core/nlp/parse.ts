@@ -83,6 +83,7 @@ export function parseUtterance(
   const ordinals = findOrdinals(text);
   const claimed: Span[] = [...dates, ...ordinals];
   const mentioned = moneyMentions(findAmounts(text, claimed));
+  // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
   const denied = mentioned.filter((a) => !amounts.includes(a));
   const multipleDetected = amounts.length >= 2;
@@ -93,7 +94,7 @@ export function parseUtterance(
     (s) => s.start < end,
   );
   const description = describe(itemText, itemSpans);
-  const amount = amounts[0]?.value ?? null;
+  const amount = amounts[0] && !amounts[0].negative ? amounts[0].value : null;
   if (amount === null && description === '') return { item: null, multipleDetected: false };
 
   // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单).
