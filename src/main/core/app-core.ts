@@ -1,19 +1,13 @@
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/events';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
-import { openLedger, type Ledger } from './ledger/index';
+import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import type { VoiceMode } from '../../shared/domain';
-import { VoiceSessionManager } from './voice/session';
-import { buildSessionParts, type VoiceOverrides } from './voice/wiring';
-import { voiceConfigFromSettings } from './settings/index';
-// ledger history (ledger-app engineer) ->
-import { LedgerHistory } from './ledger/index';
-// <- ledger history
-// settings wiring (UI/shell engineer) ->
 import type { WindowAction } from '../../shared/ipc/app';
 import type { Microphone } from '../../shared/ipc/app-settings';
-import { createSettingsStore, unavailableSecretBox, type SecretBox, type SettingsStore } from './settings/index';
-// <- settings wiring
+import { VoiceSessionManager } from './voice/session';
+import { buildSessionParts, type VoiceOverrides } from './voice/wiring';
+import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -30,22 +24,18 @@ export interface AppCoreOptions {
    * TTS engine 'log', a clock. Anything not given comes from the settings file.
    */
   voice?: VoiceOverrides & { mode?: VoiceMode };
-  // settings wiring (UI/shell engineer) ->
   /** Electron safeStorage in the shell; absent means keys cannot be stored. */
   secretBox?: SecretBox;
   listMicrophones?: () => Promise<Microphone[]>;
   /** The shell's window control (quick entry close, bring main forward). */
   windowAction?: (action: WindowAction) => void;
-  // <- settings wiring
 }
 
 export interface AppCore {
   dispatch: Dispatch;
   ledger: Ledger;
-  // ledger history (ledger-app engineer) ->
   /** The undoable ledger: the LedgerPort for voice saves and every write from the windows. */
   history: LedgerHistory;
-  // <- ledger history
   settings: SettingsStore;
   /** The voice session behind the voice commands (one orchestrator at a time). */
   voice: VoiceSessionManager;
@@ -71,11 +61,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       }
     }
   };
-  // ledger history (ledger-app engineer) ->
   const history = new LedgerHistory(ledger, {
     onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
   });
-  // <- ledger history
   const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
   // Voice saves go through the history so the ledger's undo can take them back too.
   const voice = new VoiceSessionManager({
