@@ -67,7 +67,7 @@ describe('voice pipeline with real parts', () => {
     await until(() => events.some((e) => e.type === 'finalText'), 'finalText');
 
     const states = events.flatMap((e) => (e.type === 'stateChanged' ? [e.state] : []));
-    expect(states.slice(0, 4)).toEqual(['listening', 'recognizing', 'listening', 'confirming']);
+    expect(states.slice(0, 3)).toEqual(['listening', 'recognizing', 'confirming']);
     expect(events.some((e) => e.type === 'speechDetected')).toBe(true);
     expect(events.some((e) => e.type === 'partialText')).toBe(true);
     const final = events.find((e) => e.type === 'finalText');

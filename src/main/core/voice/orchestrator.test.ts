@@ -917,7 +917,28 @@ describe('audio pipeline (auto, pushToTalk, keyboard)', () => {
     expect(t.orch.state).toBe('confirming');
     expect(t.types()).toEqual(expect.arrayContaining(['speechDetected', 'partialText', 'finalText']));
     const seq = t.events.filter((e) => e.type === 'stateChanged').map((e) => e.type === 'stateChanged' && e.state);
-    expect(seq).toEqual(['listening', 'recognizing', 'listening', 'confirming']);
+    // RECOGNIZING lasts until the words are understood, then straight to CONFIRMING.
+    expect(seq).toEqual(['listening', 'recognizing', 'confirming']);
+    expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
+  });
+
+  it('while the words of an utterance are being understood the state stays RECOGNIZING and the VAD starts nothing new', async () => {
+    const t = setup({ mode: 'auto' });
+    await t.begin();
+    t.llm.script({ hang: true });
+    t.input.speechStart();
+    await t.settle();
+    t.input.speechEnd();
+    t.asrs[0]!.final('午饭35块');
+    await t.settle();
+    expect(t.orch.state).toBe('recognizing');
+    t.input.speechStart();
+    await t.settle();
+    expect(t.asrs).toHaveLength(1);
+    // The LLM never answers: after the 5 s parse limit the local rules make the draft.
+    await t.clock.advance(5000);
+    await t.orch.idle();
+    expect(t.orch.state).toBe('confirming');
     expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
   });
 

@@ -940,14 +940,26 @@ export class VoiceOrchestrator {
   private onAsrFinal(u: Utterance, text: string): void {
     if (this.utterance !== u || !this.usable) return;
     this.finishUtterance(u);
-    this.setState(this.draft ? 'confirming' : 'listening');
     const spoken = text.trim();
     if (!spoken) {
+      this.settleRecognizing();
       void this.speak(say.PHRASES.didNotHear);
       return;
     }
     this.emit({ type: 'partialText', text: spoken });
-    void this.processTextInput(spoken);
+    // RECOGNIZING lasts until the words are understood (LLM parse or correction): the UI
+    // says so, and the VAD does not start another utterance on top of this one meanwhile.
+    void this.enqueue(async () => {
+      try {
+        await this.handleText(spoken);
+      } finally {
+        this.settleRecognizing();
+      }
+    });
+  }
+
+  private settleRecognizing(): void {
+    if (this.usable && !this.utterance && this.currentState === 'recognizing') this.setState(this.draft ? 'confirming' : 'listening');
   }
 
   private onAsrError(u: Utterance, error: AsrError): void {
