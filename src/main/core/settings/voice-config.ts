@@ -1,4 +1,5 @@
 import type { SecretName, Settings } from '../../../shared/ipc/app-settings';
+import type { UnderstandingConfig } from '../llm/index';
 
 /**
  * The settings translated into the options the voice parts take (createUnderstanding,
@@ -6,14 +7,7 @@ import type { SecretName, Settings } from '../../../shared/ipc/app-settings';
  * never reads the settings file or a secret itself.
  */
 export interface VoiceConfig {
-  understanding: {
-    mode: 'offline' | 'gateway' | 'direct';
-    gatewayUrl?: string;
-    gatewayApiKey?: string;
-    apiKey?: string;
-    llmBaseUrl?: string;
-    model?: string;
-  };
+  understanding: Pick<UnderstandingConfig, 'mode' | 'gatewayUrl' | 'gatewayApiKey' | 'apiKey' | 'llmBaseUrl' | 'model'>;
   asr: {
     protocol: 'dashscope' | 'funasr';
     /** FunASR server URL; for DashScope the token answer carries the URL. */
