@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type checks, every vitest project, the build, and the browser tests; then the
+// `npm test`: type checks, the build, every vitest project, and the browser tests; then the
 // plain closing line `N passed, N failed, N skipped` that CI reads (it cannot read vitest's
 // or Playwright's own summaries). Every step runs even if an earlier one failed, so one run
 // shows everything that is wrong; the exit code is non-zero if anything failed.
@@ -45,6 +45,10 @@ for (const [label, args] of [
   else failed += 1;
 }
 
+// The build comes first: the boot tests in the vitest run load the BUILT app (out/), and
+// the browser tests serve the built renderer.
+const built = run('build (electron-vite)', npx, ['electron-vite', 'build']);
+
 rmSync(`${results}/vitest.json`, { force: true });
 const vitestOk = run('vitest (node + renderer projects)', npx, [
   'vitest',
@@ -52,7 +56,7 @@ const vitestOk = run('vitest (node + renderer projects)', npx, [
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${results}/vitest.json`,
-]);
+], built ? { SUIKOUJI_BUILT: '1' } : {});
 const vitest = readJson(`${results}/vitest.json`);
 if (vitest) {
   passed += vitest.numPassedTests ?? 0;
@@ -64,7 +68,6 @@ if (vitest) {
   failed += 1;
 }
 
-const built = run('build (electron-vite)', npx, ['electron-vite', 'build']);
 if (!built) failed += 1;
 else {
   rmSync(`${results}/playwright.json`, { force: true });

@@ -104,8 +104,8 @@ const h = vi.hoisted(() => {
     getVersion: () => '9.9.9',
     requestSingleInstanceLock: vi.fn(() => true),
     quit: vi.fn(() => {
-      app.emit('before-quit');
-      app.emit('will-quit');
+      app.emit('before-quit', { preventDefault() {} });
+      app.emit('will-quit', { preventDefault() {} });
     }),
     exit: vi.fn(),
   });
@@ -172,7 +172,7 @@ vi.mock('electron', () => h.electron);
 vi.mock('./hotkey', () => ({
   registerPushToTalk: (accelerator: string, sink: HotkeySink) => {
     h.hotkeys.push({ accelerator, sink });
-    return { backend: 'hold', machine: null, dispose() {} };
+    return { backend: 'hold', status: { backend: 'hold', accelerator }, machine: null, dispose() {} };
   },
 }));
 
@@ -185,8 +185,8 @@ const settle = async () => {
 await settle();
 
 afterAll(() => {
-  h.electron.app.emit('before-quit');
-  h.electron.app.emit('will-quit');
+  h.electron.app.emit('before-quit', { preventDefault() {} });
+  h.electron.app.emit('will-quit', { preventDefault() {} });
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -265,6 +265,8 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     const saved = await invoke(main().webContents, main().webContents.url, 'settingsSave', { settings: { hotkey: { pushToTalk: 'Alt+F9' } } });
     expect(saved.ok).toBe(true);
     expect(h.hotkeys.map((k) => k.accelerator)).toEqual(['Ctrl+Alt+Space', 'Alt+F9']);
+    // 设置 reports the hotkey as it works now, not as it was.
+    expect((saved.value as { hotkey?: unknown }).hotkey).toEqual({ backend: 'hold', accelerator: 'Alt+F9' });
   });
 
   it('the hotkey talks to the session and shows the indicator', async () => {

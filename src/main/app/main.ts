@@ -1,14 +1,17 @@
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, type IpcMainInvokeEvent } from 'electron';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AppEvent } from '../../shared/events';
 import type { VoiceState } from '../../shared/domain';
 import type { WindowAction } from '../../shared/ipc/app';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/names';
+import type { HotkeyStatus } from '../../shared/ipc/app-settings';
 import type { VoiceSnapshot } from '../../shared/ipc/index';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { listInputDevices } from '../core/audio/index';
 import { registerPushToTalk, type GlobalHotkey } from './hotkey';
+import { appPaths } from './pure/app-paths';
 import { appMenuTemplate } from './pure/menus';
 import { createUrlPolicy } from './pure/url-policy';
 import { createSafeStorageBox } from './secret-box';
@@ -16,9 +19,7 @@ import { hardenApp } from './security';
 import { AppTray } from './tray';
 import { Windows } from './windows';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const preloadPath = join(here, '../preload/index.cjs');
-const resourcesDir = join(here, '../../resources');
+const paths = appPaths(fileURLToPath(new URL('.', import.meta.url)));
 const rendererUrl = process.env['ELECTRON_RENDERER_URL'];
 
 let core: AppCore | null = null;
@@ -26,10 +27,12 @@ let windows: Windows | null = null;
 let tray: AppTray | null = null;
 let hotkey: GlobalHotkey | null = null;
 let quitting = false;
+/** Set once the core (and with it the ledger file) has been closed on the way out. */
+let disposed = false;
 
 const log = (message: string, err?: unknown) => console.error(`[suikouji] ${message}`, err ?? '');
 
-const urls = createUrlPolicy(pathToFileURL(join(here, '../renderer')).href, rendererUrl);
+const urls = createUrlPolicy(pathToFileURL(paths.rendererDir).href, rendererUrl);
 const isOwnUrl = urls.isOwnUrl;
 
 /** Only our own windows, showing our own page, may call the handler table. */
@@ -82,6 +85,7 @@ function bindHotkey(accelerator: string): void {
     },
     log,
   );
+  if (hotkey.status.reason) log(`hotkey ${accelerator}: ${hotkey.status.backend} (${hotkey.status.reason})`);
 }
 
 async function toggleVoice(): Promise<void> {
@@ -120,11 +124,11 @@ async function start(): Promise<void> {
   hardenApp(urls.isOwnUrl, urls.isAllowedRequest);
   const userData = app.getPath('userData');
   windows = new Windows({
-    preloadPath,
-    rendererDir: join(here, '../renderer'),
+    preloadPath: paths.preload,
+    rendererDir: paths.rendererDir,
     rendererUrl,
     stateFile: join(userData, 'window-state.json'),
-    iconPath: join(resourcesDir, 'icon.png'),
+    iconPath: join(paths.resourcesDir, 'icon.png'),
     // Without a tray icon there would be no way back to a hidden window: closing quits.
     isQuitting: () => quitting || tray === null,
     log,
@@ -137,6 +141,7 @@ async function start(): Promise<void> {
       secretBox: createSafeStorageBox(),
       listMicrophones: listInputDevices,
       windowAction,
+      hotkeyStatus: (): HotkeyStatus | null => hotkey?.status ?? null,
     });
   } catch (err) {
     dialog.showErrorBox('随口记无法打开账本', (err as Error).message);
@@ -160,7 +165,7 @@ async function start(): Promise<void> {
   };
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, '随口记', menuActions) as Electron.MenuItemConstructorOptions[]));
   try {
-    tray = new AppTray(join(resourcesDir, 'tray.png'), {
+    tray = new AppTray(join(paths.resourcesDir, 'tray.png'), {
       ...menuActions,
       toggleVoice: () => void toggleVoice(),
       showMain: () => windows?.showMain(),
@@ -183,9 +188,30 @@ async function start(): Promise<void> {
   app.on('activate', () => windows?.showMain());
 }
 
+/** Closes the core, giving a stuck voice session a few seconds before the ledger is closed anyway. */
+async function closeCore(closing: AppCore): Promise<void> {
+  const stuck = new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref());
+  try {
+    await Promise.race([closing.dispose(), stuck]);
+  } catch (err) {
+    log('closing the app core failed', err);
+  } finally {
+    try {
+      closing.ledger.close();
+    } catch (err) {
+      log('closing the ledger failed', err);
+    }
+    disposed = true;
+  }
+}
+
 // A separate data folder (tests, a portable copy): must be set before anything reads it.
+// Electron's setPath throws for a folder that does not exist yet: a fresh path is created.
 const dataDirOverride = process.env['SUIKOUJI_DATA_DIR'];
-if (dataDirOverride) app.setPath('userData', dataDirOverride);
+if (dataDirOverride) {
+  mkdirSync(dataDirOverride, { recursive: true });
+  app.setPath('userData', dataDirOverride);
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -197,11 +223,18 @@ if (!app.requestSingleInstanceLock()) {
     quitting = true;
     windows?.saveMainState();
   });
-  app.on('will-quit', () => {
+  app.on('will-quit', (event) => {
     hotkey?.dispose();
+    hotkey = null;
     globalShortcut.unregisterAll();
     tray?.destroy();
-    void core?.dispose();
+    tray = null;
+    // Electron exits right after this event and would not wait for an async dispose: hold
+    // the quit until the voice session has stopped and the ledger file is closed.
+    if (core && !disposed) {
+      event.preventDefault();
+      void closeCore(core).finally(() => app.quit());
+    }
   });
   void start();
 }

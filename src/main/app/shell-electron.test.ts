@@ -80,7 +80,7 @@ describe('global push-to-talk hotkey', () => {
     hook.failStart = true;
     const { log, sink: s } = sink();
     const handle = registerPushToTalk('Ctrl+Alt+Space', s, () => {}, () => ({ hook, keyCodes: codes }));
-    expect(handle.backend).toBe('toggle');
+    expect(handle.status).toEqual({ backend: 'toggle', accelerator: 'Ctrl+Alt+Space', reason: 'hook-failed' });
     expect(hook.listenerCount('keydown')).toBe(0);
     registered.get('Ctrl+Alt+Space')!();
     registered.get('Ctrl+Alt+Space')!();
@@ -89,11 +89,20 @@ describe('global push-to-talk hotkey', () => {
     expect(registered.size).toBe(0);
   });
 
+  it('never loads the hook where it cannot work: the press-to-start fallback says why', () => {
+    const { sink: s } = sink();
+    const handle = registerPushToTalk('Ctrl+Alt+Space', s, () => {}, () => ({ unavailable: 'no-display' }));
+    expect(handle.status).toEqual({ backend: 'toggle', accelerator: 'Ctrl+Alt+Space', reason: 'no-display' });
+    expect(electron.globalShortcut.register).toHaveBeenCalledWith('Ctrl+Alt+Space', expect.any(Function));
+    handle.dispose();
+  });
+
   it('reports a taken or invalid accelerator instead of failing silently', () => {
     const messages: string[] = [];
     const { sink: s } = sink();
-    expect(registerPushToTalk('Ctrl+F12', s, (m) => messages.push(m), () => null).backend).toBe('none');
-    expect(registerPushToTalk('Space', s, (m) => messages.push(m), () => null).backend).toBe('none');
+    const missing = () => ({ unavailable: 'hook-missing' as const });
+    expect(registerPushToTalk('Ctrl+F12', s, (m) => messages.push(m), missing).status).toEqual({ backend: 'none', accelerator: 'Ctrl+F12', reason: 'taken' });
+    expect(registerPushToTalk('Space', s, (m) => messages.push(m), missing).status).toEqual({ backend: 'none', accelerator: 'Space', reason: 'invalid' });
     expect(messages).toEqual(['hotkey "Ctrl+F12" is taken by another application', 'invalid hotkey "Space"']);
   });
 });

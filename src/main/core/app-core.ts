@@ -1,10 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/events';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import type { VoiceMode } from '../../shared/domain';
 import type { WindowAction } from '../../shared/ipc/app';
-import type { Microphone } from '../../shared/ipc/app-settings';
+import type { HotkeyStatus, Microphone } from '../../shared/ipc/app-settings';
 import { VoiceSessionManager } from './voice/session';
 import { buildSessionParts, type VoiceOverrides } from './voice/wiring';
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
@@ -29,6 +30,8 @@ export interface AppCoreOptions {
   listMicrophones?: () => Promise<Microphone[]>;
   /** The shell's window control (quick entry close, bring main forward). */
   windowAction?: (action: WindowAction) => void;
+  /** How the shell's global hotkey ended up working, shown in 设置. */
+  hotkeyStatus?: () => HotkeyStatus | null;
 }
 
 export interface AppCore {
@@ -48,6 +51,8 @@ export interface AppCore {
 /** Throws LedgerOpenError when the ledger file cannot be used (the shell shows it). */
 export function createAppCore(options: AppCoreOptions): AppCore {
   const log = options.log ?? ((message, err) => console.error(message, err));
+  // A first start (or a data folder chosen by SUIKOUJI_DATA_DIR) may find no folder yet.
+  mkdirSync(options.dataDir, { recursive: true });
   const databasePath = join(options.dataDir, 'ledger.db');
   const ledger = openLedger({ path: databasePath });
   const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
@@ -94,6 +99,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       settings,
       ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
       ...(options.windowAction ? { windowAction: options.windowAction } : {}),
+      ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
     }),
     log,
   );

@@ -109,6 +109,23 @@ export interface SettingsView {
   /** False where the OS offers no encrypted storage: keys cannot be saved then. */
   secretStorageAvailable: boolean;
   dataDir: string;
+  /** How the global hotkey works on this desktop; absent where no shell registers one. */
+  hotkey?: HotkeyStatus;
+}
+
+/**
+ * 'hold': a keyboard hook sees the release (hold to talk). 'toggle': only presses are seen
+ * (globalShortcut): press to start, the end of speech stops. 'none': no hotkey at all.
+ */
+export type HotkeyBackendName = 'hold' | 'toggle' | 'none';
+
+/** Why the hotkey is not hold-to-talk: told once in 设置, never as a popup. */
+export type HotkeyFallbackReason = 'wayland' | 'no-display' | 'hook-missing' | 'hook-failed' | 'invalid' | 'taken';
+
+export interface HotkeyStatus {
+  backend: HotkeyBackendName;
+  accelerator: string;
+  reason?: HotkeyFallbackReason;
 }
 
 export interface ConnectionTestResult {

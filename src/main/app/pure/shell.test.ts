@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../core/clock';
 import { indicatorWindowOptions, mainWindowOptions, quickEntryWindowOptions } from '../window-options';
+import { appPaths } from './app-paths';
+import { keyboardHookBlocker } from './keyboard-hook-support';
 import { isModifierRelease, matchesAccelerator, parseAccelerator } from './accelerator';
 import { PushToTalkHotkey, TOGGLE_MAX_RECORDING_MS } from './hotkey-state';
 import { appMenuTemplate, trayMenuTemplate, type MenuItemSpec } from './menus';
@@ -196,5 +198,42 @@ describe('url policy', () => {
     expect(dev.isAllowedRequest('ws://localhost:5173/?token=x')).toBe(true);
     expect(dev.isOwnUrl('http://localhost:5174/')).toBe(false);
     expect(dev.isOwnUrl('http://localhost:5173.evil.com/')).toBe(false);
+  });
+});
+
+describe('keyboard hook support', () => {
+  const sockets = new Set(['/tmp/.X11-unix/X0']);
+  const exists = (p: string) => sockets.has(p);
+  it.each([
+    ['linux', {}, 'no-display'],
+    ['linux', { DISPLAY: ':0' }, null],
+    ['linux', { DISPLAY: ':0.0' }, null],
+    ['linux', { DISPLAY: 'unix:0' }, null],
+    ['linux', { DISPLAY: ':99' }, 'no-display'],
+    ['linux', { DISPLAY: 'localhost:10.0' }, null],
+    ['linux', { WAYLAND_DISPLAY: 'wayland-0' }, 'wayland'],
+    ['linux', { DISPLAY: ':0', XDG_SESSION_TYPE: 'wayland' }, 'wayland'],
+    ['darwin', {}, null],
+    ['win32', {}, null],
+  ] as const)('%s %j → %s', (platform, env, expected) => {
+    expect(keyboardHookBlocker(platform, env, exists)).toBe(expected);
+  });
+});
+
+describe('built app paths', () => {
+  it('finds preload, renderer and resources next to the built bundle', () => {
+    expect(appPaths('/home/u/suikouji/out/main/')).toEqual({
+      preload: '/home/u/suikouji/out/preload/index.cjs',
+      rendererDir: '/home/u/suikouji/out/renderer',
+      resourcesDir: '/home/u/suikouji/resources',
+    });
+  });
+
+  it('reads icons from the unpacked copy when the bundle is inside app.asar', () => {
+    expect(appPaths('/opt/随口记/resources/app.asar/out/main')).toEqual({
+      preload: '/opt/随口记/resources/app.asar/out/preload/index.cjs',
+      rendererDir: '/opt/随口记/resources/app.asar/out/renderer',
+      resourcesDir: '/opt/随口记/resources/app.asar.unpacked/resources',
+    });
   });
 });

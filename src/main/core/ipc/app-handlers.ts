@@ -1,5 +1,5 @@
 import type { AppInfo, WindowAction } from '../../../shared/ipc/app';
-import type { Microphone } from '../../../shared/ipc/app-settings';
+import type { HotkeyStatus, Microphone, SettingsView } from '../../../shared/ipc/app-settings';
 import { SettingsError, testConnection, type ConnectionTestDeps, type SettingsStore } from '../settings/index';
 import { CommandError, type AreaHandlers } from './handlers';
 
@@ -12,6 +12,8 @@ export interface AppHandlerDeps {
   listMicrophones?: () => Promise<Microphone[]>;
   /** The shell's window control; the browser bridge records instead. */
   windowAction?: (action: WindowAction) => void;
+  /** The shell's hotkey status; absent where no shell registers a hotkey (bridge, tools). */
+  hotkeyStatus?: () => HotkeyStatus | null;
 }
 
 type AppCommand = 'appInfo' | 'settingsGet' | 'settingsSave' | 'settingsTest' | 'listMicrophones' | 'windowAction';
@@ -21,12 +23,16 @@ export function createAppHandlers(deps: AppHandlerDeps): AreaHandlers<AppCommand
     if (!deps.settings) throw new CommandError('settings_unavailable', '设置暂不可用，请重启应用后再试。');
     return deps.settings;
   };
+  const withHotkey = (view: SettingsView): SettingsView => {
+    const hotkey = deps.hotkeyStatus?.();
+    return hotkey ? { ...view, hotkey } : view;
+  };
   return {
     appInfo: () => deps.appInfo(),
-    settingsGet: () => settings().view(),
+    settingsGet: () => withHotkey(settings().view()),
     settingsSave: (input) => {
       try {
-        return settings().save(input);
+        return withHotkey(settings().save(input));
       } catch (err) {
         if (err instanceof SettingsError) throw new CommandError(err.code, err.message);
         throw err;

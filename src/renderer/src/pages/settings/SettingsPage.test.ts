@@ -52,6 +52,27 @@ describe('settings page', () => {
     expect(key.placeholder).toContain('••••1234');
   });
 
+  it('says once why the hotkey is press-to-start, and nothing when hold-to-talk works', async () => {
+    const api = new FakeSettingsApi();
+    api.view.hotkey = { backend: 'toggle', accelerator: 'Ctrl+Alt+Space', reason: 'no-display' };
+    await open(api);
+    const notice = screen.getByTestId('hotkey-notice');
+    expect(notice.textContent).toContain('没有可用的 X 显示');
+    expect(notice.textContent).toContain('按一下 Ctrl+Alt+Space 开始');
+    cleanup();
+
+    const taken = new FakeSettingsApi();
+    taken.view.hotkey = { backend: 'none', accelerator: 'Ctrl+F12', reason: 'taken' };
+    await open(taken);
+    expect(screen.getByTestId('hotkey-notice').textContent).toContain('已被其他程序占用');
+    cleanup();
+
+    const hold = new FakeSettingsApi();
+    hold.view.hotkey = { backend: 'hold', accelerator: 'Ctrl+Alt+Space' };
+    await open(hold);
+    expect(screen.queryByTestId('hotkey-notice')).toBeNull();
+  });
+
   it('sends a typed key, keeps an untouched one, and deletes on request', async () => {
     const api = await open();
     await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));

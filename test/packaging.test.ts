@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { minimatch } from 'minimatch';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// What an installer holds is not the project folder: electron-builder packs out/**, the
+// resources and the PRODUCTION dependencies into app.asar, and unpacks only what
+// electron-builder.yml says. These checks read the built bundle and that file the way the
+// packager does, so a module left in devDependencies or a native library left inside the
+// archive (which cannot be loaded from there) fails here instead of on a user's machine.
+
+const root = resolve(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const builder = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { asarUnpack: string[]; files: string[] };
+
+beforeAll(() => {
+  if (process.env['SUIKOUJI_BUILT'] !== '1' || !existsSync(join(root, 'out/main/index.js'))) {
+    execFileSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'pipe' });
+  }
+}, 180_000);
+
+/** Bare specifiers the bundle loads at run time: static imports and createRequire(…)(…) calls. */
+function runtimeModules(bundle: string): string[] {
+  const found = new Set<string>();
+  for (const m of bundle.matchAll(/^import\s[^'"]*?from\s+["']([^"']+)["']/gm)) found.add(m[1]!);
+  for (const m of bundle.matchAll(/^import\s+["']([^"']+)["']/gm)) found.add(m[1]!);
+  for (const m of bundle.matchAll(/(?:\brequire|createRequire\([^)]*\))\(\s*["']([^"']+)["']\s*\)/g)) found.add(m[1]!);
+  for (const m of bundle.matchAll(/\bimport\(["']([^"']+)["']\)/g)) found.add(m[1]!);
+  return [...found].filter((s) => !s.startsWith('.') && !s.startsWith('/'));
+}
+
+const packageName = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+
+describe('the installed app has what the built bundle loads', () => {
+  it('every module the main bundle loads is a Node builtin, electron, or a production dependency', () => {
+    const bundle = readFileSync(join(root, 'out/main/index.js'), 'utf8');
+    const modules = runtimeModules(bundle);
+    // The natives are loaded lazily; seeing them proves the scan reads both import forms.
+    expect(modules).toEqual(expect.arrayContaining(['better-sqlite3', 'naudiodon', 'node-vad', 'uiohook-napi']));
+    const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+    const unpackaged = modules.filter((m) => !builtins.has(m) && m !== 'electron' && !(packageName(m) in pkg.dependencies));
+    expect(unpackaged).toEqual([]);
+  });
+
+  it('the preload bundle requires nothing but electron (a sandboxed preload can require nothing else)', () => {
+    const preload = readFileSync(join(root, 'out/preload/index.cjs'), 'utf8');
+    expect(runtimeModules(preload)).toEqual(['electron']);
+  });
+});
+
+/** Production packages as npm installed them (package-lock: not dev-only). */
+function productionPackageDirs(): string[] {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+  return Object.entries(lock.packages)
+    .filter(([path, info]) => path.startsWith('node_modules/') && !info.dev)
+    .map(([path]) => path)
+    .filter((path) => existsSync(join(root, path)));
+}
+
+const NATIVE = /\.(node|so(\.\d+)*|dylib|dll)$/;
+
+function nativeFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      // Nested packages are listed on their own in the lock file.
+      if (entry.name === 'node_modules') continue;
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (NATIVE.test(entry.name)) out.push(relative(root, path));
+    }
+  };
+  walk(join(root, dir));
+  return out;
+}
+
+describe('electron-builder.yml unpacks what native code must load from a real file', () => {
+  it('every native addon and shared library of the production dependencies is unpacked from the asar', () => {
+    const natives = productionPackageDirs().flatMap(nativeFiles);
+    expect(natives).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^node_modules\/better-sqlite3\/.*\.node$/),
+        expect.stringMatching(/^node_modules\/naudiodon\/.*libportaudio/),
+        expect.stringMatching(/^node_modules\/node-vad\/.*\.node$/),
+        expect.stringMatching(/^node_modules\/uiohook-napi\/.*\.node$/),
+      ]),
+    );
+    const packed = natives.filter((file) => !builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
+    expect(packed).toEqual([]);
+  });
+
+  it('the icons native code reads are unpacked, and the app files are packaged', () => {
+    for (const icon of ['resources/icon.png', 'resources/tray.png', 'resources/tray@2x.png']) {
+      expect(existsSync(join(root, icon))).toBe(true);
+      expect(builder.asarUnpack.some((p) => minimatch(icon, p, { dot: true })), icon).toBe(true);
+    }
+    for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'package.json']) {
+      expect(builder.files.some((p) => !p.startsWith('!') && minimatch(file, p, { dot: true })), file).toBe(true);
+    }
+  });
+});

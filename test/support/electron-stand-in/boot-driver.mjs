@@ -1,0 +1,87 @@
+// Boots a BUILT main bundle against the Electron stand-in, drives it as a user would (IPC
+// from the main window, a second instance, quit from the tray) and writes what happened to
+// the JSON file named by BOOT_REPORT when the process exits, whatever the exit path.
+//   node --import ./register.mjs ./boot-driver.mjs
+// Env: BOOT_MAIN (the built out/main/index.js), BOOT_REPORT, BOOT_INVOKE_CHANNEL, and the
+// app's own SUIKOUJI_DATA_DIR. BOOT_DRIVE=0 only boots and waits for the app to quit itself.
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { app, record } from 'electron';
+
+const results = {};
+const problems = [];
+
+function snapshot(exitCode) {
+  return {
+    exitCode,
+    missing: record.missing,
+    lifecycle: record.lifecycle,
+    windows: record.windows.map((w) => ({
+      options: w.options,
+      loaded: w.loaded,
+      visible: w.visible,
+      destroyed: w.destroyed,
+      url: w.webContents.url,
+      sentChannels: [...new Set(w.webContents.sent.map(([c]) => c))],
+      hasWindowOpenHandler: w.webContents.windowOpenHandler !== null,
+    })),
+    trays: record.trays.map((t) => ({ image: t.image.path, tooltip: t.tooltip, menu: t.menu?.template?.map((i) => i.label ?? i.type ?? null) ?? null, destroyed: t.destroyed })),
+    images: record.images.map((i) => i.path),
+    handlers: [...record.handlers.keys()],
+    shortcuts: record.shortcuts.map((s) => s.accelerator),
+    registeredShortcuts: record.registeredShortcuts,
+    errorBoxes: record.errorBoxes,
+    applicationMenu: record.applicationMenu?.template?.map((i) => i.label ?? i.role ?? null) ?? null,
+    sessionHooks: record.sessionHooks,
+    results,
+    problems,
+  };
+}
+
+process.on('exit', (code) => writeFileSync(process.env['BOOT_REPORT'], JSON.stringify(snapshot(code), null, 2)));
+
+async function waitFor(what, test, timeoutMs = 15_000) {
+  const start = Date.now();
+  while (!test()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function drive() {
+  await waitFor('a visible main window', () => record.windows.some((w) => w.visible && !w.webContents.loading && w.loaded));
+  const main = record.windows[0];
+  const handler = record.handlers.get(process.env['BOOT_INVOKE_CHANNEL']);
+  if (!handler) throw new Error(`no ipcMain handler for ${process.env['BOOT_INVOKE_CHANNEL']}`);
+  const fromMain = { sender: main.webContents, senderFrame: { url: main.webContents.getURL() } };
+  const call = (name, input) => handler(fromMain, name, input);
+
+  results.appInfo = await call('appInfo', {});
+  results.forbidden = await handler({ sender: {}, senderFrame: { url: 'https://evil.example/' } }, 'appInfo', {});
+  results.invalid = await call('listTransactions', { limit: -1 });
+  results.settings = await call('settingsGet', {});
+  // A real write through the built bundle: typed entry → draft → confirm → one ledger row.
+  results.mode = await call('voiceSetMode', { mode: 'keyboard' });
+  results.text = await call('voiceText', { text: '午饭35块' });
+  results.confirm = await call('voiceAction', { action: 'confirmAll' });
+  results.list = await call('listTransactions', {});
+
+  // A second launch focuses the first instead of opening another window.
+  main.proxy.hide();
+  app.emit('second-instance', { preventDefault() {} }, ['suikouji'], process.cwd());
+  results.afterSecondInstance = { windows: record.windows.filter((w) => !w.destroyed).length, mainVisible: main.visible };
+
+  // 退出 from the tray menu, as a user quits.
+  const quitItem = record.trays[0]?.menu?.template?.find((i) => i.label === '退出');
+  if (quitItem) quitItem.click();
+  else app.quit();
+}
+
+try {
+  await import(pathToFileURL(process.env['BOOT_MAIN']).href);
+  if (process.env['BOOT_DRIVE'] !== '0') await drive();
+} catch (err) {
+  problems.push(String(err?.stack ?? err));
+  process.exit(3);
+}
+// Nothing else ends the process: a quit that never completes is caught by the test's timeout.
