@@ -179,19 +179,23 @@ export async function hanziRenderAsGlyphs(page: Page, sample = '随口记账'): 
  * that scrolls vertically are checked with axes 'x'.
  */
 export async function overflowingElements(page: Page, selector: string, axes: 'xy' | 'x' = 'xy'): Promise<string[]> {
-  return page.evaluate(([sel, axes]) => {
-    const problems: string[] = [];
-    const vw = document.documentElement.clientWidth;
-    const vh = document.documentElement.clientHeight;
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(sel))) {
-      const r = el.getBoundingClientRect();
-      const name = el.getAttribute('aria-label') ?? el.className;
-      if (r.left < -0.5 || r.right > vw + 0.5) problems.push(`${name}: x ${Math.round(r.left)}..${Math.round(r.right)} outside 0..${vw}`);
-      if (axes === 'xy' && (r.top < -0.5 || r.bottom > vh + 0.5)) problems.push(`${name}: y ${Math.round(r.top)}..${Math.round(r.bottom)} outside 0..${vh}`);
-      if (el.scrollWidth > el.clientWidth + 1) problems.push(`${name}: content ${el.scrollWidth}px wider than ${el.clientWidth}px`);
-    }
-    return problems;
-  }, [selector, axes] as const);
+  return page.evaluate(
+    ([sel, axes]) => {
+      const problems: string[] = [];
+      const vw = document.documentElement.clientWidth;
+      const vh = document.documentElement.clientHeight;
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>(sel))) {
+        const r = el.getBoundingClientRect();
+        const name = el.getAttribute('aria-label') ?? el.className;
+        if (r.left < -0.5 || r.right > vw + 0.5) problems.push(`${name}: x ${Math.round(r.left)}..${Math.round(r.right)} outside 0..${vw}`);
+        if (axes === 'xy' && (r.top < -0.5 || r.bottom > vh + 0.5))
+          problems.push(`${name}: y ${Math.round(r.top)}..${Math.round(r.bottom)} outside 0..${vh}`);
+        if (el.scrollWidth > el.clientWidth + 1) problems.push(`${name}: content ${el.scrollWidth}px wider than ${el.clientWidth}px`);
+      }
+      return problems;
+    },
+    [selector, axes] as const,
+  );
 }
 
 /** Saves light and dark screenshots of the page as it is now, and checks hanzi render. */

@@ -93,7 +93,10 @@ test.describe('ledger app', () => {
 
     // Scroll to the bottom of the virtual list: the oldest day is rendered.
     await page.locator('.list').evaluate((el) => (el.scrollTop = el.scrollHeight));
-    const oldest = items.filter((p) => p.category === '交通' && p.date! >= lastMonth.from && p.date! <= lastMonth.to).map((p) => p.date!).sort()[0]!;
+    const oldest = items
+      .filter((p) => p.category === '交通' && p.date! >= lastMonth.from && p.date! <= lastMonth.to)
+      .map((p) => p.date!)
+      .sort()[0]!;
     await expect(page.locator(`.day[data-date="${oldest}"]`)).toBeVisible();
     await page.locator('.list').evaluate((el) => (el.scrollTop = 0));
 
@@ -199,12 +202,15 @@ test.describe('ledger app', () => {
     }
     // chart.js drew something on both canvases.
     const painted = async (testId: string) =>
-      page.getByTestId(testId).locator('canvas').evaluate((c: HTMLCanvasElement) => {
-        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-        return n;
-      });
+      page
+        .getByTestId(testId)
+        .locator('canvas')
+        .evaluate((c: HTMLCanvasElement) => {
+          const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+          return n;
+        });
     expect(await painted('donut')).toBeGreaterThan(1000);
     expect(await painted('trend')).toBeGreaterThan(500);
 
@@ -229,10 +235,7 @@ test.describe('ledger app', () => {
     await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(prev.expenseFen)}`);
     await page.getByRole('button', { name: /^交通 / }).click();
     await expect(page).toHaveURL(/#\/ledger\?/);
-    await expect(page.locator('p.summary')).toHaveAttribute(
-      'aria-label',
-      summaryText(expected(items, lastMonth, (p) => p.category === '交通')),
-    );
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, lastMonth, (p) => p.category === '交通')));
   });
 
   test('CSV: export the filtered list as a download, import a file with preview', async ({ app }) => {

@@ -22,7 +22,12 @@ function fourItemAnswer() {
     confidence: 0.93,
   });
   return {
-    transactions: [tx(60, 'EXPENSE', '餐饮', '吃饭'), tx(60, 'EXPENSE', '其他', '洗脚'), tx(30, 'INCOME', '红包', '抢红包'), tx(90, 'INCOME', '工资', '工资')],
+    transactions: [
+      tx(60, 'EXPENSE', '餐饮', '吃饭'),
+      tx(60, 'EXPENSE', '其他', '洗脚'),
+      tx(30, 'INCOME', '红包', '抢红包'),
+      tx(90, 'INCOME', '工资', '工资'),
+    ],
   };
 }
 
@@ -208,7 +213,7 @@ test.describe('offline', () => {
     await expect(card(page)).toContainText('¥20');
   });
 
-  test('the category picker offers the user\'s own categories from the ledger', async ({ app }) => {
+  test("the category picker offers the user's own categories from the ledger", async ({ app }) => {
     const { page } = app;
     expect(await app.core.dispatch('addCategory', { name: '奶茶', type: 'EXPENSE' })).toMatchObject({ ok: true });
     await say(page, '午饭35');

@@ -50,13 +50,12 @@ for (const [label, args] of [
 const built = run('build (electron-vite)', npx, ['electron-vite', 'build']);
 
 rmSync(`${results}/vitest.json`, { force: true });
-const vitestOk = run('vitest (node + renderer projects)', npx, [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${results}/vitest.json`,
-], built ? { SUIKOUJI_BUILT: '1' } : {});
+const vitestOk = run(
+  'vitest (node + renderer projects)',
+  npx,
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}/vitest.json`],
+  built ? { SUIKOUJI_BUILT: '1' } : {},
+);
 const vitest = readJson(`${results}/vitest.json`);
 if (vitest) {
   passed += vitest.numPassedTests ?? 0;

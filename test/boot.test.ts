@@ -25,7 +25,13 @@ interface BootReport {
   exitCode: number;
   missing: string[];
   lifecycle: string[];
-  windows: { options: Record<string, unknown> & { icon?: string; webPreferences?: Record<string, unknown> }; loaded: { file?: string; hash?: string } | null; visible: boolean; url: string; hasWindowOpenHandler: boolean }[];
+  windows: {
+    options: Record<string, unknown> & { icon?: string; webPreferences?: Record<string, unknown> };
+    loaded: { file?: string; hash?: string } | null;
+    visible: boolean;
+    url: string;
+    hasWindowOpenHandler: boolean;
+  }[];
   trays: { image: string; tooltip: string; menu: (string | null)[] | null; destroyed: boolean }[];
   images: string[];
   handlers: string[];
@@ -180,12 +186,16 @@ describe('the built bundle in other start conditions', () => {
   }, 90_000);
 
   const xvfb = ['/usr/bin/xvfb-run'].find((p) => existsSync(p));
-  it.skipIf(!xvfb)('with a real X server (Xvfb) hold-to-talk uses the keyboard hook and quits cleanly (skipped without xvfb-run)', async () => {
-    const run = await boot({ wrap: [xvfb!, '-a'] });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.report.registeredShortcuts).toEqual([]);
-    expect(ok(run.report.results['settings']).value['hotkey']).toEqual({ backend: 'hold', accelerator: 'Ctrl+Alt+Space' });
-  }, 90_000);
+  it.skipIf(!xvfb)(
+    'with a real X server (Xvfb) hold-to-talk uses the keyboard hook and quits cleanly (skipped without xvfb-run)',
+    async () => {
+      const run = await boot({ wrap: [xvfb!, '-a'] });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.report.registeredShortcuts).toEqual([]);
+      expect(ok(run.report.results['settings']).value['hotkey']).toEqual({ backend: 'hold', accelerator: 'Ctrl+Alt+Space' });
+    },
+    90_000,
+  );
 
   it('a second instance quits at once: no window, no handler, and it never opens the ledger', async () => {
     const run = await boot({ env: { STANDIN_SECOND_INSTANCE: '1', BOOT_DRIVE: '0' } });

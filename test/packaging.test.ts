@@ -13,7 +13,10 @@ import { parse } from 'yaml';
 // archive (which cannot be loaded from there) fails here instead of on a user's machine.
 
 const root = resolve(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const builder = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { asarUnpack: string[]; files: string[] };
 
 beforeAll(() => {
@@ -53,7 +56,9 @@ describe('the installed app has what the built bundle loads', () => {
 
 /** Production packages as npm installed them (package-lock: not dev-only). */
 function productionPackageDirs(): string[] {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean }>;
+  };
   return Object.entries(lock.packages)
     .filter(([path, info]) => path.startsWith('node_modules/') && !info.dev)
     .map(([path]) => path)
@@ -95,10 +100,16 @@ describe('electron-builder.yml unpacks what native code must load from a real fi
   it('the icons native code reads are unpacked, and the app files are packaged', () => {
     for (const icon of ['resources/icon.png', 'resources/tray.png', 'resources/tray@2x.png']) {
       expect(existsSync(join(root, icon))).toBe(true);
-      expect(builder.asarUnpack.some((p) => minimatch(icon, p, { dot: true })), icon).toBe(true);
+      expect(
+        builder.asarUnpack.some((p) => minimatch(icon, p, { dot: true })),
+        icon,
+      ).toBe(true);
     }
     for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'package.json']) {
-      expect(builder.files.some((p) => !p.startsWith('!') && minimatch(file, p, { dot: true })), file).toBe(true);
+      expect(
+        builder.files.some((p) => !p.startsWith('!') && minimatch(file, p, { dot: true })),
+        file,
+      ).toBe(true);
     }
   });
 });

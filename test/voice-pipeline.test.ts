@@ -25,9 +25,12 @@ beforeAll(async () => {
   writeRaw(join(dir.path, 'speech.raw'), program.pcm);
   useVirtualMics(dir.path, [{ name: 'speech', rawPath: join(dir.path, 'speech.raw') }]);
   server = await startDashScopeServer(['午饭35块']);
-  const tokens = createStaticTokenProvider(
-    async (): Promise<AsrToken> => ({ token: 'loopback', expiresAt: Math.floor(Date.now() / 1000) + 600, model: 'qwen3-asr-flash-realtime', wsUrl: server.url }),
-  );
+  const tokens = createStaticTokenProvider(async (): Promise<AsrToken> => ({
+    token: 'loopback',
+    expiresAt: Math.floor(Date.now() / 1000) + 600,
+    model: 'qwen3-asr-flash-realtime',
+    wsUrl: server.url,
+  }));
   mkdirSync(join(dir.path, 'data'));
   core = createAppCore({
     dataDir: join(dir.path, 'data'),

@@ -37,7 +37,15 @@ describe('eval-llm judging', () => {
     const got = (corrections: { index: number; updatedFields: Record<string, unknown> }[], intent = 'correction') =>
       ({ intent, corrections, confidence: 0.9, model: 'm' }) as never;
     expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 50, description: 'x' } }]))).toBe(true);
-    expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 50 } }, { index: 1, updatedFields: { amount: 1 } }]))).toBe(false);
+    expect(
+      judgeCorrect(
+        want,
+        got([
+          { index: 0, updatedFields: { amount: 50 } },
+          { index: 1, updatedFields: { amount: 1 } },
+        ]),
+      ),
+    ).toBe(false);
     expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 5 } }]))).toBe(false);
     expect(judgeCorrect(want, got([{ index: 0, updatedFields: { amount: 50 } }], 'append'))).toBe(false);
   });

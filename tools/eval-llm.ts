@@ -104,17 +104,105 @@ export const SEED_CASES: EvalCase[] = [
   },
   { op: 'parse', id: 's-parse-6', kind: 'parse: type', text: '红包收了60', now: SEED_NOW, expect: [{ amount: 60, type: 'INCOME' }] },
   { op: 'parse', id: 's-parse-7', kind: 'parse: type', text: '给妈妈转账500', now: SEED_NOW, expect: [{ amount: 500, type: 'TRANSFER' }] },
-  { op: 'correct', id: 's-corr-1', kind: 'correct: ordinal', text: '第一笔改成50', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 50 } }] } },
-  { op: 'correct', id: 's-corr-2', kind: 'correct: descriptor', text: '红包那笔改为收入', now: SEED_NOW, batch: RED_PACKET, expect: { intent: 'correction', corrections: [{ index: 1, updatedFields: { type: 'INCOME' } }] } },
-  { op: 'correct', id: 's-corr-3', kind: 'correct: descriptor', text: '打车那个其实是35', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'correction', corrections: [{ index: 1, updatedFields: { amount: 35 } }] } },
-  { op: 'correct', id: 's-corr-4', kind: 'correct: multi-field', text: '改为收入100块', now: SEED_NOW, batch: MEAL_TAXI.slice(0, 1), expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME', amount: 100 } }] } },
-  { op: 'correct', id: 's-corr-5', kind: 'correct: single item', text: '应该是支出不是收入', now: SEED_NOW, batch: [{ index: 0, amount: 60, type: 'INCOME', category: '红包', description: '红包' }], expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'EXPENSE' } }] } },
-  { op: 'correct', id: 's-corr-6', kind: 'correct: single item', text: '那个应该是收入不是支出啊', now: SEED_NOW, batch: [{ index: 0, amount: 60, type: 'EXPENSE', category: '红包', description: '红包' }], expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }] } },
-  { op: 'correct', id: 's-corr-7', kind: 'correct: confirm/cancel', text: '嗯对就这样', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'confirm', corrections: [] } },
-  { op: 'correct', id: 's-corr-8', kind: 'correct: confirm/cancel', text: '算了都不要了', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'cancel', corrections: [] } },
-  { op: 'correct', id: 's-corr-8b', kind: 'correct: confirm/cancel', text: '打车那笔不要了', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'unclear', corrections: [] } },
-  { op: 'correct', id: 's-corr-9', kind: 'correct: append', text: '还有一笔奶茶15', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE' } }] } },
-  { op: 'correct', id: 's-corr-10', kind: 'correct: unclear', text: '嗯嗯嗯', now: SEED_NOW, batch: MEAL_TAXI, expect: { intent: 'unclear', corrections: [] } },
+  {
+    op: 'correct',
+    id: 's-corr-1',
+    kind: 'correct: ordinal',
+    text: '第一笔改成50',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { amount: 50 } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-2',
+    kind: 'correct: descriptor',
+    text: '红包那笔改为收入',
+    now: SEED_NOW,
+    batch: RED_PACKET,
+    expect: { intent: 'correction', corrections: [{ index: 1, updatedFields: { type: 'INCOME' } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-3',
+    kind: 'correct: descriptor',
+    text: '打车那个其实是35',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'correction', corrections: [{ index: 1, updatedFields: { amount: 35 } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-4',
+    kind: 'correct: multi-field',
+    text: '改为收入100块',
+    now: SEED_NOW,
+    batch: MEAL_TAXI.slice(0, 1),
+    expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME', amount: 100 } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-5',
+    kind: 'correct: single item',
+    text: '应该是支出不是收入',
+    now: SEED_NOW,
+    batch: [{ index: 0, amount: 60, type: 'INCOME', category: '红包', description: '红包' }],
+    expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'EXPENSE' } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-6',
+    kind: 'correct: single item',
+    text: '那个应该是收入不是支出啊',
+    now: SEED_NOW,
+    batch: [{ index: 0, amount: 60, type: 'EXPENSE', category: '红包', description: '红包' }],
+    expect: { intent: 'correction', corrections: [{ index: 0, updatedFields: { type: 'INCOME' } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-7',
+    kind: 'correct: confirm/cancel',
+    text: '嗯对就这样',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'confirm', corrections: [] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-8',
+    kind: 'correct: confirm/cancel',
+    text: '算了都不要了',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'cancel', corrections: [] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-8b',
+    kind: 'correct: confirm/cancel',
+    text: '打车那笔不要了',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'unclear', corrections: [] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-9',
+    kind: 'correct: append',
+    text: '还有一笔奶茶15',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE' } }] },
+  },
+  {
+    op: 'correct',
+    id: 's-corr-10',
+    kind: 'correct: unclear',
+    text: '嗯嗯嗯',
+    now: SEED_NOW,
+    batch: MEAL_TAXI,
+    expect: { intent: 'unclear', corrections: [] },
+  },
 ];
 
 /** Golden parse/correct cases (the offline behaviours are a floor for the LLM too). */
@@ -125,7 +213,8 @@ export function loadGoldenCases(path: string): EvalCase[] {
     .map((line) => JSON.parse(line) as { op: string; id: string; text: string; now?: string; batch?: WireBatchItem[]; expect: never })
     .flatMap((c): EvalCase[] => {
       if (c.op === 'parse') return [{ op: 'parse', id: c.id, kind: 'golden: parse', text: c.text, now: c.now ?? SEED_NOW, expect: c.expect }];
-      if (c.op === 'correct') return [{ op: 'correct', id: c.id, kind: 'golden: correct', text: c.text, now: c.now ?? SEED_NOW, batch: c.batch ?? [], expect: c.expect }];
+      if (c.op === 'correct')
+        return [{ op: 'correct', id: c.id, kind: 'golden: correct', text: c.text, now: c.now ?? SEED_NOW, batch: c.batch ?? [], expect: c.expect }];
       return [];
     });
 }

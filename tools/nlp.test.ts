@@ -44,7 +44,10 @@ describe('npm run nlp -- --jsonl', () => {
     ];
     const { code, stdout } = runTool(['--jsonl'], lines.join('\n') + '\n');
     expect(code).toBe(0);
-    const answers = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(answers).toHaveLength(6);
     expect(answers[0]).toEqual({ intent: 'confirmItem', index: 1 });
     for (const bad of answers.slice(1, 5)) expect(bad.error).toEqual(expect.any(String));
@@ -53,9 +56,17 @@ describe('npm run nlp -- --jsonl', () => {
   });
 
   it('gives the same answers as the app code in-process', () => {
-    const lines = golden.split('\n').filter((l) => l.includes('"correct"') || l.includes('"parse"')).slice(0, 30);
+    const lines = golden
+      .split('\n')
+      .filter((l) => l.includes('"correct"') || l.includes('"parse"'))
+      .slice(0, 30);
     const { stdout } = runTool(['--jsonl'], lines.join('\n'));
-    expect(stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual(lines.map((l) => answerLine(l)));
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(lines.map((l) => answerLine(l)));
   });
 });
 

@@ -161,7 +161,12 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
           ? createGatewayTokenProvider({ gatewayUrl: args.llm, clock })
           : // A local DashScope-compatible server takes any token.
             createStaticTokenProvider(
-              async (): Promise<AsrToken> => ({ token: 'local', expiresAt: Math.floor(clock.now() / 1000) + 3600, model: DASHSCOPE_DEFAULT_MODEL, wsUrl: url }),
+              async (): Promise<AsrToken> => ({
+                token: 'local',
+                expiresAt: Math.floor(clock.now() / 1000) + 3600,
+                model: DASHSCOPE_DEFAULT_MODEL,
+                wsUrl: url,
+              }),
               clock,
             );
     overrides.asr = { protocol: args.asrProtocol, url, ...(tokens ? { tokens } : {}) };

@@ -77,7 +77,11 @@ describe('voice tool', () => {
     ]);
     const { code, stdout } = await voice(['devices'], { ALSA_CONFIG_PATH: conf });
     expect(code).toBe(0);
-    expect(lines(stdout).map((d) => d.name).sort()).toEqual(['default', 'usb_mic']);
+    expect(
+      lines(stdout)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(['default', 'usb_mic']);
     expect(lines(stdout).filter((d) => d.isDefault)).toHaveLength(1);
   });
 
@@ -96,9 +100,9 @@ describe('voice tool', () => {
       expect(out.at(-1)).toEqual({ final: '早餐十二块买菜花了四十' });
       expect(out.filter((l) => 'partial' in l).length).toBeGreaterThan(3);
       expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-test');
-      const audioBytes = server.frames[0]!
-        .filter((f): f is Record<string, unknown> => !Buffer.isBuffer(f) && f.type === 'input_audio_buffer.append')
-        .reduce((n, f) => n + Buffer.from(String(f.audio), 'base64').length, 0);
+      const audioBytes = server.frames[0]!.filter(
+        (f): f is Record<string, unknown> => !Buffer.isBuffer(f) && f.type === 'input_audio_buffer.append',
+      ).reduce((n, f) => n + Buffer.from(String(f.audio), 'base64').length, 0);
       expect(audioBytes).toBe(readWavPcm(programWav).length * 2);
     });
 

@@ -140,9 +140,7 @@ describe('POST parse-transaction', () => {
   });
 
   it('falls back to the second model when the first answers something that is not JSON', async () => {
-    const h = await start((call) =>
-      call.model === 'qwen-turbo' ? { content: '抱歉，我无法理解。' } : reply({ transactions: [tx(35, '午饭')] }),
-    );
+    const h = await start((call) => (call.model === 'qwen-turbo' ? { content: '抱歉，我无法理解。' } : reply({ transactions: [tx(35, '午饭')] })));
     const res = await post(GATEWAY_PATHS.parse, { text: '午饭35' });
     expect(res.status).toBe(200);
     expect(ParseTransactionResponseSchema.parse(res.json).model).toBe('qwen-plus');
@@ -290,9 +288,7 @@ function correctBody(correctionText: string) {
 
 describe('POST correct-transaction', () => {
   it('sends the batch as numbered lines and returns the correction', async () => {
-    const h = await start(() =>
-      reply({ corrections: [{ index: 0, updatedFields: { amount: 50.0 } }], intent: 'correction', confidence: 0.92 }),
-    );
+    const h = await start(() => reply({ corrections: [{ index: 0, updatedFields: { amount: 50.0 } }], intent: 'correction', confidence: 0.92 }));
     const res = await post(GATEWAY_PATHS.correct, correctBody('第一笔改成50'));
     expect(res.status).toBe(200);
     expect(CorrectTransactionResponseSchema.parse(res.json)).toEqual({

@@ -61,7 +61,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
+      done(
+        null,
+        JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
+      );
     } catch (err) {
       done(new GatewayError('validation_failed', `request body is not valid JSON: ${(err as Error).message}`), undefined);
     }

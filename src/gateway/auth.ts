@@ -7,7 +7,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export function createApiKeyCheck(expected: string): (presented: string | undefined) => boolean {
   const want = createHash('sha256').update(expected, 'utf8').digest();
   return (presented) => {
-    const got = createHash('sha256').update(presented ?? '', 'utf8').digest();
+    const got = createHash('sha256')
+      .update(presented ?? '', 'utf8')
+      .digest();
     return timingSafeEqual(want, got) && presented !== undefined;
   };
 }

@@ -88,16 +88,7 @@ export interface CorrectionResult {
 }
 
 /** Layer-1 intents of the local classifier. */
-export type LocalIntent =
-  | 'confirm'
-  | 'cancel'
-  | 'exit'
-  | 'continueRecording'
-  | 'confirmItem'
-  | 'cancelItem'
-  | 'correction'
-  | 'newInput'
-  | 'filler';
+export type LocalIntent = 'confirm' | 'cancel' | 'exit' | 'continueRecording' | 'confirmItem' | 'cancelItem' | 'correction' | 'newInput' | 'filler';
 
 export interface ClassifyResult {
   intent: LocalIntent;

@@ -15,7 +15,10 @@ const r = (amount: number, category: string, description: string, type: ParseRes
 
 // 吃饭花了60，洗脚花了60，抢红包抢了30，工资收到90
 const four = () =>
-  DraftBatch.fromResults([r(60, '餐饮', '吃饭'), r(60, '其他', '洗脚'), r(30, '红包', '抢红包', 'INCOME'), r(90, '工资', '工资', 'INCOME')], '2026-02-17T12:00:00+08:00');
+  DraftBatch.fromResults(
+    [r(60, '餐饮', '吃饭'), r(60, '其他', '洗脚'), r(30, '红包', '抢红包', 'INCOME'), r(90, '工资', '工资', 'INCOME')],
+    '2026-02-17T12:00:00+08:00',
+  );
 
 describe('DraftBatch', () => {
   it('creates one pending item per result with indexes from 0 (创建 DraftBatch)', () => {

@@ -21,5 +21,4 @@ export type VoiceEventType = VoiceEvent['type'];
 
 /** Everything main pushes to the renderer over the single event channel. */
 export type AppEvent =
-  | { channel: 'voice'; event: VoiceEvent }
-  | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' } };
+  { channel: 'voice'; event: VoiceEvent } | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' } };

@@ -71,7 +71,11 @@ const orNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : nul
 // omits fields that hold their default values. Our gateway always sends every field.
 export const ParsedTransactionSchema = z.object({
   amount: z.number().nullable().catch(null),
-  currency: z.string().nullish().transform((v) => orNull(v) ?? 'CNY').catch('CNY'),
+  currency: z
+    .string()
+    .nullish()
+    .transform((v) => orNull(v) ?? 'CNY')
+    .catch('CNY'),
   /** YYYY-MM-DD; null = today at save time. */
   date: z
     .string()
@@ -79,11 +83,18 @@ export const ParsedTransactionSchema = z.object({
     .transform((v) => (v && isCalendarDate(v.trim()) ? v.trim() : null))
     .catch(null),
   category: z.string().nullish().transform(orNull).catch(null),
-  description: z.string().nullish().transform((v) => v?.trim() ?? '').catch(''),
+  description: z
+    .string()
+    .nullish()
+    .transform((v) => v?.trim() ?? '')
+    .catch(''),
   type: upperEnum(TRANSACTION_TYPES).catch('EXPENSE'),
   /** null = the default account. */
   account: z.string().nullish().transform(orNull).catch(null),
-  confidence: z.number().transform((v) => Math.min(1, Math.max(0, v))).catch(0.8),
+  confidence: z
+    .number()
+    .transform((v) => Math.min(1, Math.max(0, v)))
+    .catch(0.8),
 });
 export type ParsedTransaction = z.infer<typeof ParsedTransactionSchema>;
 
@@ -155,7 +166,10 @@ export const CorrectTransactionResponseSchema = z.object({
       }),
     ),
   intent: lowerEnum(CORRECTION_INTENTS).catch('unclear'),
-  confidence: z.number().transform((v) => Math.min(1, Math.max(0, v))).catch(0),
+  confidence: z
+    .number()
+    .transform((v) => Math.min(1, Math.max(0, v)))
+    .catch(0),
   model: z.string().catch(''),
   /** A clarifying question from the model; the client speaks it and keeps CONFIRMING. */
   message: z.string().optional().catch(undefined),

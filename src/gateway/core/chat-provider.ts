@@ -39,9 +39,7 @@ export interface ChatProviderOptions {
 
 const CompletionSchema = z.object({
   model: z.string().optional(),
-  choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable().optional() }) }))
-    .min(1),
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1),
 });
 
 export function createChatProvider(options: ChatProviderOptions): ChatProvider {

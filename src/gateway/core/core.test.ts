@@ -21,7 +21,11 @@ describe('extractJson', () => {
     expect(extractJson(text)).toEqual(expected);
   });
 
-  it.each([['no json', '我不知道'], ['truncated', '{"transactions": [{"amount": 3'], ['empty', '']])('throws for %s', (_, text) => {
+  it.each([
+    ['no json', '我不知道'],
+    ['truncated', '{"transactions": [{"amount": 3'],
+    ['empty', ''],
+  ])('throws for %s', (_, text) => {
     expect(() => extractJson(text)).toThrow(ModelReplyError);
   });
 });
@@ -62,12 +66,20 @@ describe('normalizeCorrectionReply', () => {
       {
         intent: 'correction',
         confidence: 0.9,
-        corrections: [{ updatedFields: { amount: 1 } }, { index: 0.5, updatedFields: { amount: 1 } }, { index: -2, updatedFields: { amount: 1 } }, { index: '1', updatedFields: { amount: -20 } }],
+        corrections: [
+          { updatedFields: { amount: 1 } },
+          { index: 0.5, updatedFields: { amount: 1 } },
+          { index: -2, updatedFields: { amount: 1 } },
+          { index: '1', updatedFields: { amount: -20 } },
+        ],
       },
       indexes,
     );
     expect(out.corrections).toEqual([{ index: 1, updatedFields: { amount: 20 } }]);
-    expect(normalizeCorrectionReply({ intent: 'maybe', corrections: [{ index: 0, updatedFields: { amount: 1 } }] }, indexes)).toMatchObject({ intent: 'unclear', corrections: [] });
+    expect(normalizeCorrectionReply({ intent: 'maybe', corrections: [{ index: 0, updatedFields: { amount: 1 } }] }, indexes)).toMatchObject({
+      intent: 'unclear',
+      corrections: [],
+    });
   });
   it('rejects a reply without an intent or with non-list corrections', () => {
     expect(() => normalizeCorrectionReply({ corrections: 'x', intent: 'correction' }, indexes)).toThrow(ModelReplyError);
@@ -120,7 +132,13 @@ describe('api key check', () => {
 describe('loadGatewayConfig', () => {
   it('has the documented defaults', () => {
     expect(loadGatewayConfig({})).toEqual({
-      llm: { baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1', apiKey: null, model: 'qwen-turbo', fallbackModel: 'qwen-plus', timeoutMs: 10_000 },
+      llm: {
+        baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+        apiKey: null,
+        model: 'qwen-turbo',
+        fallbackModel: 'qwen-plus',
+        timeoutMs: 10_000,
+      },
       asr: { apiKey: null, baseUrl: 'https://dashscope.aliyuncs.com' },
       gatewayApiKey: null,
       rateLimit: { asrPerMinute: 30, llmPerMinute: 60 },

@@ -8,10 +8,7 @@ import type { CorrectTransactionResponse, ParsedTransaction } from '../../shared
 import { isCalendarDate } from '../../shared/time';
 import { ModelReplyError } from './errors';
 
-const ParseReplySchema = z.union([
-  z.object({ transactions: z.array(z.unknown()) }),
-  z.array(z.unknown()),
-]);
+const ParseReplySchema = z.union([z.object({ transactions: z.array(z.unknown()) }), z.array(z.unknown())]);
 
 const CorrectionReplySchema = z.object({
   corrections: z.array(z.unknown()).nullish(),
@@ -61,10 +58,7 @@ const FIELD_NAMES = ['amount', 'type', 'category', 'description', 'date', 'accou
  * indexes must name an item of the batch (or -1, an appended item), fields must be known
  * and amounts numeric. Confidence is passed through; the client applies the 0.7 threshold.
  */
-export function normalizeCorrectionReply(
-  reply: unknown,
-  batchIndexes: ReadonlySet<number>,
-): Omit<CorrectTransactionResponse, 'model'> {
+export function normalizeCorrectionReply(reply: unknown, batchIndexes: ReadonlySet<number>): Omit<CorrectTransactionResponse, 'model'> {
   const shape = CorrectionReplySchema.safeParse(reply);
   if (!shape.success) throw new ModelReplyError('correction reply is not {"corrections": [...], "intent": ...}');
   const { data } = shape;

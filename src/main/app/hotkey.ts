@@ -16,7 +16,9 @@ export interface KeyboardHook {
 
 type Log = (m: string, e?: unknown) => void;
 
-export type HookLoad = { hook: KeyboardHook; keyCodes: Record<string, number> } | { unavailable: Extract<HotkeyFallbackReason, 'wayland' | 'no-display' | 'hook-missing'> };
+export type HookLoad =
+  | { hook: KeyboardHook; keyCodes: Record<string, number> }
+  | { unavailable: Extract<HotkeyFallbackReason, 'wayland' | 'no-display' | 'hook-missing'> };
 export type HookLoader = (log: Log) => HookLoad;
 
 /**

@@ -193,7 +193,11 @@ afterAll(() => {
 const windows = () => h.FakeBrowserWindow.getAllWindows();
 const main = () => h.FakeBrowserWindow.created[0]!;
 const invoke = (sender: unknown, senderUrl: string, name: string, input: unknown) =>
-  h.handlers.get('suikouji:invoke')!({ sender, senderFrame: { url: senderUrl } }, name, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+  h.handlers.get('suikouji:invoke')!({ sender, senderFrame: { url: senderUrl } }, name, input) as Promise<{
+    ok: boolean;
+    value?: unknown;
+    error?: { code: string };
+  }>;
 const trayItem = (label: string) => h.trays[0]!.menu!.find((i) => i.label === label)!;
 
 describe('Electron shell wiring (electron mocked, real core)', () => {
@@ -209,7 +213,10 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     const own = await invoke(main().webContents, main().webContents.url, 'appInfo', {});
     expect(own).toMatchObject({ ok: true, value: { version: '9.9.9', dataDir } });
     expect(await invoke({}, main().webContents.url, 'appInfo', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await invoke(main().webContents, 'https://evil.example/renderer/index.html', 'appInfo', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke(main().webContents, 'https://evil.example/renderer/index.html', 'appInfo', {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('blocks remote requests and grants only audio to our pages', () => {
@@ -235,7 +242,13 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     main().close();
     expect(main().isDestroyed()).toBe(false);
     expect(main().isVisible()).toBe(false);
-    expect(JSON.parse(readFileSync(join(dataDir, 'window-state.json'), 'utf8'))).toEqual({ x: 40, y: 30, width: 1000, height: 700, maximized: false });
+    expect(JSON.parse(readFileSync(join(dataDir, 'window-state.json'), 'utf8'))).toEqual({
+      x: 40,
+      y: 30,
+      width: 1000,
+      height: 700,
+      maximized: false,
+    });
     trayItem('打开主窗口').click!();
     expect(main().isVisible()).toBe(true);
     h.electron.app.emit('second-instance');
@@ -279,7 +292,9 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     // (state events) or said why it could not (an error event), and the windows heard it.
     await vi.waitFor(
       () => {
-        const voice = main().webContents.sent.slice(before).map(([, p]) => p as { channel: string; event: { type: string } });
+        const voice = main()
+          .webContents.sent.slice(before)
+          .map(([, p]) => p as { channel: string; event: { type: string } });
         expect(voice.some((p) => p.channel === 'voice' && (p.event.type === 'stateChanged' || p.event.type === 'error'))).toBe(true);
       },
       { timeout: 10_000, interval: 50 },
@@ -307,7 +322,9 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
 
   it('voice events reach every window', async () => {
     await invoke(main().webContents, main().webContents.url, 'voiceText', { text: '午饭35' });
-    expect(main().webContents.sent.some(([channel, payload]) => channel === 'suikouji:event' && (payload as { channel: string }).channel === 'voice')).toBe(true);
+    expect(
+      main().webContents.sent.some(([channel, payload]) => channel === 'suikouji:event' && (payload as { channel: string }).channel === 'voice'),
+    ).toBe(true);
   });
 
   it('quitting really closes the main window', () => {

@@ -61,7 +61,12 @@ describe('global push-to-talk hotkey', () => {
   it('holds with the keyboard hook: press, repeat, release of a modifier', () => {
     const hook = new FakeHook();
     const { log, sink: s } = sink();
-    const handle = registerPushToTalk('Ctrl+Alt+Space', s, () => {}, () => ({ hook, keyCodes: codes }));
+    const handle = registerPushToTalk(
+      'Ctrl+Alt+Space',
+      s,
+      () => {},
+      () => ({ hook, keyCodes: codes }),
+    );
     expect(handle.backend).toBe('hold');
     expect(hook.started).toBe(true);
     hook.emit('keydown', key(57, { ctrlKey: true })); // missing Alt: not ours
@@ -79,7 +84,12 @@ describe('global push-to-talk hotkey', () => {
     const hook = new FakeHook();
     hook.failStart = true;
     const { log, sink: s } = sink();
-    const handle = registerPushToTalk('Ctrl+Alt+Space', s, () => {}, () => ({ hook, keyCodes: codes }));
+    const handle = registerPushToTalk(
+      'Ctrl+Alt+Space',
+      s,
+      () => {},
+      () => ({ hook, keyCodes: codes }),
+    );
     expect(handle.status).toEqual({ backend: 'toggle', accelerator: 'Ctrl+Alt+Space', reason: 'hook-failed' });
     expect(hook.listenerCount('keydown')).toBe(0);
     registered.get('Ctrl+Alt+Space')!();
@@ -91,7 +101,12 @@ describe('global push-to-talk hotkey', () => {
 
   it('never loads the hook where it cannot work: the press-to-start fallback says why', () => {
     const { sink: s } = sink();
-    const handle = registerPushToTalk('Ctrl+Alt+Space', s, () => {}, () => ({ unavailable: 'no-display' }));
+    const handle = registerPushToTalk(
+      'Ctrl+Alt+Space',
+      s,
+      () => {},
+      () => ({ unavailable: 'no-display' }),
+    );
     expect(handle.status).toEqual({ backend: 'toggle', accelerator: 'Ctrl+Alt+Space', reason: 'no-display' });
     expect(electron.globalShortcut.register).toHaveBeenCalledWith('Ctrl+Alt+Space', expect.any(Function));
     handle.dispose();
@@ -101,8 +116,16 @@ describe('global push-to-talk hotkey', () => {
     const messages: string[] = [];
     const { sink: s } = sink();
     const missing = () => ({ unavailable: 'hook-missing' as const });
-    expect(registerPushToTalk('Ctrl+F12', s, (m) => messages.push(m), missing).status).toEqual({ backend: 'none', accelerator: 'Ctrl+F12', reason: 'taken' });
-    expect(registerPushToTalk('Space', s, (m) => messages.push(m), missing).status).toEqual({ backend: 'none', accelerator: 'Space', reason: 'invalid' });
+    expect(registerPushToTalk('Ctrl+F12', s, (m) => messages.push(m), missing).status).toEqual({
+      backend: 'none',
+      accelerator: 'Ctrl+F12',
+      reason: 'taken',
+    });
+    expect(registerPushToTalk('Space', s, (m) => messages.push(m), missing).status).toEqual({
+      backend: 'none',
+      accelerator: 'Space',
+      reason: 'invalid',
+    });
     expect(messages).toEqual(['hotkey "Ctrl+F12" is taken by another application', 'invalid hotkey "Space"']);
   });
 });

@@ -5,7 +5,11 @@ import type { LEDGER_COMMANDS } from './ledger.names';
 
 export const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '应为 YYYY-MM-DD');
 export const txType = z.enum(['EXPENSE', 'INCOME', 'TRANSFER']);
-const fen = z.number().int().min(0).max(MAX_AMOUNT_YUAN * 100);
+const fen = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_AMOUNT_YUAN * 100);
 const name = z.string().trim().min(1, '名称不能为空').max(20, '名称最多20个字');
 const id = z.number().int().positive();
 

@@ -25,7 +25,12 @@ function snapshot(exitCode) {
       sentChannels: [...new Set(w.webContents.sent.map(([c]) => c))],
       hasWindowOpenHandler: w.webContents.windowOpenHandler !== null,
     })),
-    trays: record.trays.map((t) => ({ image: t.image.path, tooltip: t.tooltip, menu: t.menu?.template?.map((i) => i.label ?? i.type ?? null) ?? null, destroyed: t.destroyed })),
+    trays: record.trays.map((t) => ({
+      image: t.image.path,
+      tooltip: t.tooltip,
+      menu: t.menu?.template?.map((i) => i.label ?? i.type ?? null) ?? null,
+      destroyed: t.destroyed,
+    })),
     images: record.images.map((i) => i.path),
     handlers: [...record.handlers.keys()],
     shortcuts: record.shortcuts.map((s) => s.accelerator),

@@ -428,4 +428,16 @@ export const safeStorage = strict(
   'safeStorage',
 );
 
-export default { app, BrowserWindow: BrowserWindowExport, ipcMain, Menu, nativeImage, Tray: TrayExport, globalShortcut, screen, session, dialog, safeStorage };
+export default {
+  app,
+  BrowserWindow: BrowserWindowExport,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Tray: TrayExport,
+  globalShortcut,
+  screen,
+  session,
+  dialog,
+  safeStorage,
+};

@@ -40,7 +40,10 @@ const KEY_ALIASES: Record<string, string> = {
 
 /** Returns null for anything without a modifier or with an unknown part. */
 export function parseAccelerator(accelerator: string, platform: NodeJS.Platform = process.platform): ParsedAccelerator | null {
-  const parts = accelerator.split('+').map((p) => p.trim()).filter(Boolean);
+  const parts = accelerator
+    .split('+')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length < 2) return null;
   const parsed: ParsedAccelerator = { ctrl: false, alt: false, shift: false, meta: false, key: '' };
   for (const part of parts.slice(0, -1)) {

@@ -86,7 +86,15 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, acti
   const window: MenuItemSpec = {
     label: '窗口',
     type: 'submenu',
-    submenu: [{ role: 'minimize', label: '最小化' }, ...(mac ? [{ role: 'zoom', label: '缩放' }, { role: 'front', label: '全部置于顶层' }] : [{ role: 'close', label: '关闭' }])],
+    submenu: [
+      { role: 'minimize', label: '最小化' },
+      ...(mac
+        ? [
+            { role: 'zoom', label: '缩放' },
+            { role: 'front', label: '全部置于顶层' },
+          ]
+        : [{ role: 'close', label: '关闭' }]),
+    ],
   };
   const appMenu: MenuItemSpec = {
     label: appName,

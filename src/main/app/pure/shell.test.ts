@@ -148,15 +148,33 @@ describe('menus', () => {
 
 describe('window options and placement', () => {
   it('every window is sandboxed and isolated', () => {
-    for (const options of [mainWindowOptions('/p.cjs'), quickEntryWindowOptions('/p.cjs', { x: 0, y: 0 }), indicatorWindowOptions('/p.cjs', { x: 0, y: 0 })]) {
-      expect(options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/p.cjs' });
+    for (const options of [
+      mainWindowOptions('/p.cjs'),
+      quickEntryWindowOptions('/p.cjs', { x: 0, y: 0 }),
+      indicatorWindowOptions('/p.cjs', { x: 0, y: 0 }),
+    ]) {
+      expect(options.webPreferences).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webSecurity: true,
+        webviewTag: false,
+        preload: '/p.cjs',
+      });
     }
   });
 
   it('quick entry is frameless and on top; the indicator never takes focus', () => {
     expect(quickEntryWindowOptions('/p', { x: 1, y: 2 })).toMatchObject({ frame: false, alwaysOnTop: true, skipTaskbar: true, x: 1, y: 2 });
     expect(indicatorWindowOptions('/p', { x: 0, y: 0 })).toMatchObject({ focusable: false, alwaysOnTop: true, frame: false });
-    expect(mainWindowOptions('/p', { x: 10, y: 20, width: 1000, height: 700 })).toMatchObject({ x: 10, y: 20, width: 1000, height: 700, minWidth: 900, minHeight: 600 });
+    expect(mainWindowOptions('/p', { x: 10, y: 20, width: 1000, height: 700 })).toMatchObject({
+      x: 10,
+      y: 20,
+      width: 1000,
+      height: 700,
+      minWidth: 900,
+      minHeight: 600,
+    });
   });
 
   const screen = { x: 0, y: 0, width: 1920, height: 1040 };
@@ -171,7 +189,10 @@ describe('window options and placement', () => {
     expect(restoreWindowState({ x: 3000, y: 50, width: 1000, height: 700 }, [screen], { width: 900, height: 600 })).toBeNull();
     expect(restoreWindowState({ x: 1900, y: 50, width: 1000, height: 700 }, [screen], { width: 900, height: 600 })).toBeNull();
     expect(restoreWindowState('garbage', [screen], { width: 900, height: 600 })).toBeNull();
-    expect(restoreWindowState({ x: 0, y: 0, width: 5000, height: 5000 }, [screen], { width: 900, height: 600 })).toMatchObject({ width: 1920, height: 1040 });
+    expect(restoreWindowState({ x: 0, y: 0, width: 5000, height: 5000 }, [screen], { width: 900, height: 600 })).toMatchObject({
+      width: 1920,
+      height: 1040,
+    });
   });
 
   it('places the indicator top-right and quick entry in the upper middle', () => {

@@ -47,7 +47,14 @@ function harness(server: ScriptedAsrServer, overrides: Partial<AsrClientOptions>
     log: (m) => logs.push(m),
     ...overrides,
   });
-  const seen = { partial: [] as string[], final: [] as string[], error: [] as { code: string; message: string }[], closed: [] as boolean[], reconnecting: [] as { attempt: number; delayMs: number }[], reconnected: 0 };
+  const seen = {
+    partial: [] as string[],
+    final: [] as string[],
+    error: [] as { code: string; message: string }[],
+    closed: [] as boolean[],
+    reconnecting: [] as { attempt: number; delayMs: number }[],
+    reconnected: 0,
+  };
   client.on('partial', (t) => seen.partial.push(t));
   client.on('final', (t) => seen.final.push(t));
   client.on('error', (e) => seen.error.push(e));
@@ -201,7 +208,11 @@ describe('reconnect policy', () => {
     await until(() => h.seen.reconnecting.length === 1, 'first reconnecting');
     const t0 = h.clock.now();
     const attemptTimes: number[] = [];
-    for (const [n, delay] of [[1, 1000], [2, 2000], [3, 4000]] as const) {
+    for (const [n, delay] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+    ] as const) {
       await h.clock.advance(delay - 1);
       expect(h.minted()).toBe(n);
       await h.clock.advance(1);
@@ -288,7 +299,6 @@ describe('FunASR 2pass adapter', () => {
     expect(frames[7]).toEqual({ is_speaking: false });
     await client.close();
   });
-
 
   it('opens with the JSON config, streams binary PCM, replaces online fragments with the offline sentence, ends on is_final', async () => {
     const server = await startFunAsrServer(['吃饭花了六十', '打车三十']);

@@ -25,7 +25,10 @@ async function setup(transcripts: string[]) {
   server = await startDashScopeServer(transcripts);
   const clock = new FakeClock();
   const url = server.url;
-  const tokens = createStaticTokenProvider(async () => ({ token: 't', expiresAt: Math.floor(clock.now() / 1000) + 600, model: 'qwen3-asr-flash-realtime', wsUrl: url }), clock);
+  const tokens = createStaticTokenProvider(
+    async () => ({ token: 't', expiresAt: Math.floor(clock.now() / 1000) + 600, model: 'qwen3-asr-flash-realtime', wsUrl: url }),
+    clock,
+  );
   const client = createAsrClient({ protocol: 'dashscope', tokens, clock, shouldReconnect: () => false, log: () => undefined });
   const ptt = createPushToTalk({ client, clock });
   const appended = () => (server!.frames[0] ?? []).filter((f) => !Buffer.isBuffer(f) && f.type === 'input_audio_buffer.append').length;

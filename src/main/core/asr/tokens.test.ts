@@ -56,7 +56,14 @@ describe('gateway token provider', () => {
         res.end(JSON.stringify({ error: 'unauthorized', message: 'Invalid API key', timestamp: new Date().toISOString() }));
         return;
       }
-      res.end(JSON.stringify({ token: `st-${calls.length}`, expiresAt: Math.floor(Date.now() / 1000) + 300, model: 'qwen3-asr-flash-realtime', wsUrl: 'wss://dashscope.aliyuncs.com/api-ws/v1/realtime' }));
+      res.end(
+        JSON.stringify({
+          token: `st-${calls.length}`,
+          expiresAt: Math.floor(Date.now() / 1000) + 300,
+          model: 'qwen3-asr-flash-realtime',
+          wsUrl: 'wss://dashscope.aliyuncs.com/api-ws/v1/realtime',
+        }),
+      );
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
     return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, calls };

@@ -30,7 +30,9 @@ export function createStaticTokenProvider(mint: () => Promise<AsrToken>, clock: 
             if (myEpoch === epoch) cached = token;
             return token;
           } catch (error) {
-            throw error instanceof AsrFailure ? error : new AsrFailure('token_failed', `获取语音识别凭证失败：${errorMessage(error)}`, { cause: error });
+            throw error instanceof AsrFailure
+              ? error
+              : new AsrFailure('token_failed', `获取语音识别凭证失败：${errorMessage(error)}`, { cause: error });
           } finally {
             inflight = null;
           }
@@ -72,7 +74,10 @@ export function createGatewayTokenProvider(options: GatewayTokenOptions): TokenP
       const body: unknown = await response.json().catch(() => null);
       if (!response.ok) {
         const err = ErrorBodySchema.safeParse(body);
-        throw new AsrFailure('token_failed', `网关拒绝签发语音识别凭证（${response.status}${err.success ? ` ${err.data.error}: ${err.data.message}` : ''}）`);
+        throw new AsrFailure(
+          'token_failed',
+          `网关拒绝签发语音识别凭证（${response.status}${err.success ? ` ${err.data.error}: ${err.data.message}` : ''}）`,
+        );
       }
       const parsed = AsrTokenResponseSchema.safeParse(body);
       if (!parsed.success) throw new AsrFailure('token_failed', '网关返回的语音识别凭证格式不对');

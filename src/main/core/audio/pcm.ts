@@ -56,12 +56,12 @@ export class FrameChunker {
   push(chunk: Uint8Array, onFrame: (frame: Int16Array) => void): void {
     let i = 0;
     if (this.oddByte !== null && chunk.length > 0) {
-      this.put(((chunk[0]! << 8) | this.oddByte) << 16 >> 16, onFrame);
+      this.put((((chunk[0]! << 8) | this.oddByte) << 16) >> 16, onFrame);
       this.oddByte = null;
       i = 1;
     }
     for (; i + 1 < chunk.length; i += 2) {
-      this.put(((chunk[i + 1]! << 8) | chunk[i]!) << 16 >> 16, onFrame);
+      this.put((((chunk[i + 1]! << 8) | chunk[i]!) << 16) >> 16, onFrame);
     }
     if (i < chunk.length) this.oddByte = chunk[i]!;
   }

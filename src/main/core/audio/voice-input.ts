@@ -113,14 +113,17 @@ export function createVoiceInput(options: VoiceInputOptions = {}): MicVoiceInput
   };
 
   const armWatchdog = (gen: number) => {
-    watchdog = clock.setTimeout(() => {
-      if (gen !== generation) return;
-      if (clock.now() - lastDataAt >= stallTimeoutMs) {
-        fail(voiceIoFailure('device_lost', `${stallTimeoutMs} ms 内没有收到音频`));
-      } else {
-        armWatchdog(gen);
-      }
-    }, Math.max(250, stallTimeoutMs / 3));
+    watchdog = clock.setTimeout(
+      () => {
+        if (gen !== generation) return;
+        if (clock.now() - lastDataAt >= stallTimeoutMs) {
+          fail(voiceIoFailure('device_lost', `${stallTimeoutMs} ms 内没有收到音频`));
+        } else {
+          armWatchdog(gen);
+        }
+      },
+      Math.max(250, stallTimeoutMs / 3),
+    );
   };
 
   const startInternal = async () => {

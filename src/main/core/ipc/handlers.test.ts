@@ -90,10 +90,15 @@ describe('voice commands with a session', () => {
       pushToTalk: async (action, options) => void presses.push([action, options]),
       act: async () => {},
     };
-    const withVoice = createDispatch(createHandlers({ ledger, voice, appInfo: () => ({ version: 't', dataDir: '/tmp/x', databasePath: ':memory:' }) }));
+    const withVoice = createDispatch(
+      createHandlers({ ledger, voice, appInfo: () => ({ version: 't', dataDir: '/tmp/x', databasePath: ':memory:' }) }),
+    );
     expect(await withVoice('voicePushToTalk', { action: 'down', endOnSilence: true })).toMatchObject({ ok: true });
     expect(await withVoice('voicePushToTalk', { action: 'up' })).toMatchObject({ ok: true });
-    expect(await withVoice('voicePushToTalk', { action: 'down', endOnSilence: 'yes' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    expect(await withVoice('voicePushToTalk', { action: 'down', endOnSilence: 'yes' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed' },
+    });
     expect(presses).toEqual([
       ['down', { endOnSilence: true }],
       ['up', {}],

@@ -102,7 +102,10 @@ const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 
 /** Yuan text → fen; accepts 35, 35.5, 35.00, ¥35.00, 1,234.50. */
 function parseAmount(text: string, line: number): number {
-  const clean = text.trim().replace(/^[¥￥]/, '').replace(/,/g, '');
+  const clean = text
+    .trim()
+    .replace(/^[¥￥]/, '')
+    .replace(/,/g, '');
   if (!AMOUNT.test(clean)) throw new ImportError(line, `金额「${text}」无效`);
   const yuan = Number(clean);
   if (yuan <= 0) throw new ImportError(line, '金额必须大于0');
@@ -218,7 +221,10 @@ function parseBill(
     const alias = type === 'EXPENSE' ? BILL_CATEGORY_ALIASES[billCategory] : undefined;
     const wanted = alias ?? (format === 'alipay' ? billCategory : cell(idx.description));
     const category = matchCategory(wanted, type, categories)?.name ?? OTHER_CATEGORY;
-    const description = [cell(idx.counterpart), cell(idx.description)].filter((s) => s && s !== '/').join(' ').slice(0, 200);
+    const description = [cell(idx.counterpart), cell(idx.description)]
+      .filter((s) => s && s !== '/')
+      .join(' ')
+      .slice(0, 200);
     rows.push({
       line,
       date: parseDate(when[1]!, line),

@@ -19,11 +19,16 @@ function gbk(text: string): Uint8Array {
   const out: number[] = [];
   for (const ch of text) {
     if (ch.charCodeAt(0) < 0x80) out.push(ch.charCodeAt(0));
-    else out.push(...(table.get(ch) ?? (() => { throw new Error(`no GBK code for ${ch}`); })()));
+    else
+      out.push(
+        ...(table.get(ch) ??
+          (() => {
+            throw new Error(`no GBK code for ${ch}`);
+          })()),
+      );
   }
   return new Uint8Array(out);
 }
-
 
 let source: Ledger;
 let target: Ledger;

@@ -2,8 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportCsv, LedgerHistory, openLedger, type ChangeReason, type Ledger, type RawTransaction } from './index';
 import { item, NOW } from './test-fixtures';
 
-
-
 let ledger: Ledger;
 let history: LedgerHistory;
 let reasons: ChangeReason[];
@@ -23,7 +21,13 @@ afterEach(() => ledger.close());
 describe('LedgerHistory', () => {
   it('places a category exactly where its save files it (the voice drafts read that back)', () => {
     ledger.addCategory('宠物用品', 'EXPENSE');
-    for (const [name, type] of [['饮品', 'EXPENSE'], ['洗浴', 'EXPENSE'], ['宠物', 'EXPENSE'], ['餐饮', 'INCOME'], ['奖励', 'INCOME']] as const) {
+    for (const [name, type] of [
+      ['饮品', 'EXPENSE'],
+      ['洗浴', 'EXPENSE'],
+      ['宠物', 'EXPENSE'],
+      ['餐饮', 'INCOME'],
+      ['奖励', 'INCOME'],
+    ] as const) {
       const placed = history.placeCategory(name, type);
       const [row] = history.saveBatch([item({ category: name, type })]);
       expect([name, placed]).toEqual([name, row!.category]);

@@ -8,9 +8,7 @@ import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 
 export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo';
 
-type Entry =
-  | { kind: 'save' | 'import' | 'delete'; rows: RawTransaction[] }
-  | { kind: 'edit'; before: RawTransaction[]; after: RawTransaction[] };
+type Entry = { kind: 'save' | 'import' | 'delete'; rows: RawTransaction[] } | { kind: 'edit'; before: RawTransaction[]; after: RawTransaction[] };
 
 export interface LedgerHistoryOptions {
   /** Called after every change, so windows refresh without polling. */
@@ -55,7 +53,13 @@ export class LedgerHistory implements LedgerPort {
    */
   deleteTransactions(ids: readonly string[]): number {
     const top = this.undoStack.at(-1);
-    if (top?.kind === 'save' && sameIds(top.rows.map((r) => r.id), ids)) {
+    if (
+      top?.kind === 'save' &&
+      sameIds(
+        top.rows.map((r) => r.id),
+        ids,
+      )
+    ) {
       const count = top.rows.length;
       this.undo();
       // The voice session takes these rows back as drafts; a redo here would save them a
@@ -175,7 +179,10 @@ export class LedgerHistory implements LedgerPort {
       // rather than keep entries that can no longer be applied faithfully.
       this.undoStack.length = 0;
       this.redoStack.length = 0;
-      throw new LedgerRuleError('history_conflict', `无法${direction === 'undo' ? '撤销' : '重做'}：记录已被其他操作改动（${(err as Error).message}）`);
+      throw new LedgerRuleError(
+        'history_conflict',
+        `无法${direction === 'undo' ? '撤销' : '重做'}：记录已被其他操作改动（${(err as Error).message}）`,
+      );
     }
   }
 }

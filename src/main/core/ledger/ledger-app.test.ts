@@ -2,8 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerRuleError, openLedger, type Ledger } from './index';
 import { item, NOW } from './test-fixtures';
 
-
-
 let ledger: Ledger;
 
 beforeEach(() => {
@@ -24,8 +22,18 @@ afterEach(() => ledger.close());
 describe('list filters', () => {
   it('filters by account and by an inclusive amount range in fen', () => {
     expect(ledger.list({ account: '招商银行' }).rows.map((r) => r.description)).toEqual(['二月工资']);
-    expect(ledger.list({ minFen: 1250, maxFen: 6000 }).rows.map((r) => r.description).sort()).toEqual(['早餐', '火锅', '袜子', '打车去机场'].sort());
-    expect(ledger.list({ minFen: 1251, maxFen: 5999 }).rows.map((r) => r.description).sort()).toEqual(['打车去机场', '袜子'].sort());
+    expect(
+      ledger
+        .list({ minFen: 1250, maxFen: 6000 })
+        .rows.map((r) => r.description)
+        .sort(),
+    ).toEqual(['早餐', '火锅', '袜子', '打车去机场'].sort());
+    expect(
+      ledger
+        .list({ minFen: 1251, maxFen: 5999 })
+        .rows.map((r) => r.description)
+        .sort(),
+    ).toEqual(['打车去机场', '袜子'].sort());
   });
 
   it('searches description and category name together with the other filters', () => {
@@ -81,7 +89,12 @@ describe('categories and accounts', () => {
   it('adds a category at the end of its type and rejects a duplicate name', () => {
     const added = ledger.addCategory(' 咖啡 ', 'EXPENSE');
     expect(added).toMatchObject({ name: '咖啡', type: 'EXPENSE', preset: false, hidden: false, count: 0 });
-    expect(ledger.listCategories().filter((c) => c.type === 'EXPENSE').at(-1)!.name).toBe('咖啡');
+    expect(
+      ledger
+        .listCategories()
+        .filter((c) => c.type === 'EXPENSE')
+        .at(-1)!.name,
+    ).toBe('咖啡');
     expect(() => ledger.addCategory('咖啡', 'EXPENSE')).toThrow(/已有名为「咖啡」/);
     expect(ledger.addCategory('咖啡', 'INCOME').type).toBe('INCOME');
   });

@@ -54,7 +54,10 @@ describe('ledger commands', () => {
   });
 
   it('rejects malformed input at the boundary', async () => {
-    expect(await core.dispatch('updateTransaction', { id: 'x', patch: { amountFen: 1.5 } })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    expect(await core.dispatch('updateTransaction', { id: 'x', patch: { amountFen: 1.5 } })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed' },
+    });
     expect(await core.dispatch('listDays', { minFen: -1 })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(await core.dispatch('addCategory', { name: '  ', type: 'EXPENSE' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(await core.dispatch('previewImport', { dataBase64: '%%%' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
@@ -70,7 +73,8 @@ describe('ledger commands', () => {
   });
 
   it('imports a file sent as base64 and names the bad line when it is malformed', async () => {
-    const csv = '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n2026-02-02,12:00:00,支出,餐饮,abc,钱包,午饭\r\n';
+    const csv =
+      '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n2026-02-02,12:00:00,支出,餐饮,abc,钱包,午饭\r\n';
     const bad = Buffer.from(csv).toString('base64');
     expect(await core.dispatch('commitImport', { dataBase64: bad })).toMatchObject({
       ok: false,

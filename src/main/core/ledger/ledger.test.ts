@@ -10,8 +10,6 @@ import { item as baseItem, NOW } from './test-fixtures';
 // Undated items: the ledger files them on the day they are saved.
 const item = (over: Partial<ParseResult> = {}): ParseResult => baseItem({ date: null, ...over });
 
-
-
 let dir: string;
 let ledger: Ledger;
 
@@ -34,7 +32,16 @@ describe('Ledger: schema and seeds', () => {
   it('seeds the default categories and the 钱包 account', () => {
     const expense = ledger.categories('EXPENSE');
     expect(expense.filter((c) => !c.hidden).map((c) => c.name)).toEqual([
-      '餐饮', '交通', '购物', '账单', '娱乐', '医疗', '教育', '住房', '人情往来', '其他',
+      '餐饮',
+      '交通',
+      '购物',
+      '账单',
+      '娱乐',
+      '医疗',
+      '教育',
+      '住房',
+      '人情往来',
+      '其他',
     ]);
     expect(expense.filter((c) => c.hidden).map((c) => c.name)).toEqual(['宠物', '旅行']);
     expect(ledger.categories('INCOME').map((c) => c.name)).toEqual(['工资', '奖金', '兼职', '红包', '其他']);

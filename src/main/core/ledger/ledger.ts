@@ -329,9 +329,7 @@ export class Ledger implements LedgerPort {
 
   categories(type?: TransactionType): { name: string; type: TransactionType; hidden: boolean; preset: boolean }[] {
     const rows = this.db
-      .prepare(
-        `SELECT name, type, hidden, preset FROM categories ${type ? 'WHERE type = ?' : ''} ORDER BY type, sort_order, id`,
-      )
+      .prepare(`SELECT name, type, hidden, preset FROM categories ${type ? 'WHERE type = ?' : ''} ORDER BY type, sort_order, id`)
       .all(...(type ? [type] : [])) as { name: string; type: TransactionType; hidden: number; preset: number }[];
     return rows.map((r) => ({ name: r.name, type: r.type, hidden: r.hidden === 1, preset: r.preset === 1 }));
   }
@@ -465,9 +463,7 @@ export class Ledger implements LedgerPort {
        WHERE t.occurred_date = ? AND substr(t.occurred_at, 12, 8) = ? AND t.type = ? AND c.name = ?
          AND t.amount_fen = ? AND a.name = ? AND t.description = ? LIMIT 1`,
     );
-    const duplicate = rows.map(
-      (r) => exists.get(r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description) !== undefined,
-    );
+    const duplicate = rows.map((r) => exists.get(r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description) !== undefined);
     if (options.dryRun) return { ids: [], duplicate };
     const ids: string[] = [];
     this.db.transaction(() => {
@@ -560,7 +556,9 @@ export class Ledger implements LedgerPort {
 
   /** `ids` must be every category of `type`, in the new order. */
   reorderCategories(type: TransactionType, ids: readonly number[]): CategoryInfo[] {
-    const existing = this.listCategories().filter((c) => c.type === type).map((c) => c.id);
+    const existing = this.listCategories()
+      .filter((c) => c.type === type)
+      .map((c) => c.id);
     if (ids.length !== existing.length || new Set(ids).size !== ids.length || !ids.every((i) => existing.includes(i))) {
       throw new LedgerRuleError('invalid_category', '排序列表与现有分类不一致，请刷新后重试');
     }
@@ -787,4 +785,3 @@ function openChecked(path: string): Database.Database {
     throw new LedgerOpenError('open_failed', `无法打开账本文件：${path}（${(err as Error).message}）`, path);
   }
 }
-

@@ -129,7 +129,7 @@ describe('parse', () => {
     });
     const prompt = h.chat.calls[0]!.messages[0]!.content;
     expect(prompt).toContain('Today is 2026-02-17 (星期二)');
-    expect(prompt).toContain('User\'s custom categories: 奶茶');
+    expect(prompt).toContain("User's custom categories: 奶茶");
     expect(u.isOnline()).toBe(true);
   });
 
@@ -281,7 +281,10 @@ describe('correct', () => {
   });
 
   it('direct mode: the provider refusing the user key is reported as that 401, not as the core 502', async () => {
-    const chat = await chatServer(() => ({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) }));
+    const chat = await chatServer(() => ({
+      status: 401,
+      body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }),
+    }));
     const u = createUnderstanding({ mode: 'direct', apiKey: 'sk-wrong', llmBaseUrl: chat.baseUrl, model: 'qwen-max', fallbackModel: 'qwen-plus' });
     expect(await u.parse('午饭35', context)).toMatchObject({ source: 'local', failure: { kind: 'http', status: 401 } });
     chat.setScript(() => ({ status: 500 }));
@@ -367,7 +370,13 @@ describe('against the original service', () => {
   it('reads its answers leniently: omitted defaults, enum case, uncapped lists, bad fields dropped', async () => {
     const url = await originalService({
       '/api/v1/llm/parse-transaction': {
-        transactions: Array.from({ length: 12 }, (_, i) => ({ amount: i + 1, date: '2026-02-17', category: '餐饮', description: `项${i + 1}`, type: 'expense' })),
+        transactions: Array.from({ length: 12 }, (_, i) => ({
+          amount: i + 1,
+          date: '2026-02-17',
+          category: '餐饮',
+          description: `项${i + 1}`,
+          type: 'expense',
+        })),
       },
       '/api/v1/llm/correct-transaction': {
         corrections: [

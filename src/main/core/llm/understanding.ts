@@ -4,11 +4,7 @@
 // correctionTimeoutMs (3 s), else correctLocal on the same renumbered items.
 import type { DraftBatch, PendingView } from '../../../shared/draft-batch';
 import { MAX_BATCH_ITEMS, type CorrectionResult, type ParseResult } from '../../../shared/domain';
-import {
-  MAX_TEXT_CHARS,
-  type ParseContext,
-  type ParsedTransaction,
-} from '../../../shared/gateway';
+import { MAX_TEXT_CHARS, type ParseContext, type ParsedTransaction } from '../../../shared/gateway';
 import { toZonedIso } from '../../../shared/time';
 import { systemClock, type Clock } from '../clock';
 import { correctLocal, parseLocal } from '../nlp/index';
@@ -92,9 +88,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
     async parse(text, context) {
       if (!client || text.trim() === '' || text.length > MAX_TEXT_CHARS) return localParse(text, context);
       try {
-        const answer = await callLlm(parseTimeoutMs, (signal) =>
-          client.parseTransaction({ text, context: wireContext(context) }, { signal }),
-        );
+        const answer = await callLlm(parseTimeoutMs, (signal) => client.parseTransaction({ text, context: wireContext(context) }, { signal }));
         const results = answer.transactions.slice(0, MAX_BATCH_ITEMS).map(toParseResult);
         // A model that found no money where the local grammar does (午饭35块 → []) would have
         // the user told 没听清金额; the local single item is the better answer.
@@ -121,10 +115,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
       if (!client || text.trim() === '' || text.length > MAX_TEXT_CHARS) return localCorrect(text, view, context);
       try {
         const answer = await callLlm(correctionTimeoutMs, (signal) =>
-          client.correctTransaction(
-            { currentBatch: view.items, correctionText: text, context: wireContext(context) },
-            { signal },
-          ),
+          client.correctTransaction({ currentBatch: view.items, correctionText: text, context: wireContext(context) }, { signal }),
         );
         const result: CorrectionResult = {
           intent: answer.intent,

@@ -31,12 +31,8 @@ describe('targets', () => {
 
 describe('fields', () => {
   it('reads one field per clause, with or without punctuation', () => {
-    expect(correct('第二笔金额改成85，日期改成昨天').corrections).toEqual([
-      { index: 1, updatedFields: { amount: 85, date: '2026-02-16' } },
-    ]);
-    expect(correct('第二笔金额改成85分类改成购物').corrections).toEqual([
-      { index: 1, updatedFields: { amount: 85, category: '购物' } },
-    ]);
+    expect(correct('第二笔金额改成85，日期改成昨天').corrections).toEqual([{ index: 1, updatedFields: { amount: 85, date: '2026-02-16' } }]);
+    expect(correct('第二笔金额改成85分类改成购物').corrections).toEqual([{ index: 1, updatedFields: { amount: 85, category: '购物' } }]);
   });
 
   it('raises or lowers the amount by the difference', () => {

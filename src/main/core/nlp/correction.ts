@@ -1,7 +1,14 @@
 // Offline fallback of /api/v1/llm/correct-transaction: the same answer shape from local rules.
 // Targets by ordinal (第三笔), by item words (外卖那笔), by scope (都改成), or the only item;
 // fields: amount, type (是X不是Y), category, date, description; 还有一笔… appends.
-import { MAX_BATCH_ITEMS, type BatchItem, type CorrectionItem, type CorrectionResult, type TransactionType, type UpdatedFields } from '../../../shared/domain';
+import {
+  MAX_BATCH_ITEMS,
+  type BatchItem,
+  type CorrectionItem,
+  type CorrectionResult,
+  type TransactionType,
+  type UpdatedFields,
+} from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
 import { findAmounts, moneyMentions, unsigned } from './amounts';
 import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
@@ -152,11 +159,7 @@ function readAllFields(segment: string, item: BatchItem | undefined, options: Co
 }
 
 /** Fields one correction segment asks for; `head` is the text before the verb (hints, target). */
-function readFields(
-  segment: string,
-  item: BatchItem | undefined,
-  options: CorrectionOptions,
-): UpdatedFields {
+function readFields(segment: string, item: BatchItem | undefined, options: CorrectionOptions): UpdatedFields {
   const verb = findVerb(segment);
   const head = verb ? segment.slice(0, verb.start) : '';
   const value = verb ? segment.slice(verb.end) : segment;
@@ -191,7 +194,12 @@ function readFields(
   // 是打车不是吃饭: the denied words after 不是 are not the new item.
   const denial = value.search(/而?不是/);
   const kept = denial > 0 ? value.slice(0, denial) : value;
-  const words = stripTypeWords(describe(kept, claimed.filter((c) => c.end <= kept.length))).replace(NO_WORDS, '');
+  const words = stripTypeWords(
+    describe(
+      kept,
+      claimed.filter((c) => c.end <= kept.length),
+    ),
+  ).replace(NO_WORDS, '');
   if (hint === 'description') {
     if (words) fields.description = words;
     return fields;
@@ -226,12 +234,7 @@ interface ItemScore {
  * Which pending item the words before the verb point at (外卖那笔, 工资的, 60那笔): its index,
  * 'ambiguous' when several fit equally, null when the words name none.
  */
-function matchReference(
-  ref: string,
-  pending: readonly BatchItem[],
-  options: CorrectionOptions,
-  minScore = 1,
-): number | 'ambiguous' | null {
+function matchReference(ref: string, pending: readonly BatchItem[], options: CorrectionOptions, minScore = 1): number | 'ambiguous' | null {
   const words = ref.replace(REF_SUFFIX, '').replace(FILLER_EDGE, '').replace(REF_SUFFIX, '');
   if (!words) return null;
   const category = matchCategoryWord(words, options.customCategories ?? []);
@@ -381,12 +384,7 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
       targets = [index];
     } else {
       const { words: head, verb } = referenceWords(segment.text, options);
-      const ref = matchReference(
-        head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''),
-        pending,
-        options,
-        verb ? 1 : DESCRIPTION_SCORE,
-      );
+      const ref = matchReference(head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''), pending, options, verb ? 1 : DESCRIPTION_SCORE);
       const edge = SCOPE_EDGE.exec(head);
       const several = edge === null ? jointReferences(head, pending, options) : null;
       if (ref === 'ambiguous' && !edge && !several) return UNCLEAR;

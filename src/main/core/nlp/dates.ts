@@ -12,21 +12,70 @@ export interface DateMention extends Span {
 const NUM = '(?:\\d{1,4}|[零〇一二两三四五六七八九十]{1,4})';
 const WEEKDAY = '([一二三四五六日天1-7])';
 const RELATIVE_DAYS: Record<string, number> = {
-  大前天: -3, 前天: -2, 前日: -2, 前晚: -2, 昨天: -1, 昨日: -1, 昨儿: -1, 昨晚: -1, 昨早: -1, 昨夜: -1,
-  今天: 0, 今日: 0, 今儿: 0, 今早: 0, 今晚: 0, 今晨: 0, 明天: 1, 明日: 1, 后天: 2, 大后天: 3,
-  前儿: -2, 大前儿: -3,
+  大前天: -3,
+  前天: -2,
+  前日: -2,
+  前晚: -2,
+  昨天: -1,
+  昨日: -1,
+  昨儿: -1,
+  昨晚: -1,
+  昨早: -1,
+  昨夜: -1,
+  今天: 0,
+  今日: 0,
+  今儿: 0,
+  今早: 0,
+  今晚: 0,
+  今晨: 0,
+  明天: 1,
+  明日: 1,
+  后天: 2,
+  大后天: 3,
+  前儿: -2,
+  大前儿: -3,
 };
 const WEEKDAY_INDEX: Record<string, number> = {
-  一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6, '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, '6': 5, '7': 6,
+  一: 0,
+  二: 1,
+  三: 2,
+  四: 3,
+  五: 4,
+  六: 5,
+  日: 6,
+  天: 6,
+  '1': 0,
+  '2': 1,
+  '3': 2,
+  '4': 3,
+  '5': 4,
+  '6': 5,
+  '7': 6,
 };
 
 // Holidays on a fixed solar date; lunar ones (春节, 中秋) move every year and are left alone.
 const HOLIDAYS: Record<string, [number, number]> = {
-  元旦: [1, 1], 情人节: [2, 14], 妇女节: [3, 8], 劳动节: [5, 1], 五一: [5, 1], 儿童节: [6, 1], 六一: [6, 1],
-  国庆节: [10, 1], 国庆: [10, 1], 十一: [10, 1], 双十一: [11, 11], 双11: [11, 11], 双十二: [12, 12], 双12: [12, 12],
-  平安夜: [12, 24], 圣诞节: [12, 25], 圣诞: [12, 25],
+  元旦: [1, 1],
+  情人节: [2, 14],
+  妇女节: [3, 8],
+  劳动节: [5, 1],
+  五一: [5, 1],
+  儿童节: [6, 1],
+  六一: [6, 1],
+  国庆节: [10, 1],
+  国庆: [10, 1],
+  十一: [10, 1],
+  双十一: [11, 11],
+  双11: [11, 11],
+  双十二: [12, 12],
+  双12: [12, 12],
+  平安夜: [12, 24],
+  圣诞节: [12, 25],
+  圣诞: [12, 25],
 };
-const HOLIDAY_NAMES = Object.keys(HOLIDAYS).sort((a, b) => b.length - a.length).join('|');
+const HOLIDAY_NAMES = Object.keys(HOLIDAYS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 
 // One alternation, longest forms first, so a single left-to-right pass claims each phrase once.
 const DATE_PATTERN = new RegExp(

@@ -1,10 +1,32 @@
 // Chinese and Arabic numerals: 二百零八, 一百五 (elided 150), 两万三, 2.5万, 1万2, 3千, 1,234.5, 5k.
 import { isAsciiDigit } from './normalize';
 
-const DIGITS = new Map<string, number>(Object.entries({
-  零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 俩: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
-  壹: 1, 贰: 2, 叁: 3, 肆: 4, 伍: 5, 陆: 6, 柒: 7, 捌: 8, 玖: 9,
-}));
+const DIGITS = new Map<string, number>(
+  Object.entries({
+    零: 0,
+    〇: 0,
+    一: 1,
+    二: 2,
+    两: 2,
+    俩: 2,
+    三: 3,
+    四: 4,
+    五: 5,
+    六: 6,
+    七: 7,
+    八: 8,
+    九: 9,
+    壹: 1,
+    贰: 2,
+    叁: 3,
+    肆: 4,
+    伍: 5,
+    陆: 6,
+    柒: 7,
+    捌: 8,
+    玖: 9,
+  }),
+);
 const SMALL_UNITS = new Map<string, number>(Object.entries({ 十: 10, 拾: 10, 百: 100, 佰: 100, 千: 1000, 仟: 1000, k: 1000 }));
 const BIG_UNITS = new Map<string, number>(Object.entries({ 万: 10_000, w: 10_000, 亿: 100_000_000 }));
 export function isChineseDigit(ch: string | undefined): boolean {

@@ -38,7 +38,8 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
 }
 
 // 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
-const PAYING_VERB = /(?:人均|每人|实付|实际付了|实际花了|花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
+const PAYING_VERB =
+  /(?:人均|每人|实付|实际付了|实际花了|花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
 
 function withPayingVerb(text: string, amount: AmountMention): Span {
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
@@ -56,10 +57,7 @@ function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] 
 }
 
 /** Type and category of one item's words. */
-export function readItem(
-  words: string,
-  customCategories: readonly CategoryRef[],
-): { type: TransactionType; category: string | null } {
+export function readItem(words: string, customCategories: readonly CategoryRef[]): { type: TransactionType; category: string | null } {
   const typeWords = readTypeWords(words);
   if (typeWords.type === 'TRANSFER') return { type: 'TRANSFER', category: typeWords.category };
   if (typeWords.type !== null) {
@@ -73,11 +71,7 @@ export function readItem(
   return { type: 'EXPENSE', category: null };
 }
 
-export function parseUtterance(
-  rawText: string,
-  now: ZonedNow,
-  customCategories: readonly CategoryRef[] = [],
-): ParsedUtterance {
+export function parseUtterance(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): ParsedUtterance {
   const text = normalizeText(rawText);
   const dates = findDates(text, now);
   const ordinals = findOrdinals(text);

@@ -32,27 +32,36 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
   const m = Number(today.slice(5, 7));
   const monday = mondayOf(today);
   const table: [RegExp, (match: RegExpExecArray) => Period | null][] = [
-    [/(?:最近|近|过去)(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:天|日)/, (x) => {
-      const n = parseNumeral(x[1]!);
-      return n && n > 0 ? { from: addDays(today, -(n - 1)), to: today, label: `最近${n}天` } : null;
-    }],
+    [
+      /(?:最近|近|过去)(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:天|日)/,
+      (x) => {
+        const n = parseNumeral(x[1]!);
+        return n && n > 0 ? { from: addDays(today, -(n - 1)), to: today, label: `最近${n}天` } : null;
+      },
+    ],
     [/(?:最近|近|过去)(?:一|1)(?:周|个星期|星期)/, () => ({ from: addDays(today, -6), to: today, label: '最近一周' })],
     [/上上(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天1-7])/, () => ({ from: addDays(monday, -14), to: addDays(monday, -8), label: '上上周' })],
     [/上(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天1-7])/, () => ({ from: addDays(monday, -7), to: addDays(monday, -1), label: '上周' })],
     [/(?:这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天1-7])/, () => ({ from: monday, to: today, label: '这周' })],
-    [/上(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/, () => {
-      const [py, pm] = m === 1 ? [y - 1, 12] : [y, m - 1];
-      return { from: ymd(py, pm, 1), to: lastDayOf(py, pm), label: '上个月' };
-    }],
+    [
+      /上(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/,
+      () => {
+        const [py, pm] = m === 1 ? [y - 1, 12] : [y, m - 1];
+        return { from: ymd(py, pm, 1), to: lastDayOf(py, pm), label: '上个月' };
+      },
+    ],
     [/(?:这|本)(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/, () => ({ from: ymd(y, m, 1), to: today, label: '这个月' })],
     [/今年|本年/, () => ({ from: ymd(y, 1, 1), to: today, label: '今年' })],
     [/去年/, () => ({ from: ymd(y - 1, 1, 1), to: ymd(y - 1, 12, 31), label: '去年' })],
-    [/(?<![\d一二三四五六七八九十年])(\d{1,2}|[一二三四五六七八九十]{1,3})月份?(?!\d|[一二三四五六七八九十]+[号日])/, (x) => {
-      const month = parseNumeral(x[1]!);
-      if (!month || month < 1 || month > 12) return null;
-      const year = month > m ? y - 1 : y;
-      return { from: ymd(year, month, 1), to: lastDayOf(year, month), label: `${month}月` };
-    }],
+    [
+      /(?<![\d一二三四五六七八九十年])(\d{1,2}|[一二三四五六七八九十]{1,3})月份?(?!\d|[一二三四五六七八九十]+[号日])/,
+      (x) => {
+        const month = parseNumeral(x[1]!);
+        if (!month || month < 1 || month > 12) return null;
+        const year = month > m ? y - 1 : y;
+        return { from: ymd(year, month, 1), to: lastDayOf(year, month), label: `${month}月` };
+      },
+    ],
   ];
   for (const [pattern, make] of table) {
     const match = pattern.exec(text);
@@ -70,7 +79,8 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
 
 // 本月支出, 本周收入, 上个月餐饮开销: a period and a total word with nothing else ask for the total.
 const TOTAL_SOMEWHERE = /支出|收入|开销|花销|开支|消费|花费|进账/;
-const TOTAL_WORD = /^(?:总|总共|一共|全部|所有)?(?:的)?(?:总)?(?:支出|收入|开销|花销|开支|消费|花费|进账)(?:情况|总额|合计|总计|汇总)?(?:呢|吗|啊|呀)?$/;
+const TOTAL_WORD =
+  /^(?:总|总共|一共|全部|所有)?(?:的)?(?:总)?(?:支出|收入|开销|花销|开支|消费|花费|进账)(?:情况|总额|合计|总计|汇总)?(?:呢|吗|啊|呀)?$/;
 
 function asksForTotal(rest: string, customCategories: readonly CategoryRef[]): boolean {
   let words = '';

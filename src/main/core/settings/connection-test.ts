@@ -28,10 +28,18 @@ export async function testConnection(
   const understanding = await testUnderstanding(settings, secret, deps);
   if (settings.asr.provider !== 'funasr') return understanding;
   const asr = await testFunAsr(settings.asr.funasrUrl, deps);
-  return { ok: understanding.ok && asr.ok, message: `${understanding.message}${asr.message}`, ...(understanding.latencyMs !== undefined ? { latencyMs: understanding.latencyMs } : {}) };
+  return {
+    ok: understanding.ok && asr.ok,
+    message: `${understanding.message}${asr.message}`,
+    ...(understanding.latencyMs !== undefined ? { latencyMs: understanding.latencyMs } : {}),
+  };
 }
 
-async function testUnderstanding(settings: Settings, secret: (name: SecretName) => string | null, deps: ConnectionTestDeps): Promise<ConnectionTestResult> {
+async function testUnderstanding(
+  settings: Settings,
+  secret: (name: SecretName) => string | null,
+  deps: ConnectionTestDeps,
+): Promise<ConnectionTestResult> {
   const { mode } = settings.connection;
   if (mode === 'offline') {
     return { ok: true, message: '离线模式不需要联网：多笔识别和智能纠正不可用，其余功能照常。' };
@@ -43,7 +51,8 @@ async function testUnderstanding(settings: Settings, secret: (name: SecretName) 
   if (!base) return { ok: false, message: '请先填写模型服务地址。' };
   const probe = await request(`${trimSlash(base)}/models`, { method: 'GET', headers: { authorization: `Bearer ${key}` } }, deps);
   if (!probe.ok) return { ok: false, message: probe.message.replace('{what}', '模型服务') };
-  if (probe.status >= 200 && probe.status < 300) return { ok: true, message: `模型服务连接正常（${probe.latencyMs} ms）。`, latencyMs: probe.latencyMs };
+  if (probe.status >= 200 && probe.status < 300)
+    return { ok: true, message: `模型服务连接正常（${probe.latencyMs} ms）。`, latencyMs: probe.latencyMs };
   return { ok: false, message: statusMessage('模型服务', probe.status) };
 }
 
@@ -120,7 +129,10 @@ async function testFunAsr(url: string, deps: ConnectionTestDeps): Promise<Connec
       socket.terminate();
       resolve(result);
     };
-    const timer = clock.setTimeout(() => finish({ ok: false, message: `FunASR 在 ${Math.round(timeoutMs / 1000)} 秒内没有响应，请检查地址。` }), timeoutMs);
+    const timer = clock.setTimeout(
+      () => finish({ ok: false, message: `FunASR 在 ${Math.round(timeoutMs / 1000)} 秒内没有响应，请检查地址。` }),
+      timeoutMs,
+    );
     socket.on('open', () => finish({ ok: true, message: 'FunASR 语音识别可以连接。' }));
     socket.on('error', () => finish({ ok: false, message: '无法连接 FunASR 语音识别，请检查地址和服务是否启动。' }));
   });

@@ -7,7 +7,15 @@ import { WebSocketServer } from 'ws';
 import { startGatewayHarness, type GatewayHarness } from '../../../gateway/testing/gateway-harness';
 import { settingsSaveSchema, type SettingsSaveInput } from '../../../shared/ipc/app-settings';
 import { FakeClock } from '../clock';
-import { createSettingsStore, SETTINGS_FILE, SettingsError, testConnection, unavailableSecretBox, voiceConfigFromSettings, type SecretBox } from './index';
+import {
+  createSettingsStore,
+  SETTINGS_FILE,
+  SettingsError,
+  testConnection,
+  unavailableSecretBox,
+  voiceConfigFromSettings,
+  type SecretBox,
+} from './index';
 
 /** Reversible and visibly different from the plain text, like safeStorage's output. */
 const testBox: SecretBox = {
@@ -200,14 +208,18 @@ describe('connection test', () => {
   const store = () => createSettingsStore({ dataDir: dir, secretBox: testBox });
 
   it('reports a real gateway that accepts the key, without calling the model', async () => {
-    const preview = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: `${gateway.url}/` } }, secrets: { gatewayApiKey: 'good-key-1234' } }));
+    const preview = store().preview(
+      patch({ settings: { connection: { mode: 'gateway', gatewayUrl: `${gateway.url}/` } }, secrets: { gatewayApiKey: 'good-key-1234' } }),
+    );
     const result = await testConnection(preview.settings, preview.secret);
     expect(result).toMatchObject({ ok: true, message: expect.stringMatching(/^网关连接正常（\d+ ms）。$/) });
     expect(gateway.chat.calls).toEqual([]);
   });
 
   it('tells the user the gateway refused the key, or wants one', async () => {
-    const wrong = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: gateway.url } }, secrets: { gatewayApiKey: 'bad-key-0000' } }));
+    const wrong = store().preview(
+      patch({ settings: { connection: { mode: 'gateway', gatewayUrl: gateway.url } }, secrets: { gatewayApiKey: 'bad-key-0000' } }),
+    );
     expect(await testConnection(wrong.settings, wrong.secret)).toEqual({ ok: false, message: '网关拒绝了 API Key，请检查是否填写正确。' });
     const none = store().preview(patch({ settings: { connection: { mode: 'gateway', gatewayUrl: gateway.url } } }));
     expect(await testConnection(none.settings, none.secret)).toEqual({ ok: false, message: '网关需要 API Key，请填写后再试。' });
@@ -219,10 +231,14 @@ describe('connection test', () => {
   });
 
   it('direct mode: the provider refuses a bad key and accepts a good one', async () => {
-    const bad = store().preview(patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-bad-00000' } }));
+    const bad = store().preview(
+      patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-bad-00000' } }),
+    );
     expect(await testConnection(bad.settings, bad.secret)).toEqual({ ok: false, message: expect.stringContaining('API Key') });
     expect(seen.at(-1)).toMatchObject({ path: '/models', auth: 'Bearer sk-bad-00000' });
-    const good = store().preview(patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-good-5678' } }));
+    const good = store().preview(
+      patch({ settings: { connection: { mode: 'direct', llmBaseUrl: url } }, secrets: { dashscopeApiKey: 'sk-good-5678' } }),
+    );
     expect((await testConnection(good.settings, good.secret)).ok).toBe(true);
   });
 

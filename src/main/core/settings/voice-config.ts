@@ -29,8 +29,7 @@ export function voiceConfigFromSettings(settings: Settings, secret: (name: Secre
       : connection.mode === 'direct' && apiKey
         ? { mode: 'direct', apiKey, llmBaseUrl: connection.llmBaseUrl, model: connection.model }
         : { mode: 'offline' };
-  const tokens: VoiceConfig['asr']['tokens'] =
-    understanding.mode === 'gateway' ? 'gateway' : understanding.mode === 'direct' ? 'direct' : 'none';
+  const tokens: VoiceConfig['asr']['tokens'] = understanding.mode === 'gateway' ? 'gateway' : understanding.mode === 'direct' ? 'direct' : 'none';
   return {
     understanding,
     asr:

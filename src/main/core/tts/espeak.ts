@@ -23,7 +23,8 @@ export function run(command: string, args: string[], input?: Buffer | string): R
     child.once('error', (error: NodeJS.ErrnoException) => reject(Object.assign(new Error(`${command}: ${error.message}`), { code: error.code })));
     child.once('close', (code, signal) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(new Error(`${command} ${signal ? `killed by ${signal}` : `exited ${code}`}: ${Buffer.concat(err).toString().trim().slice(0, 300)}`));
+      else
+        reject(new Error(`${command} ${signal ? `killed by ${signal}` : `exited ${code}`}: ${Buffer.concat(err).toString().trim().slice(0, 300)}`));
     });
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(input ?? '');

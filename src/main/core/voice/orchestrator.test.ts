@@ -134,7 +134,13 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
     expect(t.orch.batch?.items.map((i) => i.result.category)).toEqual(['餐饮', '娱乐', '红包', '工资']);
     expect(t.last()).toContain('第2笔，支出60元，娱乐；');
     t.llm.script(
-      { correct: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, category: '饮品', type: 'EXPENSE', description: '奶茶' } }], confidence: 0.9 } },
+      {
+        correct: {
+          intent: 'append',
+          corrections: [{ index: -1, updatedFields: { amount: 15, category: '饮品', type: 'EXPENSE', description: '奶茶' } }],
+          confidence: 0.9,
+        },
+      },
       // A name the ledger lacks falls back to what the item's own words say (吃饭 → 餐饮): no change.
       { correct: { intent: 'correction', corrections: [{ index: 0, updatedFields: { category: '某某' } }], confidence: 0.9 } },
     );
@@ -144,8 +150,19 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
     expect(t.last()).toBe(PHRASES.unclear);
     await t.orch.processTextInput('确认');
     // What was read back is exactly what the ledger holds.
-    expect(t.rows().map((row) => [row.description, row.category]).sort()).toEqual(
-      [['吃饭', '餐饮'], ['洗脚', '娱乐'], ['抢红包', '红包'], ['工资', '工资'], ['奶茶', '餐饮']].sort(),
+    expect(
+      t
+        .rows()
+        .map((row) => [row.description, row.category])
+        .sort(),
+    ).toEqual(
+      [
+        ['吃饭', '餐饮'],
+        ['洗脚', '娱乐'],
+        ['抢红包', '红包'],
+        ['工资', '工资'],
+        ['奶茶', '餐饮'],
+      ].sort(),
     );
   });
 
@@ -228,7 +245,12 @@ describe('CONFIRMING Layer 1 (voice-correction-dialogue 混合意图分流)', ()
     await t.orch.processTextInput('删掉第二笔');
     expect(t.rows()).toHaveLength(0);
     await t.orch.processTextInput('删掉第四笔');
-    expect(t.rows().map((row) => [row.description, row.amountFen]).sort()).toEqual([
+    expect(
+      t
+        .rows()
+        .map((row) => [row.description, row.amountFen])
+        .sort(),
+    ).toEqual([
       ['吃饭', 6000],
       ['抢红包', 3000],
     ]);
@@ -536,9 +558,19 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await t.orch.act({ action: 'editItem', index: 3, fields: { type: 'EXPENSE', category: '住房' } });
     expect(t.orch.batch?.items[3]?.result).toMatchObject({ type: 'EXPENSE', category: '住房' });
     await t.orch.processTextInput('确认');
-    expect(t.rows().map((row) => [row.type, row.category]).sort()).toEqual(
+    expect(
+      t
+        .rows()
+        .map((row) => [row.type, row.category])
+        .sort(),
+    ).toEqual(
       // 洗浴 is the model's word, not a ledger category: the draft already said 娱乐.
-      [['EXPENSE', '人情往来'], ['EXPENSE', '住房'], ['EXPENSE', '娱乐'], ['INCOME', '其他']].sort(),
+      [
+        ['EXPENSE', '人情往来'],
+        ['EXPENSE', '住房'],
+        ['EXPENSE', '娱乐'],
+        ['INCOME', '其他'],
+      ].sort(),
     );
   });
 
@@ -619,7 +651,13 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     const ten = Array.from({ length: 10 }, (_, i) => r(i + 1, 'EXPENSE', '餐饮', `第${i}`));
     t.llm.script(
       { parse: ten },
-      { correct: { intent: 'append', corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE', description: '奶茶' } }], confidence: 0.9 } },
+      {
+        correct: {
+          intent: 'append',
+          corrections: [{ index: -1, updatedFields: { amount: 15, type: 'EXPENSE', description: '奶茶' } }],
+          confidence: 0.9,
+        },
+      },
     );
     await t.orch.processTextInput('今天买了十样东西');
     await t.orch.processTextInput('还有一笔奶茶15');
@@ -676,13 +714,18 @@ describe('commit, continue, exit', () => {
   it('a save failure names the bad item by the number on the card, not its place among the confirmed ones', async () => {
     const t = setup();
     await t.begin();
-    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(0, 'EXPENSE', '交通', '零'), r(30, 'EXPENSE', '交通', '打车'), r(null, 'EXPENSE', '购物', '买书')] });
+    t.llm.script({
+      parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(0, 'EXPENSE', '交通', '零'), r(30, 'EXPENSE', '交通', '打车'), r(null, 'EXPENSE', '购物', '买书')],
+    });
     await t.orch.processTextInput('吃饭60，零，打车30，买书');
     await t.orch.processTextInput('删掉第二笔');
     await t.orch.processTextInput('确认');
     expect(t.rows()).toHaveLength(0);
     // The amountless 买书 is the 3rd item sent to the ledger, but 第4笔 on the card and in the read-back.
-    expect(t.events.filter((e) => e.type === 'error').at(-1)).toMatchObject({ code: 'save_failed', message: expect.stringMatching(/^保存失败：第4笔/) });
+    expect(t.events.filter((e) => e.type === 'error').at(-1)).toMatchObject({
+      code: 'save_failed',
+      message: expect.stringMatching(/^保存失败：第4笔/),
+    });
     expect(t.last()).toMatch(/^保存失败，第4笔.+。请修改后再确认。$/);
   });
 

@@ -409,7 +409,10 @@ export class VoiceOrchestrator {
       void this.speak(say.PHRASES.nothingParsed);
       return;
     }
-    const batch = DraftBatch.fromResults(outcome.results.map((result) => this.placed(result)), toZonedIso(this.zonedNow()));
+    const batch = DraftBatch.fromResults(
+      outcome.results.map((result) => this.placed(result)),
+      toZonedIso(this.zonedNow()),
+    );
     const notices: string[] = [];
     if (outcome.truncated || outcome.results.length > batch.size) notices.push(say.PHRASES.truncated);
     if (outcome.multipleDetected && outcome.source === 'local') {
@@ -497,7 +500,11 @@ export class VoiceOrchestrator {
         }
         if (fixed.length === 0) break;
         this.updateBatch(next);
-        const fixes = fixed.map((index) => ({ number: next.displayNumber(index), result: next.item(index)!.result, dateChanged: redated.has(index) }));
+        const fixes = fixed.map((index) => ({
+          number: next.displayNumber(index),
+          result: next.item(index)!.result,
+          dateChanged: redated.has(index),
+        }));
         void this.speak(notice() + say.corrected(fixes, next.size) + message);
         this.askedForMoreChanges = true;
         return;

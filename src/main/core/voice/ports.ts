@@ -2,13 +2,7 @@
 // audio/, asr/, tts/, llm/ and ledger/; tests use real parts where they run here and honest
 // doubles (speaking the same interface) where they cannot.
 import type { DraftBatch } from '../../../shared/draft-batch';
-import type {
-  CorrectionResult,
-  ParseResult,
-  SessionSummary,
-  TransactionRow,
-  TransactionType,
-} from '../../../shared/domain';
+import type { CorrectionResult, ParseResult, SessionSummary, TransactionRow, TransactionType } from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
 
 export type Unsubscribe = () => void;

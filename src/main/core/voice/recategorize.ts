@@ -12,11 +12,7 @@ const COUNTERPARTS: Readonly<Record<string, Partial<Record<TransactionType, stri
   人情往来: { INCOME: '红包' },
 };
 
-export function withCategoryForType(
-  current: ParseResult,
-  fields: UpdatedFields,
-  customCategories: readonly CategoryRef[] = [],
-): UpdatedFields {
+export function withCategoryForType(current: ParseResult, fields: UpdatedFields, customCategories: readonly CategoryRef[] = []): UpdatedFields {
   const type = fields.type;
   if (!type || type === current.type || fields.category !== undefined) return fields;
   const category = categoryOfType(current.category, current.description, type, customCategories);

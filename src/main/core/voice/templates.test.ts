@@ -51,9 +51,15 @@ describe('TTS templates', () => {
     expect(say.corrected([{ number: 1, result: r(60, 'INCOME', '红包') }], 2)).toBe('已将第1笔修改为收入60元，红包。还需要修改吗？');
     // One item on the card: the single-transaction wording of design Example 3.
     expect(say.corrected([{ number: 1, result: r(60, 'EXPENSE', '红包') }], 1)).toBe('已修改为支出60元，红包，确认吗？');
-    expect(say.corrected([{ number: 1, result: r(70, 'EXPENSE', '餐饮') }, { number: 2, result: r(40, 'EXPENSE', '交通') }], 2)).toBe(
-      '已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？',
-    );
+    expect(
+      say.corrected(
+        [
+          { number: 1, result: r(70, 'EXPENSE', '餐饮') },
+          { number: 2, result: r(40, 'EXPENSE', '交通') },
+        ],
+        2,
+      ),
+    ).toBe('已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？');
     expect(say.itemCancelled(2, r(60, 'EXPENSE', '洗浴', '洗脚'), 3)).toBe('已取消第2笔（洗脚60元）。剩余3笔待确认。');
     expect(say.itemCancelled(2, r(8.5, 'EXPENSE', '交通', ''), 1)).toBe('已取消第2笔（交通8.50元）。剩余1笔待确认。');
     expect(say.appended(3, r(15, 'EXPENSE', '饮品', '奶茶'), 3)).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');

@@ -13,15 +13,7 @@ import {
   type ParseTransactionRequest,
 } from '../../../shared/gateway';
 import type { Clock } from '../clock';
-import type {
-  AsrClient,
-  AsrClientEvents,
-  AsrError,
-  Tts,
-  Unsubscribe,
-  VoiceInput,
-  VoiceInputEvents,
-} from './ports';
+import type { AsrClient, AsrClientEvents, AsrError, Tts, Unsubscribe, VoiceInput, VoiceInputEvents } from './ports';
 
 class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
   private readonly listeners = new Map<keyof Events, Set<(...args: unknown[]) => void>>();

@@ -30,12 +30,7 @@ export interface VoiceOverrides {
 export type ContextSource = () => Omit<UnderstandingContext, 'now'>;
 
 /** The session parts for the current settings. Nothing touches the network or the mic here. */
-export function buildSessionParts(
-  config: VoiceConfig,
-  ledger: LedgerPort,
-  overrides: VoiceOverrides = {},
-  context?: ContextSource,
-): SessionParts {
+export function buildSessionParts(config: VoiceConfig, ledger: LedgerPort, overrides: VoiceOverrides = {}, context?: ContextSource): SessionParts {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? (() => {});
   const understanding: Understanding = createUnderstanding({ ...(overrides.understanding ?? config.understanding), clock, log });

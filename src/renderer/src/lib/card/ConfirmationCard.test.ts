@@ -40,7 +40,11 @@ describe('confirmation card: states', () => {
     expect(screen.getByText(/待确认 2 · 已确认 1 · 已取消 1/)).toBeTruthy();
     // Only pending rows offer buttons.
     expect(within(items[1]!).queryByRole('button')).toBeNull();
-    expect(within(items[0]!).getAllByRole('button').map((b) => b.textContent)).toEqual(['修改', '取消', '确认']);
+    expect(
+      within(items[0]!)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['修改', '取消', '确认']);
   });
 
   it('sends per-item and whole-batch actions with the ORIGINAL index', async () => {
@@ -106,7 +110,10 @@ describe('confirmation card: swipe', () => {
     const { actions } = renderCard();
     await swipe(rows()[0]!, SWIPE_MIN_PX + 1);
     await swipe(rows()[1]!, -(SWIPE_MIN_PX + 1));
-    expect(actions).toEqual([{ action: 'confirmItem', index: 0 }, { action: 'cancelItem', index: 1 }]);
+    expect(actions).toEqual([
+      { action: 'confirmItem', index: 0 },
+      { action: 'cancelItem', index: 1 },
+    ]);
   });
 
   it('a short or mostly vertical drag does nothing, nor does swiping a decided row', async () => {
@@ -141,11 +148,15 @@ describe('confirmation card: swipe', () => {
 describe('editor field diff', () => {
   const result = batchOf([{ amount: 30, date: null, description: '抢红包' }]).items[0]!.result;
   it('treats today for a null date as unchanged and a real change as a change', () => {
-    expect(changedFields(result, { amount: '30', type: 'EXPENSE', category: '餐饮', date: '2026-02-17', description: '抢红包' }, '2026-02-17')).toEqual({
+    expect(
+      changedFields(result, { amount: '30', type: 'EXPENSE', category: '餐饮', date: '2026-02-17', description: '抢红包' }, '2026-02-17'),
+    ).toEqual({
       ok: true,
       fields: {},
     });
-    expect(changedFields(result, { amount: '30', type: 'EXPENSE', category: '餐饮', date: '2026-02-16', description: '抢红包 ' }, '2026-02-17')).toEqual({
+    expect(
+      changedFields(result, { amount: '30', type: 'EXPENSE', category: '餐饮', date: '2026-02-16', description: '抢红包 ' }, '2026-02-17'),
+    ).toEqual({
       ok: true,
       fields: { date: '2026-02-16' },
     });

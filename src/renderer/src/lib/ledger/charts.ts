@@ -1,14 +1,4 @@
-import {
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  DoughnutController,
-  Legend,
-  LinearScale,
-  Tooltip,
-} from 'chart.js';
+import { ArcElement, BarController, BarElement, CategoryScale, Chart, DoughnutController, Legend, LinearScale, Tooltip } from 'chart.js';
 import type { TrendPoint } from '../../../../shared/ipc/ledger';
 import { fenToYuan } from '../../../../shared/money';
 import type { Slice } from './breakdown';
@@ -27,7 +17,9 @@ export function drawDonut(canvas: HTMLCanvasElement, slices: Slice[], onPick: (s
     type: 'doughnut',
     data: {
       labels: slices.map((s) => s.label),
-      datasets: [{ data: slices.map((s) => fenToYuan(s.totalFen)), backgroundColor: slices.map((_, i) => PALETTE[i % PALETTE.length]!), borderWidth: 0 }],
+      datasets: [
+        { data: slices.map((s) => fenToYuan(s.totalFen)), backgroundColor: slices.map((_, i) => PALETTE[i % PALETTE.length]!), borderWidth: 0 },
+      ],
     },
     options: {
       animation: false,

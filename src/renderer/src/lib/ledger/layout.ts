@@ -4,9 +4,7 @@ import type { DayTotal } from '../../../../shared/ipc/ledger';
 // its rows. Knowing every day's count up front (one grouped query) lets the window render
 // only what is on screen and fetch exactly those rows by offset.
 
-export type LayoutItem =
-  | { kind: 'day'; day: DayTotal; dayIndex: number }
-  | { kind: 'row'; rowOffset: number; dayIndex: number };
+export type LayoutItem = { kind: 'day'; day: DayTotal; dayIndex: number } | { kind: 'row'; rowOffset: number; dayIndex: number };
 
 export interface ListLayout {
   days: DayTotal[];

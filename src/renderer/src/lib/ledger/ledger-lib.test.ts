@@ -74,9 +74,7 @@ describe('RowCache', () => {
     const cache = new RowCache(
       (offset, limit) => {
         calls.push(offset);
-        return new Promise((ok) =>
-          release.push(() => ok(Array.from({ length: limit }, (_, i) => ({ id: `r${offset + i}` }) as never))),
-        );
+        return new Promise((ok) => release.push(() => ok(Array.from({ length: limit }, (_, i) => ({ id: `r${offset + i}` }) as never))));
       },
       () => {},
       10,
@@ -100,9 +98,17 @@ describe('category breakdown', () => {
   const cats = (fens: number[]) => fens.map((f, i) => ({ type: 'EXPENSE' as const, category: `c${i}`, totalFen: f, count: 1 }));
 
   it('keeps the top five and merges the rest into 其他', () => {
-    const slices = topCategories([...cats([500, 400, 300, 200, 100, 50, 25]), { type: 'INCOME', category: '工资', totalFen: 9, count: 1 }], 'EXPENSE');
+    const slices = topCategories(
+      [...cats([500, 400, 300, 200, 100, 50, 25]), { type: 'INCOME', category: '工资', totalFen: 9, count: 1 }],
+      'EXPENSE',
+    );
     expect(slices.map((s) => [s.label, s.category, s.totalFen])).toEqual([
-      ['c0', 'c0', 500], ['c1', 'c1', 400], ['c2', 'c2', 300], ['c3', 'c3', 200], ['c4', 'c4', 100], ['其他（2类）', null, 75],
+      ['c0', 'c0', 500],
+      ['c1', 'c1', 400],
+      ['c2', 'c2', 300],
+      ['c3', 'c3', 200],
+      ['c4', 'c4', 100],
+      ['其他（2类）', null, 75],
     ]);
     expect(slices.reduce((n, s) => n + s.share, 0)).toBeCloseTo(1);
     expect(percent(slices[0]!.share)).toBe('31.7%');

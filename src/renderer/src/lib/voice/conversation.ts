@@ -83,4 +83,3 @@ export function logLinesFor(event: VoiceEvent): Omit<LogEntry, 'id'>[] {
       return [];
   }
 }
-

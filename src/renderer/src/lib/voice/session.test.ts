@@ -69,7 +69,20 @@ describe('voice session view', () => {
       event: {
         type: 'saved',
         transactions: [
-          { id: 'a', amountFen: 6000, currency: 'CNY', type: 'EXPENSE', category: '餐饮', account: '钱包', description: '吃饭', occurredAt: '', date: '', source: 'llm', createdAt: '', updatedAt: '' },
+          {
+            id: 'a',
+            amountFen: 6000,
+            currency: 'CNY',
+            type: 'EXPENSE',
+            category: '餐饮',
+            account: '钱包',
+            description: '吃饭',
+            occurredAt: '',
+            date: '',
+            source: 'llm',
+            createdAt: '',
+            updatedAt: '',
+          },
         ],
       },
     });

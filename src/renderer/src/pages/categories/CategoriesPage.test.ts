@@ -37,7 +37,14 @@ describe('分类与账户', () => {
 
     await fireEvent.click(screen.getByRole('button', { name: '上移 咖啡' }));
     await within(categoryPanel()).findByRole('button', { name: '下移 咖啡' });
-    await expect.poll(() => ledger.categories('EXPENSE').map((c) => c.name).slice(-2)).toEqual(['咖啡', '旅行']);
+    await expect
+      .poll(() =>
+        ledger
+          .categories('EXPENSE')
+          .map((c) => c.name)
+          .slice(-2),
+      )
+      .toEqual(['咖啡', '旅行']);
 
     await fireEvent.click(screen.getByRole('button', { name: '重命名 咖啡' }));
     await fireEvent.input(screen.getByLabelText('新名称：咖啡'), { target: { value: '咖啡茶饮' } });

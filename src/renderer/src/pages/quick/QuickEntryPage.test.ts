@@ -30,7 +30,20 @@ describe('quick entry page', () => {
     await tick();
     expect(api.calls.find((c) => c.name === 'voiceText')?.input).toEqual({ text: '午饭35' });
     expect(screen.getByRole('region', { name: '确认卡片' }).textContent).toContain('¥35');
-    const row = { id: 'a', amountFen: 3500, currency: 'CNY', type: 'EXPENSE' as const, category: '餐饮', account: '钱包', description: '午饭', occurredAt: '', date: '', source: 'local' as const, createdAt: '', updatedAt: '' };
+    const row = {
+      id: 'a',
+      amountFen: 3500,
+      currency: 'CNY',
+      type: 'EXPENSE' as const,
+      category: '餐饮',
+      account: '钱包',
+      description: '午饭',
+      occurredAt: '',
+      date: '',
+      source: 'local' as const,
+      createdAt: '',
+      updatedAt: '',
+    };
     api.emit({ channel: 'voice', event: { type: 'saved', transactions: [row] } });
     api.emit({ channel: 'voice', event: { type: 'saved', transactions: [row] } });
     expect(api.windowActions).toEqual([{ action: 'closeQuickEntry' }]);
