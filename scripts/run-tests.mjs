@@ -35,8 +35,10 @@ if (!run('native modules for Node', process.execPath, ['scripts/native-abi.mjs',
   process.exit(1);
 }
 
-// Type checks count as one check each: a type error is a failure CI must see.
+// Type checks and the linters count as one check each: a failure CI must see.
 for (const [label, args] of [
+  ['lint (eslint: house rules, import cycles)', ['eslint', '.']],
+  ['format (prettier --check)', ['prettier', '--check', '.']],
   ['typecheck (node)', ['tsc', '--noEmit', '-p', 'tsconfig.node.json']],
   ['typecheck (e2e)', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
   ['typecheck (svelte)', ['svelte-check', '--tsconfig', './tsconfig.web.json', '--fail-on-warnings']],

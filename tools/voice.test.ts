@@ -86,7 +86,7 @@ describe('voice tool', () => {
   });
 
   describe('asr', () => {
-    let servers: ScriptedAsrServer[] = [];
+    const servers: ScriptedAsrServer[] = [];
     afterAll(async () => {
       await Promise.all(servers.map((s) => s.close()));
     });

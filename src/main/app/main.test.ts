@@ -9,9 +9,9 @@ import type { MenuItemSpec } from './pure/menus';
 // a stand-in for the Electron APIs it calls, with the real app core behind it: there is no
 // Electron binary here. The native keyboard hook is replaced by a recorder.
 
-const h = vi.hoisted(() => {
-  const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
-  const { pathToFileURL: toUrl } = require('node:url') as typeof import('node:url');
+const h = await vi.hoisted(async () => {
+  const { EventEmitter: Emitter } = await import('node:events');
+  const { pathToFileURL: toUrl } = await import('node:url');
 
   class FakeWebContents extends Emitter {
     url = '';
