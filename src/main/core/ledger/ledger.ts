@@ -8,7 +8,7 @@ import type { AccountInfo, CategoryInfo, DayTotal, ImportRowDto, LedgerFilter, P
 import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
 import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
-import { matchCategory, type CategoryCandidate } from './category-match';
+import { matchCategory, type CategoryCandidate } from '../categories/index';
 import { LedgerNotFoundError, LedgerOpenError, LedgerRuleError, LedgerValidationError } from './errors';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 

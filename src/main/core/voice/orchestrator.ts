@@ -34,7 +34,7 @@ import type {
   VoiceInput,
   VoiceIoError,
 } from './ports';
-import { categoryOfType, withCategoryForType } from './recategorize';
+import { categoryOfType, withCategoryForType } from '../categories/index';
 import * as say from './templates';
 
 export interface OrchestratorTimings {
