@@ -68,7 +68,7 @@ export default tseslint.config(
   {
     // The renderer is untrusted page code: it reaches the main process only through the
     // preload's API object, never by importing main-process or gateway modules.
-    files: ['src/renderer/**'],
+    files: ['src/renderer/**', 'test/support/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       // By specifier too: a file the resolver cannot place would slip past the path zones.
@@ -85,6 +85,8 @@ export default tseslint.config(
           zones: [
             { target: './src/renderer', from: './src/main', message: 'The renderer talks to main only through window.suikouji.' },
             { target: './src/renderer', from: './src/gateway', message: 'The renderer never imports the gateway.' },
+            { target: './test/support/renderer', from: './src/main', message: 'Renderer test fakes stand in for main; they never import it.' },
+            { target: './test/support/renderer', from: './src/gateway', message: 'The renderer never imports the gateway.' },
           ],
         },
       ],
@@ -93,7 +95,7 @@ export default tseslint.config(
   {
     // Production code never depends on test helpers.
     files: ['src/**/*.ts', 'src/**/*.svelte'],
-    ignores: ['**/*.test.ts', 'src/testing/**', 'src/gateway/testing/**'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',
@@ -101,8 +103,6 @@ export default tseslint.config(
           zones: [
             { target: './src', from: './test', message: 'Production code never imports test helpers.' },
             { target: './src', from: './e2e', message: 'Production code never imports test helpers.' },
-            { target: './src', from: './src/testing', message: 'Production code never imports test helpers.' },
-            { target: './src', from: './src/gateway/testing', message: 'Production code never imports test helpers.' },
           ],
         },
       ],

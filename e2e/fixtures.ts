@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, chromium, type Browser, type Page } from '@playwright/test';
-import { startFakeChatServer, type FakeChatServer } from '../src/gateway/testing/fake-chat-server';
+import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
 import { createAppCore, type AppCore } from '../src/main/core/app-core';
 import type { Ledger } from '../src/main/core/ledger/index';
 import { createSettingsStore, type SecretBox } from '../src/main/core/settings/index';

@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import type { ParseResult } from '../src/shared/domain';
 import { yuanToFen } from '../src/shared/money';
 import { expect, test, type AppHarness } from './fixtures';
@@ -62,10 +61,6 @@ function expected(items: ParseResult[], range: { from: string; to: string }, pic
 
 const yuan = (fen: number) => `¥${Number.isInteger(fen / 100) ? fen / 100 : (fen / 100).toFixed(2)}`;
 
-async function summary(page: Page): Promise<string> {
-  return (await page.locator('p.summary').getAttribute('aria-label')) ?? '';
-}
-
 function summaryText(e: { count: number; expenseFen: number; incomeFen: number }): string {
   return `共 ${e.count} 笔，支出 ${yuan(e.expenseFen)}，收入 ${yuan(e.incomeFen)}`;
 }
@@ -121,6 +116,7 @@ test.describe('ledger app', () => {
     const victim = rows.nth(1);
     const victimText = (await victim.locator('.description').textContent())!;
     await victim.getByRole('button', { name: /^删除/ }).click();
+    await expect(page.getByRole('alertdialog')).toContainText(victimText);
     await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
     const toast = page.getByRole('status');
     await expect(toast).toContainText('已删除 1 笔');
@@ -140,9 +136,18 @@ test.describe('ledger app', () => {
     await expect(page.getByRole('alertdialog')).toBeVisible();
     await page.keyboard.press('Enter');
     await expect(page.getByText(keyVictim, { exact: true })).toBeHidden();
+    await expect(page.locator('.filters button.history', { hasText: '撤销' })).toBeEnabled();
     await page.keyboard.press('Control+z');
     await expect(page.getByText(keyVictim, { exact: true })).toBeVisible();
     await expect(page.getByRole('status')).toContainText('已撤销：删除 1 笔');
+    expect(app.ledger.count()).toBe(before);
+    // Ctrl+Shift+Z redoes the delete; Ctrl+Z takes it back for the steps below.
+    await page.keyboard.press('Control+Shift+Z');
+    await expect(page.getByText(keyVictim, { exact: true })).toBeHidden();
+    await expect(page.getByRole('status')).toContainText('已重做：删除 1 笔');
+    expect(app.ledger.count()).toBe(before - 1);
+    await page.keyboard.press('Control+z');
+    await expect(page.getByText(keyVictim, { exact: true })).toBeVisible();
     expect(app.ledger.count()).toBe(before);
 
     // End jumps to the oldest row (the list scrolls and renders it), Home back to the newest.
@@ -183,6 +188,27 @@ test.describe('ledger app', () => {
     const dark = await app.open('#/ledger', { colorScheme: 'dark' });
     await expect(dark.getByRole('listbox', { name: '明细列表' }).getByRole('option').first()).toBeVisible();
     await dark.screenshot({ path: `${SHOTS}/ledger-list-dark.png` });
+  });
+
+  test('list: type filter with signed incomes, search by category name', async ({ app }) => {
+    const { items, thisMonth } = seed(app);
+    const page = await app.open('#/ledger');
+    const rows = page.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, thisMonth)));
+
+    await page.getByRole('combobox', { name: '类型' }).selectOption('INCOME');
+    const incomes = expected(items, thisMonth, (p) => p.type === 'INCOME');
+    expect(incomes.expenseFen).toBe(0);
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(incomes));
+    await expect(rows.first().locator('.amount')).toHaveText(/^\+\d/);
+    expect((await rows.locator('.amount').allTextContents()).every((a) => a.startsWith('+'))).toBe(true);
+
+    // The search text matches category names too; Enter searches without the typing pause.
+    await page.getByRole('combobox', { name: '类型' }).selectOption('');
+    await page.getByLabel('搜索').fill('住房');
+    await page.getByLabel('搜索').press('Enter');
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, thisMonth, (p) => p.category === '住房')));
+    await expect(rows.first().locator('.category')).toHaveText('住房');
   });
 
   test('statistics: totals, donut and trend, click-through to the list', async ({ app }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
+import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test } from './fixtures';
 
 const FOUR_ITEMS = '吃饭花了60，洗脚花了60，抢红包抢了30，工资收到90';
 

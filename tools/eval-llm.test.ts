@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChatProvider } from '../src/gateway/core/chat-provider';
 import { createTransactionLlm } from '../src/gateway/core/transaction-llm';
-import { startFakeChatServer, type FakeChatServer } from '../src/gateway/testing/fake-chat-server';
+import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
 import { formatScores, judgeCorrect, judgeParse, runEval, SEED_CASES } from './eval-llm';
 
 let chat: FakeChatServer | null = null;

@@ -24,7 +24,7 @@ import { createGatewayTokenProvider, createStaticTokenProvider, DASHSCOPE_DEFAUL
 import { FakeClock } from '../src/main/core/clock';
 import { openLedger } from '../src/main/core/ledger/index';
 import type { VoiceConfig } from '../src/main/core/settings/index';
-import { PcmVoiceInput } from '../src/main/core/voice/pcm-voice-input';
+import { PcmVoiceInput } from '../src/main/core/audio/pcm-voice-input';
 import { VoiceSessionManager } from '../src/main/core/voice/session';
 import { buildSessionParts, type VoiceOverrides } from '../src/main/core/voice/wiring';
 

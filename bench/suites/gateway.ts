@@ -2,7 +2,7 @@
 // OpenAI-compatible fake (answers at once), so the figures are our own cost, not a model's.
 import { performance } from 'node:perf_hooks';
 import { extractJson } from '../../src/gateway/core/json-extract';
-import { startGatewayHarness } from '../../src/gateway/testing/gateway-harness';
+import { startGatewayHarness } from '../../test/support/gateway/gateway-harness';
 import { createUnderstanding } from '../../src/main/core/llm/index';
 import { DraftBatch } from '../../src/shared/draft-batch';
 import type { ParseResult } from '../../src/shared/domain';

@@ -7,7 +7,7 @@ import { openLedger } from '../../src/main/core/ledger/index';
 import { createUnderstanding } from '../../src/main/core/llm/index';
 import { createTts } from '../../src/main/core/tts/index';
 import { VoiceOrchestrator } from '../../src/main/core/voice/orchestrator';
-import { ScriptedAsr, ScriptedVoiceInput } from '../../src/main/core/voice/test-doubles';
+import { ScriptedAsr, ScriptedVoiceInput } from '../../test/support/voice-doubles';
 import { summarize, type Suite } from '../harness';
 
 const ITERATIONS = 500;

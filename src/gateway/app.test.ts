@@ -7,8 +7,8 @@ import {
   GATEWAY_PATHS,
   ParseTransactionResponseSchema,
 } from '../shared/gateway';
-import type { ChatCall, ChatScript } from './testing/fake-chat-server';
-import { startGatewayHarness, TEST_LLM_KEY, type GatewayHarness } from './testing/gateway-harness';
+import type { ChatCall, ChatScript } from '../../test/support/gateway/fake-chat-server';
+import { startGatewayHarness, TEST_LLM_KEY, type GatewayHarness } from '../../test/support/gateway/gateway-harness';
 
 const NOW = '2026-02-17T12:00:00+08:00'; // a Tuesday
 

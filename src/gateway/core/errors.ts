@@ -1,8 +1,8 @@
+import { CodedError } from '../../shared/errors';
 import { GATEWAY_ERROR_CODES, type GatewayErrorCode } from '../../shared/gateway';
 
 /** An error with its wire code; the HTTP layer turns it into `{error, message, timestamp}`. */
-export class GatewayError extends Error {
-  readonly code: GatewayErrorCode;
+export class GatewayError extends CodedError<GatewayErrorCode> {
   readonly status: number;
   /** Seconds until a retry may succeed (429). */
   readonly retryAfterSeconds?: number;
@@ -10,9 +10,7 @@ export class GatewayError extends Error {
   readonly network: boolean;
 
   constructor(code: GatewayErrorCode, message: string, options: { retryAfterSeconds?: number; network?: boolean; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'GatewayError';
-    this.code = code;
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = GATEWAY_ERROR_CODES[code];
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.network = options.network ?? false;
@@ -26,23 +24,19 @@ export type UpstreamFailureKind =
   | 'http' // non-2xx status
   | 'bad_response'; // 2xx but not a chat-completions body
 
-/** One failed call to an upstream (LLM provider or token endpoint). */
-export class UpstreamError extends Error {
-  readonly kind: UpstreamFailureKind;
+/** One failed call to an upstream (LLM provider or token endpoint); `code` is how it failed. */
+export class UpstreamError extends CodedError<UpstreamFailureKind> {
   readonly status?: number;
 
-  constructor(kind: UpstreamFailureKind, message: string, status?: number) {
-    super(message);
-    this.name = 'UpstreamError';
-    this.kind = kind;
+  constructor(code: UpstreamFailureKind, message: string, status?: number) {
+    super(code, message);
     this.status = status;
   }
 }
 
 /** The model answered, but not with something we can use (not JSON, wrong shape). */
-export class ModelReplyError extends Error {
+export class ModelReplyError extends CodedError<'malformed_reply'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'ModelReplyError';
+    super('malformed_reply', message);
   }
 }

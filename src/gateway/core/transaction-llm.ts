@@ -52,7 +52,7 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
         const reply = await options.provider.complete({ model, messages, jsonMode: true, signal });
         return { value: interpret(extractJson(reply.content)), model };
       } catch (err) {
-        if (err instanceof UpstreamError && err.kind === 'aborted') {
+        if (err instanceof UpstreamError && err.code === 'aborted') {
           throw new GatewayError('upstream_error', 'request cancelled', { cause: err });
         }
         failures.push(err);
@@ -65,7 +65,7 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
     if (failures.some((f) => f instanceof ModelReplyError)) {
       throw new GatewayError('llm_parse_failed', 'the language model did not return a usable answer');
     }
-    const network = failures.every((f) => f instanceof UpstreamError && f.kind === 'network');
+    const network = failures.every((f) => f instanceof UpstreamError && f.code === 'network');
     const last = failures.at(-1) as Error;
     throw new GatewayError('upstream_error', `the language model provider failed: ${last.message}`, { network, cause: last });
   }
@@ -113,7 +113,6 @@ function resolveNow(context: ParseContext | null | undefined, fallback: ZonedNow
 }
 
 function kindOf(err: unknown): string {
-  if (err instanceof UpstreamError) return err.kind;
-  if (err instanceof ModelReplyError) return 'malformed_reply';
+  if (err instanceof UpstreamError || err instanceof ModelReplyError) return err.code;
   return 'internal';
 }

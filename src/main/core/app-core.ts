@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/events';
+import { Listeners, type Unsubscribe } from '../../shared/listeners';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import type { VoiceMode } from '../../shared/domain';
@@ -43,7 +44,7 @@ export interface AppCore {
   /** The voice session behind the voice commands (one orchestrator at a time). */
   voice: VoiceSessionManager;
   /** Subscribe to everything that must reach the windows. */
-  onEvent(listener: (event: AppEvent) => void): () => void;
+  onEvent(listener: (event: AppEvent) => void): Unsubscribe;
   emit(event: AppEvent): void;
   dispose(): Promise<void>;
 }
@@ -56,16 +57,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const databasePath = join(options.dataDir, 'ledger.db');
   const ledger = openLedger({ path: databasePath });
   const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
-  const listeners = new Set<(event: AppEvent) => void>();
-  const emit = (event: AppEvent) => {
-    for (const l of listeners) {
-      try {
-        l(event);
-      } catch (err) {
-        log('event listener failed', err);
-      }
-    }
-  };
+  const listeners = new Listeners<{ event: (event: AppEvent) => void }>((err) => log('event listener failed', err));
+  const emit = (event: AppEvent) => listeners.emit('event', event);
   const history = new LedgerHistory(ledger, {
     onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
   });
@@ -110,10 +103,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     settings,
     voice,
     emit,
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onEvent: (listener) => listeners.on('event', listener),
     async dispose() {
       stopWatchingSettings();
       await voice.dispose();

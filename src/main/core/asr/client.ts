@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 import type { AsrToken } from '../../../shared/domain';
 import type { AsrClient, AsrClientEvents } from '../voice/ports';
-import { Listeners } from '../audio/listeners';
+import { Listeners } from '../../../shared/listeners';
 import { msToSamples } from '../audio/pcm';
 import { AsrFailure, errorMessage } from './errors';
 import { createProtocol, type AsrProtocol, type AsrProtocolName, type WireFrame } from './protocols';

@@ -1,16 +1,8 @@
+import { CodedError } from '../../../shared/errors';
 import type { VoiceIoError, VoiceIoErrorCode } from '../voice/ports';
 
 /** A thrown VoiceIoError: `code` tells the UI which Chinese hint to show. */
-export class VoiceIoFailure extends Error implements VoiceIoError {
-  constructor(
-    readonly code: VoiceIoErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'VoiceIoFailure';
-  }
-
+export class VoiceIoFailure extends CodedError<VoiceIoErrorCode> implements VoiceIoError {
   toJSON(): VoiceIoError {
     return { code: this.code, message: this.message };
   }

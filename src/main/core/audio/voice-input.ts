@@ -1,8 +1,8 @@
+import { Listeners } from '../../../shared/listeners';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 import type { Unsubscribe, VoiceInput, VoiceInputEvents, VoiceIoError } from '../voice/ports';
 import { openCapture, type OpenCapture } from './capture';
 import { VoiceIoFailure, voiceIoFailure } from './errors';
-import { Listeners } from './listeners';
 import { FrameChunker, msToSamples, samplesToMs, type FrameMs } from './pcm';
 import { PreRollBuffer } from './pre-roll';
 import { SpeechSegmenter, resolveSegmenterOptions, type SegmenterEvent, type SegmenterOptions } from './segmenter';

@@ -1,7 +1,8 @@
 import type { AppInfo, WindowAction } from '../../../shared/ipc/app';
+import type { APP_COMMANDS } from '../../../shared/ipc/app.names';
 import type { HotkeyStatus, Microphone, SettingsView } from '../../../shared/ipc/app-settings';
 import { SettingsError, testConnection, type ConnectionTestDeps, type SettingsStore } from '../settings/index';
-import { CommandError, type AreaHandlers } from './handlers';
+import { CommandError, type AreaHandlers } from './types';
 
 export interface AppHandlerDeps {
   appInfo: () => AppInfo;
@@ -16,7 +17,7 @@ export interface AppHandlerDeps {
   hotkeyStatus?: () => HotkeyStatus | null;
 }
 
-type AppCommand = 'appInfo' | 'settingsGet' | 'settingsSave' | 'settingsTest' | 'listMicrophones' | 'windowAction';
+type AppCommand = (typeof APP_COMMANDS)[number];
 
 export function createAppHandlers(deps: AppHandlerDeps): AreaHandlers<AppCommand> {
   const settings = (): SettingsStore => {

@@ -1,33 +1,17 @@
 import type { z } from 'zod';
-import { commandSchemas, type CommandOutputs, type IpcResult, type ParsedInput } from '../../../shared/ipc/index';
+import { commandSchemas, type IpcResult } from '../../../shared/ipc/index';
 import { COMMAND_NAMES, type CommandName } from '../../../shared/ipc/names';
 import { LedgerNotFoundError, LedgerValidationError } from '../ledger/index';
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
+import { CommandError, type Handlers } from './types';
 import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
 
 /** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
 export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps;
 
-export type Handlers = {
-  [K in CommandName]: (input: ParsedInput<K>) => CommandOutputs[K] | Promise<CommandOutputs[K]>;
-};
-
-/** Handlers for one area of the command map. */
-export type AreaHandlers<K extends CommandName> = Pick<Handlers, K>;
-
 export function createHandlers(deps: HandlerDeps): Handlers {
   return { ...createAppHandlers(deps), ...createLedgerHandlers(deps), ...createVoiceHandlers(deps) };
-}
-
-/** An error a handler throws on purpose, with a stable code and a sentence for the user. */
-export class CommandError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export type Dispatch = (name: unknown, input: unknown) => Promise<IpcResult<unknown>>;

@@ -1,6 +1,8 @@
-import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, exportCsv, type Ledger } from '../ledger/index';
-import { CommandError, type AreaHandlers } from './handlers';
 import type { LEDGER_COMMANDS } from '../../../shared/ipc/ledger.names';
+import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, exportCsv, type Ledger } from '../ledger/index';
+import { CommandError, type AreaHandlers } from './types';
+
+type LedgerCommand = (typeof LEDGER_COMMANDS)[number];
 
 export interface LedgerHandlerDeps {
   ledger: Ledger;
@@ -27,7 +29,7 @@ function fileBytes(base64: string): Uint8Array {
   return Buffer.from(base64, 'base64');
 }
 
-export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<(typeof LEDGER_COMMANDS)[number]> {
+export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<LedgerCommand> {
   const { ledger } = deps;
   const history = deps.history ?? new LedgerHistory(ledger);
   const changed = <T>(fn: () => T): T => {

@@ -1,6 +1,9 @@
 import type { VoiceMode } from '../../../shared/domain';
 import type { VoiceAction, VoiceSnapshot } from '../../../shared/ipc/index';
-import { CommandError, type AreaHandlers } from './handlers';
+import type { VOICE_COMMANDS } from '../../../shared/ipc/voice.names';
+import { CommandError, type AreaHandlers } from './types';
+
+type VoiceCommand = (typeof VOICE_COMMANDS)[number];
 
 /**
  * What the session commands need from the voice side: the running orchestrator behind a
@@ -22,9 +25,7 @@ export interface VoiceHandlerDeps {
   voiceUnavailableReason?: string;
 }
 
-export function createVoiceHandlers(
-  deps: VoiceHandlerDeps,
-): AreaHandlers<'voiceSnapshot' | 'voiceStart' | 'voiceSetMode' | 'voiceText' | 'voicePushToTalk' | 'voiceAction'> {
+export function createVoiceHandlers(deps: VoiceHandlerDeps): AreaHandlers<VoiceCommand> {
   const voice = (): VoiceController => {
     if (!deps.voice) throw new CommandError('voice_unavailable', deps.voiceUnavailableReason ?? '语音会话尚未就绪，请稍后再试。');
     return deps.voice;

@@ -1,7 +1,7 @@
+import { stringify } from 'csv-stringify/sync';
 import type { TransactionType } from '../../../shared/domain';
 import type { CsvChunk, LedgerFilter } from '../../../shared/ipc/ledger';
 import { formatFen } from '../../../shared/money';
-import { csvField, csvLine } from './csv';
 import { LedgerRuleError } from './errors';
 import type { ExportCursor, ExportRow, Ledger } from './ledger';
 
@@ -19,19 +19,17 @@ export const TYPE_LABELS: Record<TransactionType, string> = { EXPENSE: '支出',
 export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { after?: string | null; limit?: number } = {}): CsvChunk {
   const after = range.after ? decodeCursor(range.after) : null;
   const limit = range.limit ?? Number.MAX_SAFE_INTEGER;
-  const lines: string[] = after ? [] : [BOM + csvLine(CSV_HEADER)];
+  const records: string[][] = after ? [] : [[...CSV_HEADER]];
   let rows = 0;
   let last: ExportRow | undefined;
   for (const row of ledger.iterateForExport(filter, after, limit)) {
     const [date, occurredAt, type, category, amountFen, account, description] = row;
-    // Only the free-text columns can hold a comma, quote or line break.
-    lines.push(
-      `${date},${occurredAt.slice(11, 19)},${TYPE_LABELS[type]},${csvField(category)},${formatFen(amountFen)},${csvField(account)},${csvField(description)}`,
-    );
+    records.push([date, occurredAt.slice(11, 19), TYPE_LABELS[type], category, formatFen(amountFen), account, description]);
     rows++;
     last = row;
   }
-  const text = lines.length ? `${lines.join('\r\n')}\r\n` : '';
+  // CRLF after every record, as Excel writes it; quoting only where a field needs it.
+  const text = (after ? '' : BOM) + stringify(records, { record_delimiter: '\r\n' });
   const cursor = last && rows === limit ? `${last[0]}|${last[7]}|${last[8]}` : null;
   return { text, rows, total: after ? -1 : ledger.count(filter), cursor };
 }

@@ -1,4 +1,5 @@
 import { OTHER_CATEGORY } from '../../../shared/categories';
+import { CodedError } from '../../../shared/errors';
 import type { TransactionType } from '../../../shared/domain';
 import type { ImportFormat } from '../../../shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
@@ -9,13 +10,12 @@ import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv';
 import type { ImportRow } from './ledger';
 
 /** A file that cannot be imported; nothing is written. `line` is 1-based, 0 for the whole file. */
-export class ImportError extends Error {
-  readonly code = 'import_invalid';
+export class ImportError extends CodedError<'import_invalid'> {
   constructor(
     readonly line: number,
     reason: string,
   ) {
-    super(line > 0 ? `第${line}行：${reason}。文件未导入任何记录。` : `${reason}。文件未导入任何记录。`);
+    super('import_invalid', line > 0 ? `第${line}行：${reason}。文件未导入任何记录。` : `${reason}。文件未导入任何记录。`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOM, exportCsv, ImportError, LedgerHistory, openLedger, type Ledger } from './index';
 import { parseCsv } from './csv';
-import { item, NOW } from './test-fixtures';
+import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 

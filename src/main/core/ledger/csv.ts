@@ -1,13 +1,7 @@
-// RFC 4180 CSV: quoting for export, and a parser that remembers the physical line each
-// record starts on, so an import error can name the line the user sees in a text editor.
-
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function csvLine(fields: readonly string[]): string {
-  return fields.map(csvField).join(',');
-}
+// Reading CSV with csv-parse, keeping the physical line each record starts on, so an import
+// error can name the line the user sees in a text editor.
+import { CsvError, parse } from 'csv-parse/sync';
+import { CodedError } from '../../../shared/errors';
 
 export interface CsvRecord {
   /** 1-based line the record starts on. */
@@ -15,65 +9,46 @@ export interface CsvRecord {
   fields: string[];
 }
 
-export class CsvSyntaxError extends Error {
+/** The file ends inside a quoted field; `line` is where that record starts. */
+export class CsvSyntaxError extends CodedError<'unclosed_quote'> {
   constructor(
     readonly line: number,
     message: string,
   ) {
-    super(message);
+    super('unclosed_quote', message);
   }
 }
 
 /** Parses CSV text (no BOM) into records; blank lines are dropped. */
 export function parseCsv(text: string): CsvRecord[] {
   const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
+  // csv-parse's own line count (`info.lines`) counts a CRLF inside a quoted field twice, and
+  // our export writes CRLFs into notes; counting here keeps the numbers an editor shows. Blank
+  // lines come through as records too, so every line is seen: a record spans one line plus
+  // the line feeds inside its quoted fields.
   let line = 1;
-  let recordLine = 1;
-  let quoted = false;
-  let fieldStarted = false;
-  const endRecord = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields });
-    fields = [];
-    field = '';
-    fieldStarted = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else {
-          quoted = false;
-        }
-      } else {
-        if (ch === '\n') line++;
-        field += ch;
-      }
-      continue;
-    }
-    if (ch === '"' && !fieldStarted) {
-      quoted = true;
-      fieldStarted = true;
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-      fieldStarted = false;
-    } else if (ch === '\r' || ch === '\n') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-      line++;
-      recordLine = line;
-    } else {
-      field += ch;
-      fieldStarted = true;
-    }
+  try {
+    parse(text, {
+      // Bills mix CRLF and LF, and their preamble lines have fewer columns than the table.
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_column_count: true,
+      // A stray quote inside a field is text, as spreadsheet programs read it.
+      relax_quotes: true,
+      on_record: (fields: string[]) => {
+        if (!(fields.length === 1 && fields[0] === '')) records.push({ line, fields });
+        line += 1 + fields.reduce((n, field) => n + lineFeeds(field), 0);
+        return null;
+      },
+    });
+  } catch (err) {
+    if (err instanceof CsvError && err.code === 'CSV_QUOTE_NOT_CLOSED') throw new CsvSyntaxError(line, `第${line}行：引号没有闭合`);
+    throw err;
   }
-  if (quoted) throw new CsvSyntaxError(recordLine, `第${recordLine}行：引号没有闭合`);
-  if (field !== '' || fields.length > 0) endRecord();
   return records;
+}
+
+function lineFeeds(field: string): number {
+  let n = 0;
+  for (let i = field.indexOf('\n'); i >= 0; i = field.indexOf('\n', i + 1)) n++;
+  return n;
 }

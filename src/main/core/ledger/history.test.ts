@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportCsv, LedgerHistory, openLedger, type ChangeReason, type Ledger, type RawTransaction } from './index';
-import { item, NOW } from './test-fixtures';
+import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
 let ledger: Ledger;
 let history: LedgerHistory;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerRuleError, openLedger, type Ledger } from './index';
-import { item, NOW } from './test-fixtures';
+import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
 let ledger: Ledger;
 

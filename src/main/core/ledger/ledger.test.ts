@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParseResult } from '../../../shared/domain';
 import { LedgerOpenError, LedgerValidationError, openLedger, SCHEMA_VERSION, type Ledger } from './index';
-import { item as baseItem, NOW } from './test-fixtures';
+import { item as baseItem, NOW } from '../../../../test/support/ledger-fixtures';
 
 // Undated items: the ledger files them on the day they are saved.
 const item = (over: Partial<ParseResult> = {}): ParseResult => baseItem({ date: null, ...over });

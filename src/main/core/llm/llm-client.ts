@@ -1,5 +1,6 @@
 // One interface for the two ways the app reaches the LLM: over HTTP to a gateway, or the same
 // gateway core in-process with the user's own key ("direct mode").
+import { CodedError } from '../../../shared/errors';
 import type {
   CorrectTransactionRequest,
   CorrectTransactionResponse,
@@ -14,14 +15,12 @@ export type LlmFailureKind =
   | 'malformed' // an answer we cannot use
   | 'invalid'; // the request itself was refused before sending
 
-export class LlmClientError extends Error {
-  readonly kind: LlmFailureKind;
+/** A failed call to the LLM; `code` is how it failed, which decides the fallback. */
+export class LlmClientError extends CodedError<LlmFailureKind> {
   readonly status?: number;
 
-  constructor(kind: LlmFailureKind, message: string, status?: number) {
-    super(message);
-    this.name = 'LlmClientError';
-    this.kind = kind;
+  constructor(code: LlmFailureKind, message: string, status?: number) {
+    super(code, message);
     this.status = status;
   }
 }

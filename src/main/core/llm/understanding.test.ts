@@ -1,8 +1,8 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeChatServer, type ChatScript, type FakeChatServer } from '../../../gateway/testing/fake-chat-server';
-import { startGatewayHarness, type GatewayHarness } from '../../../gateway/testing/gateway-harness';
+import { startFakeChatServer, type ChatScript, type FakeChatServer } from '../../../../test/support/gateway/fake-chat-server';
+import { startGatewayHarness, type GatewayHarness } from '../../../../test/support/gateway/gateway-harness';
 import { DraftBatch } from '../../../shared/draft-batch';
 import type { CorrectionResult, ParseResult } from '../../../shared/domain';
 import { toZonedNow } from '../../../shared/time';

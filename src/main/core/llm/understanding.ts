@@ -60,7 +60,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
       online = true;
       return value;
     } catch (err) {
-      if (err instanceof LlmClientError && err.kind === 'network') online = false;
+      if (err instanceof LlmClientError && err.code === 'network') online = false;
       throw err;
     } finally {
       clock.clearTimeout(timer);
@@ -136,7 +136,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
 
 /** The caller tells a refused key (401) from a busy service (429) or a down network. */
 function failureOf(err: unknown): LlmFailure {
-  if (err instanceof LlmClientError) return err.status === undefined ? { kind: err.kind } : { kind: err.kind, status: err.status };
+  if (err instanceof LlmClientError) return err.status === undefined ? { kind: err.code } : { kind: err.code, status: err.status };
   return { kind: 'malformed' };
 }
 

@@ -1,7 +1,8 @@
 // Money in speech: 35, 28.5, ¥188, 三十五块, 七块五, 两块五毛, 八毛, 28块5, 六十三块二毛, 2.5万,
 // and bare amounts (晚饭四十八). Numbers that are dates, ordinals, counts or times are not money.
+import { FOLLOWERS_OF_MONEY, JIAO_UNITS, MEASURE_WORDS, MODEL_NAMES, NOT_MEASURE, YUAN_UNITS } from './lexicon/amounts';
+import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS } from './lexicon/categories';
 import { coverage, isAsciiDigit, isAsciiLetter, isCovered, isPunctuation, type Span } from './normalize';
-import { LATIN_ITEM_WORDS } from './categories-lexicon';
 import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
@@ -12,140 +13,7 @@ export interface AmountMention extends Span {
   negative?: true;
 }
 
-// Measure words after a number make it a count, a duration or a size, never money.
-const MEASURE_WORDS = [
-  '分钟',
-  '小时',
-  '钟头',
-  '公里',
-  '公斤',
-  '千克',
-  '毫升',
-  '个月',
-  '周岁',
-  '年级',
-  '个',
-  '杯',
-  '件',
-  '双',
-  '本',
-  '次',
-  '张',
-  '瓶',
-  '份',
-  '斤',
-  '位',
-  '人',
-  '盒',
-  '包',
-  '条',
-  '只',
-  '台',
-  '辆',
-  '顿',
-  '碗',
-  '箱',
-  '袋',
-  '支',
-  '枝',
-  '根',
-  '片',
-  '颗',
-  '粒',
-  '卷',
-  '套',
-  '副',
-  '对',
-  '部',
-  '间',
-  '家',
-  '场',
-  '门',
-  '节',
-  '期',
-  '周',
-  '晚',
-  '夜',
-  '趟',
-  '遍',
-  '口',
-  '首',
-  '局',
-  '把',
-  '串',
-  '听',
-  '罐',
-  '桶',
-  '壶',
-  '锅',
-  '盘',
-  '碟',
-  '楼',
-  '层',
-  '站',
-  '栋',
-  '笔',
-  '头',
-  '匹',
-  '款',
-  '种',
-  '样',
-  '些',
-  '批',
-  '群',
-  '排',
-  '行',
-  '名',
-  '岁',
-  '集',
-  '页',
-  '章',
-  '级',
-  '秒',
-  '刻',
-  '米',
-  '克',
-  '升',
-  '度',
-  '折',
-  '倍',
-  '%',
-  '年',
-  '月',
-  '天',
-  '号',
-  '日',
-  '点',
-  '时',
-  '路',
-  '线',
-  '届',
-  '圈',
-  '餐',
-  '顶',
-  '幅',
-  '棵',
-  '朵',
-  '盏',
-  '道',
-  '声',
-  'km',
-  'kg',
-  'g',
-  'ml',
-  'l',
-  'h',
-  'x',
-  '下',
-  '起',
-  '共',
-  '直',
-  '定',
-  '般',
-  '会',
-];
-const YUAN_UNITS = ['块钱', '元钱', '块儿', '人民币', 'rmb', '块', '元', '圆'];
-const FOLLOWERS_OF_MONEY = new Set([...'钱的了吧啊呀呢哦嘛整多左来']);
+const MONEY_FOLLOWERS = new Set(FOLLOWERS_OF_MONEY);
 
 function startsWithAny(text: string, at: number, words: readonly string[]): string | null {
   for (const w of words) if (text.startsWith(w, at)) return w;
@@ -154,44 +22,6 @@ function startsWithAny(text: string, at: number, words: readonly string[]): stri
 
 const MEASURE_BY_FIRST = new Map<string, string[]>();
 for (const w of MEASURE_WORDS) MEASURE_BY_FIRST.set(w[0]!, [...(MEASURE_BY_FIRST.get(w[0]!) ?? []), w]);
-
-// Words that start with a measure character but name the next item (午饭三十晚饭五十).
-const NOT_MEASURE = [
-  '晚饭',
-  '晚餐',
-  '晚上',
-  '点外卖',
-  '点餐',
-  '点菜',
-  '点心',
-  '天然气',
-  '台球',
-  '门票',
-  '盒饭',
-  '盒马',
-  '包子',
-  '包车',
-  '口罩',
-  '口红',
-  '口香糖',
-  '米线',
-  '米粉',
-  '米饭',
-  '行李',
-  '家具',
-  '家教',
-  '家政',
-  '年终',
-  '年费',
-  '年卡',
-  '月卡',
-  '月租',
-  '月供',
-  '头发',
-  '下午',
-  '起床',
-  '片儿',
-];
 
 function isMeasureAt(text: string, at: number): boolean {
   const bucket = MEASURE_BY_FIRST.get(text[at] ?? '');
@@ -239,35 +69,17 @@ export function findAmounts(text: string, exclude: readonly Span[] = []): Amount
   return found;
 }
 
-// Product and series names: a number right after them is the model (iphone15, mate60, ipadair5).
-const MODEL_NAMES = [
-  'iphone',
-  'ipad',
-  'mac',
-  'macbook',
-  'airpods',
-  'watch',
-  'mate',
-  'nova',
-  'pura',
-  'honor',
-  'redmi',
-  'xiaomi',
-  'galaxy',
-  'note',
-  'pixel',
-  'xbox',
-  'switch',
-  'model',
-  'rtx',
-  'gtx',
-  'pro',
-  'max',
-  'plus',
-  'ultra',
-  'mini',
-  'air',
-];
+/**
+ * Latin words that end a service keyword (ktv, spa, the k of 唱k): a number right after them is
+ * money. Products are left out: after iphone or ipad a number is the model.
+ */
+const LATIN_ITEM_WORDS: ReadonlySet<string> = new Set(
+  [EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS]
+    .flatMap((table) => Object.entries(table).filter(([name]) => name !== '购物'))
+    .flatMap(([name, list]) => [name, ...list])
+    .map((word) => /[a-z]+$/.exec(word)?.[0])
+    .filter((w): w is string => w !== undefined),
+);
 
 /**
  * What the Latin letters glued before a number make of it. An item word (ktv300, 唱k三百) or a
@@ -319,7 +131,7 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
   if (t.value <= 0) return null;
   const currencyWord = text.startsWith('人民币', t.start - 3) ? 3 : text.startsWith('rmb', t.start - 3) ? 3 : 0;
   const currency = before === '¥' || before === '￥' || before === '$' || currencyWord > 0;
-  let start = currencyWord > 0 ? t.start - currencyWord : currency ? t.start - 1 : t.start;
+  const start = currencyWord > 0 ? t.start - currencyWord : currency ? t.start - 1 : t.start;
   let at = skipApprox(text, t.end);
 
   const yuan = startsWithAny(text, at, YUAN_UNITS);
@@ -350,7 +162,7 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
     } else if (yuan === '块' && !currency) {
       // 两块蛋糕: 块 is also the measure word for cake and soap.
       const next = text[at];
-      if (next !== undefined && !isPunctuation(next) && !FOLLOWERS_OF_MONEY.has(next) && /[\u4e00-\u9fff]/.test(next)) {
+      if (next !== undefined && !isPunctuation(next) && !MONEY_FOLLOWERS.has(next) && /[\u4e00-\u9fff]/.test(next)) {
         if ((isChineseDigit(text[t.start]) || isAsciiDigit(text[t.start])) && t.end - t.start === 1) strength = 1;
       }
     }
@@ -358,7 +170,7 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
     return { start, end: at, value: round(value), strength };
   }
 
-  const jiaoUnit = startsWithAny(text, at, ['毛钱', '毛', '角钱', '角']);
+  const jiaoUnit = startsWithAny(text, at, JIAO_UNITS);
   if (jiaoUnit) {
     at += jiaoUnit.length;
     let value = t.value / 10;

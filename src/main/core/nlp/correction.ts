@@ -10,16 +10,46 @@ import {
   type UpdatedFields,
 } from '../../../shared/domain';
 import type { ZonedNow } from '../../../shared/time';
+import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAmounts, moneyMentions, unsigned } from './amounts';
-import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, firstDate } from './dates';
 import { describe } from './description';
 import { classifyIntent } from './intent';
+import { COUNT_MEASURES } from './lexicon/amounts';
+import {
+  ALL_ITEMS,
+  AMOUNT_RAISES,
+  APPEND_COUNTS,
+  APPEND_LEAD,
+  APPEND_VERBS,
+  CHANGE_VERBS,
+  CHANGE_WORDS,
+  CLAUSE_FIELDS,
+  CLAUSE_JOINERS,
+  CLAUSE_VERBS,
+  DESCRIPTION_FIELDS,
+  FIELD_NAMES_IN_REFERENCE,
+  FIELD_WORDS,
+  MISCOUNT_VERBS,
+  NEGATIONS,
+  NO_WORDS,
+  ONE_ITEM,
+  ORDINAL_JOINERS,
+  RAISE_VERBS,
+  REFERENCE_JOINERS,
+  REFERENCE_LEADING_FILLERS,
+  REFERENCE_SUFFIXES,
+  REFERENCE_TRAILING_FILLERS,
+  SHI_CONJUNCTIONS,
+  SHORT_APPEND_VERBS,
+} from './lexicon/corrections';
+import { TYPE_NAMES } from './lexicon/transaction-types';
+import { anyOf } from './lexicon/words';
 import { normalizeText, type Span } from './normalize';
 import { findOrdinals, ordinalIndex, type OrdinalMention } from './ordinals';
 import { parseNumeral } from './numbers';
 import { parseUtterance } from './parse';
-import { readTypeWords, TYPE_NAMES } from './transaction-type';
+import { readTypeWords } from './transaction-type';
 
 export interface CorrectionOptions {
   now: ZonedNow;
@@ -33,42 +63,35 @@ const UNCLEAR: CorrectionResult = { intent: 'unclear', corrections: [], confiden
 const MAX_CORRECTION_CHARS = 500;
 
 // 补/加 alone start words too (补牙, 加油), so they need a count after them.
-const APPEND_PREFIX =
-  /^(?:嗯|哦|啊|那|对了|然后|我)*(?:(?<verb>还有|再加|再记|再来|另外|追加|添加|还要记|还得记|漏了|漏记了?)(?<count>一笔|一个|一项|一条|笔|个)?|(?:补|加|再|补记)(?<must>一笔|一个|一项|一条))(?:是)?/;
-// 再加五块 with nothing else raises the amount; it is no new item.
-const RAISE_VERBS = new Set(['再加', '追加', '添加']);
+const APPEND_VERB = `(?<verb>${anyOf(APPEND_VERBS)})(?<count>${anyOf(APPEND_COUNTS)})?`;
+const SHORT_APPEND_VERB = `${anyOf(SHORT_APPEND_VERBS)}(?<must>${anyOf(ONE_ITEM)})`;
+const APPEND_PREFIX = new RegExp(`^${anyOf(APPEND_LEAD)}*(?:${APPEND_VERB}|${SHORT_APPEND_VERB})(?:是)?`);
+const RAISES = new Set(RAISE_VERBS);
 
-const CHANGE_VERB =
-  /(?<=描述|备注|名称|名字|内容|说明)(?:写|叫|填)(?:成|为|作)?|改名(?:叫|为|成)?|叫做|改成|改为|改到|改作|换成|换为|变成|修改为|修改成|更改为|更正为|应该是|应该为|应是|应为|写成|记成|记为|调成|调整为|设为|设成|改|是|为/g;
+const CHANGE_VERB = new RegExp(`(?<=${anyOf(DESCRIPTION_FIELDS)})(?:写|叫|填)(?:成|为|作)?|改名(?:叫|为|成)?|${anyOf(CHANGE_VERBS)}`, 'g');
 
 const CLASS_SUFFIX = /类(?:别|的)?$/;
 
 // Left over from 改一下 / 改成这样吧: no description.
-const NO_WORDS = /^(?:一下|下|一点|点|这样|那样|这个|那个|吧|呢|啊)+$/;
+const NOTHING_SAID = new RegExp(`^${anyOf(NO_WORDS)}+$`);
 
-type FieldHint = 'amount' | 'category' | 'date' | 'description' | 'type' | null;
+type FieldHint = keyof typeof FIELD_WORDS | null;
 
-const HINTS: [RegExp, FieldHint][] = [
-  [/金额|钱数|价格|价钱|多少钱|数额|费用/, 'amount'],
-  [/分类|类别|种类|品类/, 'category'],
-  [/日期|时间|哪天|日子|那天/, 'date'],
-  [/描述|备注|名称|名字|内容|说明|用途|项目|事项|改名|叫做/, 'description'],
-  [/类型|收支/, 'type'],
-];
+const HINTS = Object.entries(FIELD_WORDS).map(([hint, list]) => [new RegExp(anyOf(list)), hint as FieldHint] as const);
 
-const SCOPE_ALL = /都|全部|全都|所有|每笔|每一笔|统统/;
+const SCOPE_ALL = new RegExp(anyOf(ALL_ITEMS));
 // 前两笔 / 后三笔: the first or last N items.
-const SCOPE_EDGE = /(?<side>前|后|最后)(?<n>[一二两三四五六七八九十]|\d{1,2})(?:笔|个|项|条)/;
-const REF_JOINER = /和|跟|与|以及|还有|及|、/;
-const REF_SUFFIX = /(?:的)?(?:那笔|这笔|那一笔|这一笔|那个|这个|那项|那条)$/;
-const FILLER_EDGE = /^(?:嗯|啊|哦|呃|那个|这个|那|就|把|将|给|对了|不对|错了|然后)+|(?:的|了|啊|吧|呢|不对)+$/g;
+const SCOPE_EDGE = new RegExp(`(?<side>前|后|最后)(?<n>[一二两三四五六七八九十]|\\d{1,2})${anyOf(COUNT_MEASURES)}`);
+const REF_JOINER = new RegExp(anyOf(REFERENCE_JOINERS));
+const REF_SUFFIX = new RegExp(`(?:的)?${anyOf(REFERENCE_SUFFIXES)}$`);
+const FILLER_EDGE = new RegExp(`^${anyOf(REFERENCE_LEADING_FILLERS)}+|${anyOf(REFERENCE_TRAILING_FILLERS)}+$`, 'g');
 
 interface Verb {
   start: number;
   end: number;
 }
 
-const CONJUNCTION_BEFORE_SHI = new Set([...'就但可只还要总于若凡或']);
+const CONJUNCTION_BEFORE_SHI = new Set(SHI_CONJUNCTIONS);
 
 /** The first change verb that is not the 是 of 不是. */
 function findVerb(text: string): Verb | null {
@@ -85,7 +108,7 @@ function findVerb(text: string): Verb | null {
 
 function isNegatedAt(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 2), at);
-  return before.endsWith('不') || before.endsWith('非') || before.endsWith('没') || before.endsWith('不是');
+  return NEGATIONS.some((word) => before.endsWith(word));
 }
 
 /** The type the words assert: 收入不是支出 → INCOME; only 不是收入 → the other of the current. */
@@ -106,8 +129,8 @@ function readType(text: string, current: TransactionType | null): TransactionTyp
 }
 
 // 多了十块 / 多记了10: the amount was too high by that much; 少了 / 少算了: too low.
-const TOO_HIGH = /多(?:记|算|写|收|付|花)了?$|多了$/;
-const TOO_LOW = /少(?:记|算|写|收|付|花)了?$|少了$|(?:再加|加上|多加|还要加)$/;
+const TOO_HIGH = new RegExp(`多${anyOf(MISCOUNT_VERBS)}了?$|多了$`);
+const TOO_LOW = new RegExp(`少${anyOf(MISCOUNT_VERBS)}了?$|少了$|${anyOf(AMOUNT_RAISES)}$`);
 
 function adjustAmount(text: string, at: number, value: number, current: number | null): number {
   if (current === null) return value;
@@ -129,9 +152,9 @@ function stripTypeWords(text: string): string {
 }
 
 // 金额改成85，日期改成昨天: a clause that opens with another field's name is its own change.
-const FIELD_NAME = '(?:金额|钱数|价格|价钱|数额|分类|类别|日期|时间|描述|备注|名称|类型)';
+const FIELD_NAME = anyOf(CLAUSE_FIELDS);
 const NEXT_FIELD_CLAUSE = new RegExp(
-  `[,，;；、]+(?:和|还有|然后|再|并且|另外|把)?(?=${FIELD_NAME})|(?<=.)(?:和|还有|然后|再|并且|另外|把)?(?=${FIELD_NAME}(?:改|换|是|应该|为|写|调|变))`,
+  `[,，;；、]+${anyOf(CLAUSE_JOINERS)}?(?=${FIELD_NAME})|(?<=.)${anyOf(CLAUSE_JOINERS)}?(?=${FIELD_NAME}${anyOf(CLAUSE_VERBS)})`,
   'g',
 );
 
@@ -199,7 +222,7 @@ function readFields(segment: string, item: BatchItem | undefined, options: Corre
       kept,
       claimed.filter((c) => c.end <= kept.length),
     ),
-  ).replace(NO_WORDS, '');
+  ).replace(NOTHING_SAID, '');
   if (hint === 'description') {
     if (words) fields.description = words;
     return fields;
@@ -312,10 +335,10 @@ function deniedReference(segment: string, pending: readonly BatchItem[], options
 }
 
 // 还有第二笔改成30, 另外打车那笔是25: after 还有/另外 comes a change of a pending item, not a new one.
-const CHANGE_WORDS = /改|换成|变成|应该|那笔|这笔|那一笔|这一笔|不对|错了|不是/;
+const CHANGES_PENDING = new RegExp(anyOf(CHANGE_WORDS));
 
 function changesPending(rest: string, pending: readonly BatchItem[], options: CorrectionOptions): boolean {
-  if (findOrdinals(rest).length > 0 || CHANGE_WORDS.test(rest)) return true;
+  if (findOrdinals(rest).length > 0 || CHANGES_PENDING.test(rest)) return true;
   const verb = findVerb(rest);
   return verb !== null && typeof matchReference(rest.slice(0, verb.start), pending, options) === 'number';
 }
@@ -329,7 +352,7 @@ function appendFromText(text: string, pending: readonly BatchItem[], options: Co
   if (!groups.count && !groups.must && changesPending(rest, pending, options)) return null;
   const { item } = parseUtterance(rest, options.now, options.customCategories ?? []);
   if (!item || (item.amount === null && item.category === null)) return null;
-  if (RAISE_VERBS.has(groups.verb ?? '') && !groups.count && item.category === null && item.description === '') return null;
+  if (RAISES.has(groups.verb ?? '') && !groups.count && item.category === null && item.description === '') return null;
   const fields: UpdatedFields = { type: item.type };
   if (item.amount !== null) fields.amount = item.amount;
   if (item.category !== null) fields.category = item.category;
@@ -355,6 +378,9 @@ function splitByOrdinal(text: string): Segment[] {
   });
 }
 
+const ONLY_JOINERS = new RegExp(`^${anyOf(ORDINAL_JOINERS)}*$`);
+const FIELD_NAMES = new RegExp(anyOf(FIELD_NAMES_IN_REFERENCE), 'g');
+
 export function correctLocal(rawText: string, pending: readonly BatchItem[], options: CorrectionOptions): CorrectionResult {
   const text = normalizeText(rawText);
   if (text.length > MAX_CORRECTION_CHARS) return UNCLEAR;
@@ -374,7 +400,7 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
   // 第一笔和第二笔都改成昨天: an ordinal with nothing after it shares the next segment's change.
   for (let k = segments.length - 2; k >= 0; k--) {
     const own = segments[k]!;
-    if (own.ordinal && /^(?:和|跟|与|及|以及|还有|、|,|，|还|也)*$/.test(own.text)) own.text = segments[k + 1]!.text;
+    if (own.ordinal && ONLY_JOINERS.test(own.text)) own.text = segments[k + 1]!.text;
   }
   for (const segment of segments) {
     let targets: number[];
@@ -384,7 +410,7 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
       targets = [index];
     } else {
       const { words: head, verb } = referenceWords(segment.text, options);
-      const ref = matchReference(head.replace(/金额|分类|类别|日期|时间|描述|备注|类型/g, ''), pending, options, verb ? 1 : DESCRIPTION_SCORE);
+      const ref = matchReference(head.replace(FIELD_NAMES, ''), pending, options, verb ? 1 : DESCRIPTION_SCORE);
       const edge = SCOPE_EDGE.exec(head);
       const several = edge === null ? jointReferences(head, pending, options) : null;
       if (ref === 'ambiguous' && !edge && !several) return UNCLEAR;

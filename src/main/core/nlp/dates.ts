@@ -1,6 +1,8 @@
 // Day words relative to `now` in its own UTC offset: 今天/昨天/前天/大前天, N天前, 上周X, 这周X,
 // bare 周X (most recent not after today), M月D号, YYYY年M月D日, D号, 上个月D号.
 import { addDays, isCalendarDate, localDate, type ZonedNow } from '../../../shared/time';
+import { HOLIDAYS, NOT_DAY_WORDS, NOT_HOUR_WORDS, RELATIVE_DAYS } from './lexicon/dates';
+import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';
 import { parseNumeral } from './numbers';
 
@@ -11,30 +13,6 @@ export interface DateMention extends Span {
 
 const NUM = '(?:\\d{1,4}|[零〇一二两三四五六七八九十]{1,4})';
 const WEEKDAY = '([一二三四五六日天1-7])';
-const RELATIVE_DAYS: Record<string, number> = {
-  大前天: -3,
-  前天: -2,
-  前日: -2,
-  前晚: -2,
-  昨天: -1,
-  昨日: -1,
-  昨儿: -1,
-  昨晚: -1,
-  昨早: -1,
-  昨夜: -1,
-  今天: 0,
-  今日: 0,
-  今儿: 0,
-  今早: 0,
-  今晚: 0,
-  今晨: 0,
-  明天: 1,
-  明日: 1,
-  后天: 2,
-  大后天: 3,
-  前儿: -2,
-  大前儿: -3,
-};
 const WEEKDAY_INDEX: Record<string, number> = {
   一: 0,
   二: 1,
@@ -53,29 +31,9 @@ const WEEKDAY_INDEX: Record<string, number> = {
   '7': 6,
 };
 
-// Holidays on a fixed solar date; lunar ones (春节, 中秋) move every year and are left alone.
-const HOLIDAYS: Record<string, [number, number]> = {
-  元旦: [1, 1],
-  情人节: [2, 14],
-  妇女节: [3, 8],
-  劳动节: [5, 1],
-  五一: [5, 1],
-  儿童节: [6, 1],
-  六一: [6, 1],
-  国庆节: [10, 1],
-  国庆: [10, 1],
-  十一: [10, 1],
-  双十一: [11, 11],
-  双11: [11, 11],
-  双十二: [12, 12],
-  双12: [12, 12],
-  平安夜: [12, 24],
-  圣诞节: [12, 25],
-  圣诞: [12, 25],
-};
-const HOLIDAY_NAMES = Object.keys(HOLIDAYS)
-  .sort((a, b) => b.length - a.length)
-  .join('|');
+const longestFirst = (list: readonly string[]) => [...list].sort((a, b) => b.length - a.length);
+const HOLIDAY_NAMES = longestFirst(Object.keys(HOLIDAYS)).join('|');
+const RELATIVE_DAY_NAMES = anyOf(longestFirst(Object.keys(RELATIVE_DAYS)));
 
 // One alternation, longest forms first, so a single left-to-right pass claims each phrase once.
 const DATE_PATTERN = new RegExp(
@@ -84,7 +42,7 @@ const DATE_PATTERN = new RegExp(
     `(?<slash>(?<![\\d./])(?<sm>\\d{1,2})\\/(?<sd>\\d{1,2})(?![\\d./个斤只块元份杯]))`,
     `(?<full>(?<fy>\\d{4}|[零〇一二三四五六七八九]{4}|今年|去年|前年)年?(?<fm>${NUM})月(?<fd>${NUM})[日号]?)`,
     `(?<md>(?<mm>${NUM})月(?:份)?(?<mdd>${NUM})(?<mds>[日号])?)`,
-    `(?<rel>(?:大前天|大后天|前天|前日|前晚|昨天|昨日|昨儿|昨晚|昨早|昨夜|今天|今日|今儿|今早|今晚|今晨|明天|明日|后天|大前儿|前儿)(?:(?<=儿)个)?)`,
+    `(?<rel>${RELATIVE_DAY_NAMES}(?:(?<=儿)个)?)`,
     `(?<ago>(?<an>${NUM})(?<au>天|日|周|个星期|星期|个礼拜|礼拜)(?:前|之前|以前))`,
     `(?<wk>(?<wp>上上|上|这|本|下)?个?(?:周|星期|礼拜)${WEEKDAY})`,
     // 周末, 月底, 前两天, 2月份 name no single day, but they are time words, not the item.
@@ -93,9 +51,9 @@ const DATE_PATTERN = new RegExp(
     `(?<holiday>${HOLIDAY_NAMES.replace('|十一', '')}|^十一(?=期间|假期|的|去|出|回))`,
     `(?<mon>(?<mp>上上个?月|上个?月|这个?月|本月)(?:的)?(?:(?<mnd>${NUM})[号日])?)`,
     // A time of day (8点, 九点半, 10点20分) is no date; 三点五块 is money, so no digit or money unit may follow.
-    `(?<tod>(?<th>${NUM})(?:点(?!外卖|餐|菜|心|单)|时)(?:半|一刻|三刻|${NUM}分|钟)?(?![0-9零〇一二两三四五六七八九十块元毛角钱分]))`,
+    `(?<tod>(?<th>${NUM})(?:点(?!${anyOf(NOT_HOUR_WORDS)})|时)(?:半|一刻|三刻|${NUM}分|钟)?(?![0-9零〇一二两三四五六七八九十块元毛角钱分]))`,
     `(?<week>上上周|上周|上星期|上礼拜|这周|本周|这星期|这礼拜|下周)`,
-    `(?<day>(?<dd>${NUM})[号日](?!线|楼|房间|门|床|店|桌|口|位|机|车|厅|馆|院|柜|窗|台))`,
+    `(?<day>(?<dd>${NUM})[号日](?!${anyOf(NOT_DAY_WORDS)}))`,
   ].join('|'),
   'g',
 );

@@ -1,5 +1,7 @@
 // Item references on the confirmation card: 第二笔, 第2笔, 第十笔, 最后一笔, 倒数第二笔, 头一笔,
 // and 第二三笔 (two items). ASR often hears 笔 as 比 or 币.
+import { ORDINAL_MEASURES } from './lexicon/amounts';
+import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';
 import { parseNumeral } from './numbers';
 
@@ -9,7 +11,7 @@ export interface OrdinalMention extends Span {
   fromEnd: boolean;
 }
 
-const MEASURE = '(?:笔|比|币|个|条|项|单|次|行)';
+const MEASURE = anyOf(ORDINAL_MEASURES);
 const ORDINAL_PATTERN = new RegExp(
   `(?<back>倒数)?第(?<n>\\d{1,3}|[一二两三四五六七八九十百零]{1,4})${MEASURE}?|最后(?:一|那|这)?(?:一)?${MEASURE}|(?<head>头)一?${MEASURE}`,
   'g',

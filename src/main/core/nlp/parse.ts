@@ -3,11 +3,14 @@
 import type { ParseResult, TransactionType } from '../../../shared/domain';
 import { OTHER_CATEGORY } from '../../../shared/categories';
 import type { ZonedNow } from '../../../shared/time';
+import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAccount } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';
-import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, firstDate } from './dates';
 import { describe } from './description';
+import { FLOWER_BEFORE, NOT_PAID, PAYING_VERBS } from './lexicon/amounts';
+import { ITEM_SEPARATORS } from './lexicon/fillers';
+import { anyOf } from './lexicon/words';
 import { cutSpans, isPunctuation, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
 import { readTypeWords } from './transaction-type';
@@ -26,8 +29,6 @@ export interface ParsedUtterance {
   multipleDetected: boolean;
 }
 
-const ITEM_SEPARATORS = ['还有', '然后', '另外', '以及', '加上', '和', '跟', '再'];
-
 /** Where the first item ends: the first separator after its amount, else right after it. */
 function firstItemEnd(text: string, first: AmountMention, second: AmountMention): number {
   for (let i = first.end; i < second.start; i++) {
@@ -38,8 +39,7 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
 }
 
 // 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
-const PAYING_VERB =
-  /(?:人均|每人|实付|实际付了|实际花了|花了|花费了|花费|花掉|(?<![买鲜送插献种养束])花|用了|用掉|付了|付|支付了|支付|消费了|消费|吃了|喝了|交了|充了)$/;
+const PAYING_VERB = new RegExp(`(?:${anyOf(PAYING_VERBS)}|(?<!${anyOf(FLOWER_BEFORE)})花)$`);
 
 function withPayingVerb(text: string, amount: AmountMention): Span {
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
@@ -47,12 +47,12 @@ function withPayingVerb(text: string, amount: AmountMention): Span {
 }
 
 // 不是30是35: an amount the speaker denies; 满100减20, 原价一百, 优惠了二十: amounts that were not paid.
-const NOT_PAID = /(?:不是|不|满|减|减了|原价|原来|本来|优惠|优惠了|便宜|便宜了|省|省了|立减|抵扣|抵了|打折前)$/;
+const NOT_PAID_BEFORE = new RegExp(`${anyOf(NOT_PAID)}$`);
 
 /** Amounts that were denied or not paid are dropped when another one remains. */
 function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
   if (amounts.length < 2) return amounts;
-  const kept = amounts.filter((a) => !NOT_PAID.test(text.slice(Math.max(0, a.start - 3), a.start)));
+  const kept = amounts.filter((a) => !NOT_PAID_BEFORE.test(text.slice(Math.max(0, a.start - 3), a.start)));
   return kept.length > 0 ? kept : amounts;
 }
 

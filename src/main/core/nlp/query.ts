@@ -2,15 +2,18 @@
 // answered from the local database instead of being booked as a transaction.
 import type { LedgerQuery, TransactionType } from '../../../shared/domain';
 import { addDays, localDate, type ZonedNow } from '../../../shared/time';
+import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAmounts, moneyMentions } from './amounts';
-import { matchCategoryWord, type CategoryRef } from './categories-lexicon';
 import { findDates, mondayOf } from './dates';
+import { QUESTION_WORDS, TOTAL_PARTICLES, TOTAL_PREFIXES, TOTAL_SUFFIXES, TOTAL_WORDS } from './lexicon/queries';
+import { ASKED_INCOME, ASKED_TRANSFER } from './lexicon/transaction-types';
+import { anyOf } from './lexicon/words';
 import { isPunctuation, normalizeText } from './normalize';
 import { parseNumeral } from './numbers';
 
-const QUESTION = /多少|几块|几元|几毛|几钱|花了几|统计|汇总|总支出是|总收入是/;
-const INCOME_WORDS = /收入|赚|挣|进账|入账|收到|到账/;
-const TRANSFER_WORDS = /转账|转出|转给/;
+const QUESTION = new RegExp(anyOf(QUESTION_WORDS));
+const ASKS_INCOME = new RegExp(anyOf(ASKED_INCOME));
+const ASKS_TRANSFER = new RegExp(anyOf(ASKED_TRANSFER));
 
 interface Period {
   from: string;
@@ -78,9 +81,8 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
 }
 
 // 本月支出, 本周收入, 上个月餐饮开销: a period and a total word with nothing else ask for the total.
-const TOTAL_SOMEWHERE = /支出|收入|开销|花销|开支|消费|花费|进账/;
-const TOTAL_WORD =
-  /^(?:总|总共|一共|全部|所有)?(?:的)?(?:总)?(?:支出|收入|开销|花销|开支|消费|花费|进账)(?:情况|总额|合计|总计|汇总)?(?:呢|吗|啊|呀)?$/;
+const TOTAL_SOMEWHERE = new RegExp(anyOf(TOTAL_WORDS));
+const TOTAL_WORD = new RegExp(`^${anyOf(TOTAL_PREFIXES)}?(?:的)?(?:总)?${anyOf(TOTAL_WORDS)}${anyOf(TOTAL_SUFFIXES)}?${anyOf(TOTAL_PARTICLES)}?$`);
 
 function asksForTotal(rest: string, customCategories: readonly CategoryRef[]): boolean {
   let words = '';
@@ -100,7 +102,7 @@ export function detectQuery(rawText: string, now: ZonedNow, customCategories: re
   if (moneyMentions(findAmounts(text, findDates(text, now))).length > 0) return null;
   const { period, rest, named } = readPeriod(text, now);
   if (!question && !(named && asksForTotal(rest, customCategories))) return null;
-  let type: TransactionType | null = INCOME_WORDS.test(rest) ? 'INCOME' : TRANSFER_WORDS.test(rest) ? 'TRANSFER' : null;
+  let type: TransactionType | null = ASKS_INCOME.test(rest) ? 'INCOME' : ASKS_TRANSFER.test(rest) ? 'TRANSFER' : null;
   const category = type === 'TRANSFER' ? null : matchCategoryWord(rest, customCategories, (c) => !type || c.type === type);
   type ??= category?.type ?? 'EXPENSE';
   return { from: period.from, to: period.to, type, category: category?.name ?? null, periodLabel: period.label };

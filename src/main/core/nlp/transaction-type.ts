@@ -1,6 +1,8 @@
 // EXPENSE, INCOME or TRANSFER from the words of one item. Red packets go by direction:
 // 收到/抢到红包 is income (红包), 发红包/给…红包 is an expense (人情往来).
 import type { TransactionType } from '../../../shared/domain';
+import { INCOME_WORDS, NOT_SALE_AFTER, NOT_SALE_BEFORE, TRANSFER_WORDS } from './lexicon/transaction-types';
+import { anyOf } from './lexicon/words';
 
 export interface TypeReading {
   type: TransactionType | null;
@@ -13,10 +15,11 @@ const RED_PACKET_OUT =
 const RED_PACKET_IN =
   /给我(?:发|包)[^，,。；;]{0,4}红包|发给我[^，,。；;]{0,4}红包|红包发给我|收(?:到|了)?[^，,。；;]{0,4}红包|抢(?:到|了)?[^，,。；;]{0,4}红包|领(?:到|了)?[^，,。；;]{0,4}红包|得(?:到|了)[^，,。；;]{0,4}红包|红包(?:收|到账|进账)/;
 const INCOMING_TRANSFER = /(?:收到|收了|到账|进账)[^，,。；;]{0,8}转账|转账[^，,。；;]{0,4}(?:到账|进账)/;
-const TRANSFER =
-  /打钱|汇款|汇了|汇给|借出|借入|给[^，,。；;]{1,6}打了?(?=[0-9零一二两三四五六七八九十])|转账|转给|转到|转入|转出|转了|给[^，,。；;]{1,6}转|还钱|还款|还了|还给|还我|借给|借钱|借了|存钱|存了|存入|取钱|取现|取[了出]?[^，,。；;]{0,4}现金|提现|还信用卡|还花呗|还白条/;
-const INCOME =
-  /收入|收到|收了|收款|进账|到账|入账|报销|退款|退钱|退了|退回|返现|返利|赚了|赚到|挣了|挣到|利息|收益|卖了|卖掉|退税|补贴|津贴|收租|回款|结算了|中了|中奖|捡到|捡了|发工资|发奖金|发了奖金|发薪|(?<!外)卖(?!部|场|家|点|相|萌|菜|票)/;
+// 给他打了500, 给妈转, 取了两千现金: transfer verbs with the person or the money between.
+const TRANSFER = new RegExp(
+  `${anyOf(TRANSFER_WORDS)}|给[^，,。；;]{1,6}打了?(?=[0-9零一二两三四五六七八九十])|给[^，,。；;]{1,6}转|取[了出]?[^，,。；;]{0,4}现金`,
+);
+const INCOME = new RegExp(`${anyOf(INCOME_WORDS)}|(?<!${anyOf(NOT_SALE_BEFORE)})卖(?!${anyOf(NOT_SALE_AFTER)})`);
 
 /** Reads the type words only; a null type means "decide from the category, else EXPENSE". */
 export function readTypeWords(text: string): TypeReading {
@@ -29,33 +32,3 @@ export function readTypeWords(text: string): TypeReading {
   if (INCOME.test(text)) return { type: 'INCOME', category: null };
   return { type: null, category: null };
 }
-
-/** Words that name a type outright in a correction (改为收入, 不是支出). */
-export const TYPE_NAMES: readonly { word: string; type: TransactionType }[] = [
-  { word: '收入', type: 'INCOME' },
-  { word: '进账', type: 'INCOME' },
-  { word: '入账', type: 'INCOME' },
-  { word: '支出', type: 'EXPENSE' },
-  { word: '开支', type: 'EXPENSE' },
-  { word: '花销', type: 'EXPENSE' },
-  { word: '消费', type: 'EXPENSE' },
-  { word: '花费', type: 'EXPENSE' },
-  { word: '转账', type: 'TRANSFER' },
-  { word: '发出去', type: 'EXPENSE' },
-  { word: '送出去', type: 'EXPENSE' },
-  { word: '付出去', type: 'EXPENSE' },
-  { word: '别人给的', type: 'INCOME' },
-  { word: '别人给我的', type: 'INCOME' },
-  { word: '别人送的', type: 'INCOME' },
-  { word: '给别人的', type: 'EXPENSE' },
-  { word: '我发的', type: 'EXPENSE' },
-  { word: '发出的', type: 'EXPENSE' },
-  { word: '花出去', type: 'EXPENSE' },
-  { word: '发给我的', type: 'INCOME' },
-  { word: '给我的', type: 'INCOME' },
-  { word: '别人发的', type: 'INCOME' },
-  { word: '收回来', type: 'INCOME' },
-  { word: '收来的', type: 'INCOME' },
-  { word: '收的', type: 'INCOME' },
-  { word: '收到的', type: 'INCOME' },
-];

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { GATEWAY_PATHS, HealthResponseSchema } from '../../../shared/gateway';
+import { GATEWAY_PATHS, HealthResponseSchema, type HealthResponse } from '../../../shared/gateway';
 import type { ConnectionTestResult, SecretName, Settings } from '../../../shared/ipc/app-settings';
 import { systemClock, type Clock } from '../clock';
 
@@ -61,13 +61,8 @@ async function testGateway(url: string, key: string | null, deps: ConnectionTest
   const base = trimSlash(url);
   const health = await request(`${base}${GATEWAY_PATHS.health}`, { method: 'GET' }, deps);
   if (!health.ok) return { ok: false, message: health.message.replace('{what}', '网关') };
-  let parsed: ReturnType<typeof HealthResponseSchema.safeParse> | null = null;
-  try {
-    parsed = HealthResponseSchema.safeParse(JSON.parse(health.body));
-  } catch {
-    parsed = null;
-  }
-  if (health.status !== 200 || !parsed?.success) {
+  const info = health.status === 200 ? readHealth(health.body) : null;
+  if (!info) {
     return { ok: false, message: '这个地址能访问，但不是随口记网关，请检查地址（通常以端口号结尾，例如 :8080）。' };
   }
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -77,14 +72,24 @@ async function testGateway(url: string, key: string | null, deps: ConnectionTest
   if (auth.status === 401) return { ok: false, message: key ? '网关拒绝了 API Key，请检查是否填写正确。' : '网关需要 API Key，请填写后再试。' };
   if (auth.status === 429) return { ok: false, message: statusMessage('网关', 429) };
   const notes: string[] = [];
-  if (!parsed.data.llm) notes.push('网关没有配置大模型，识别将使用本地规则');
-  if (!parsed.data.asr) notes.push('网关没有配置语音识别，可以用键盘输入');
+  if (!info.llm) notes.push('网关没有配置大模型，识别将使用本地规则');
+  if (!info.asr) notes.push('网关没有配置语音识别，可以用键盘输入');
   const latencyMs = health.latencyMs;
   return {
-    ok: parsed.data.llm,
+    ok: info.llm,
     message: `网关连接正常（${latencyMs} ms）${notes.length ? `，但${notes.join('；')}` : ''}。`,
     latencyMs,
   };
+}
+
+/** The gateway's health answer, or null when the body is something else (another server). */
+function readHealth(body: string): HealthResponse | null {
+  try {
+    const parsed = HealthResponseSchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 function statusMessage(what: string, status: number): string {

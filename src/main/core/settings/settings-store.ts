@@ -11,6 +11,8 @@ import {
   type SettingsPatch,
   type SettingsView,
 } from '../../../shared/ipc/app-settings';
+import { CodedError } from '../../../shared/errors';
+import { Listeners, type Unsubscribe } from '../../../shared/listeners';
 import type { SecretBox } from './secret-box';
 
 export const SETTINGS_FILE = 'settings.json';
@@ -23,8 +25,10 @@ const fileSchema = z.object({
 });
 
 /** A save the user must hear about (Chinese message), e.g. keys without a keyring. */
-export class SettingsError extends Error {
-  readonly code = 'settings_error';
+export class SettingsError extends CodedError<'settings_error'> {
+  constructor(message: string) {
+    super('settings_error', message);
+  }
 }
 
 export interface SettingsStore {
@@ -38,7 +42,7 @@ export interface SettingsStore {
   save(patch: SettingsPatch): SettingsView;
   /** Settings and secrets as they would be after `patch`, without saving (connection test). */
   preview(patch: SettingsPatch): { settings: Settings; secret: (name: SecretName) => string | null };
-  onChange(listener: (settings: Settings) => void): () => void;
+  onChange(listener: (settings: Settings) => void): Unsubscribe;
 }
 
 export interface SettingsStoreOptions {
@@ -65,7 +69,7 @@ function mergeSettings(base: Settings, patch: SettingsPatch['settings']): Settin
 export function createSettingsStore(options: SettingsStoreOptions): SettingsStore {
   const log = options.log ?? (() => {});
   const path = join(options.dataDir, SETTINGS_FILE);
-  const listeners = new Set<(settings: Settings) => void>();
+  const listeners = new Listeners<{ change: (settings: Settings) => void }>((err) => log('settings listener failed', err));
   let settings: Settings;
   let secrets: Record<string, string>;
 
@@ -169,13 +173,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         log('writing settings failed', err);
         throw new SettingsError('设置未能写入磁盘，请检查数据文件夹的权限或剩余空间后重试。');
       }
-      for (const listener of listeners) {
-        try {
-          listener(settings);
-        } catch (err) {
-          log('settings listener failed', err);
-        }
-      }
+      listeners.emit('change', settings);
       return store.view();
     },
     preview(patch) {
@@ -190,10 +188,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         },
       };
     },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: (listener) => listeners.on('change', listener),
   };
   return store;
 }

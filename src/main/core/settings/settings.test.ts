@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { startGatewayHarness, type GatewayHarness } from '../../../gateway/testing/gateway-harness';
+import { startGatewayHarness, type GatewayHarness } from '../../../../test/support/gateway/gateway-harness';
 import { settingsSaveSchema, type SettingsSaveInput } from '../../../shared/ipc/app-settings';
 import { FakeClock } from '../clock';
 import {

@@ -10,7 +10,7 @@ import type { LedgerPort } from './ports';
 import { PHRASES } from './templates';
 import { createUnderstanding } from '../llm/index';
 import { classifyIntent } from '../nlp/index';
-import { RecordingTts, ScriptedAsr, ScriptedLlm, ScriptedVoiceInput } from './test-doubles';
+import { RecordingTts, ScriptedAsr, ScriptedLlm, ScriptedVoiceInput } from '../../../../test/support/voice-doubles';
 
 function r(amount: number | null, type: TransactionType, category: string | null, description = ''): ParseResult {
   return { amount, type, category, description, date: null, account: null, confidence: 0.9, source: 'llm' };
@@ -115,6 +115,8 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
         },
         deleteTransactions: (ids) => ledger.deleteTransactions(ids),
         totals: (q) => ledger.totals(q),
+        placeCategory: (name, type) => ledger.placeCategory(name, type),
+        getMany: (ids) => ledger.getMany(ids),
       }),
     });
     await t.orch.processTextInput('确认');
@@ -814,6 +816,29 @@ describe('commit, continue, exit', () => {
     // An ordinary new item still parses.
     await t.orch.processTextInput('打车其实花了35');
     expect(t.orch.batch?.items[0]?.result.amount).toBe(35);
+  });
+
+  it('「撤销」 on a shown card cancels it; 「撤销刚才的保存」 keeps it; with no card both undo the last save', async () => {
+    const t = setup();
+    await t.begin();
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] }, { parse: [r(30, 'EXPENSE', '交通', '打车')] });
+    await t.orch.processTextInput('吃饭60');
+    await t.orch.processTextInput('确认');
+    await t.orch.processTextInput('打车30');
+    await t.orch.processTextInput('撤销刚才的保存');
+    expect(t.last()).toBe(PHRASES.undoWhileConfirming);
+    expect(t.orch.batch?.items.map((i) => i.result.description)).toEqual(['打车']);
+    await t.orch.processTextInput('撤销');
+    expect(t.last()).toBe(PHRASES.cancelled);
+    expect([t.orch.batch, t.orch.state]).toEqual([null, 'listening']);
+    expect(t.rows().map((row) => row.description)).toEqual(['吃饭']);
+    await t.orch.processTextInput('撤销刚才的保存');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.orch.batch?.items.map((i) => i.result.description)).toEqual(['吃饭']);
+    await t.orch.processTextInput('确认');
+    await t.orch.processTextInput('撤销');
+    expect(t.rows()).toHaveLength(0);
+    expect(t.last()).toBe('已撤销刚才保存的1笔交易，请确认或修改。记录支出60元，餐饮，确认吗？');
   });
 
   it('undo with nothing saved says so', async () => {

@@ -147,9 +147,9 @@ export interface LedgerPort {
    * The user's category a save would file `name` under for `type`. Drafts carry it so the
    * read-back and the card name what will be stored, not a word the model made up (洗浴 → 其他).
    */
-  placeCategory?(name: string, type: TransactionType): string;
+  placeCategory(name: string, type: TransactionType): string;
   /** The rows that still exist, as they are now (the ledger page may have edited or deleted some). */
-  getMany?(ids: readonly string[]): TransactionRow[];
+  getMany(ids: readonly string[]): TransactionRow[];
 }
 
 export type { SessionSummary };

@@ -8,7 +8,7 @@ import type { AppEvent, VoiceEvent } from '../../../shared/events';
 import type { VoiceSnapshot } from '../../../shared/ipc/index';
 import { createAppCore, type AppCore } from '../app-core';
 import { FakeClock } from '../clock';
-import { ScriptedLlm, ScriptedVoiceInput } from './test-doubles';
+import { ScriptedLlm, ScriptedVoiceInput } from '../../../../test/support/voice-doubles';
 
 const cores: { core: AppCore; dir: string }[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VoiceAction } from '../../../../shared/ipc/index';
 import ConfirmationCard from './ConfirmationCard.svelte';
-import { batchOf, FOUR } from './fixtures';
+import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
 import { SWIPE_MAX_PX, SWIPE_MIN_PX, swipeOutcome, swipeThreshold, SwipeTracker } from './swipe';
 import { changedFields } from './draft-edit';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
-import { batchOf, FOUR } from '../card/fixtures';
+import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
 import { needsHint } from './conversation';
-import { FakeVoiceApi } from './fake-api';
+import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import { VoiceSession } from './session.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));

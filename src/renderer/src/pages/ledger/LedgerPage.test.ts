@@ -1,8 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ParseResult } from '../../../../shared/domain';
-import { installRealLedgerApi, type RealApi } from '../../lib/ledger/real-api.test-helper';
-import { ymdOf } from '../../lib/ledger/ranges';
+import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
+import { rangeFor, ymdOf } from '../../lib/ledger/ranges';
 import UndoToast from '../../lib/ledger/UndoToast.svelte';
 import LedgerPage from './LedgerPage.svelte';
 
@@ -14,88 +13,106 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-let api: RealApi;
+// The page against a fake of the ledger commands: what it sends and how it shows the answers.
+// The same flows against the real handler table and SQLite ledger are in e2e/ledger.spec.ts.
+let fake: FakeLedgerApi;
 const today = ymdOf(new Date());
 
-const item = (over: Partial<ParseResult>): ParseResult => ({
-  amount: 10,
-  type: 'EXPENSE',
-  category: '餐饮',
-  description: '',
-  date: today,
-  account: null,
-  confidence: 1,
-  source: 'local',
-  ...over,
-});
-
 beforeEach(() => {
-  api = installRealLedgerApi();
-  api.ledger.saveBatch([
-    item({ amount: 35, description: '午饭' }),
-    item({ amount: 12.5, category: '交通', description: '地铁' }),
-    item({ amount: 9000, type: 'INCOME', category: '工资', description: '工资' }),
-  ]);
+  fake = new FakeLedgerApi().install();
+  fake.addRow({ amountFen: 3500, description: '午饭' });
+  fake.addRow({ amountFen: 1250, category: '交通', description: '地铁' });
+  fake.addRow({ amountFen: 900_000, type: 'INCOME', category: '工资', description: '工资' });
 });
 
 afterEach(() => {
   cleanup();
-  api.close();
+  fake.uninstall();
 });
 
 const summary = () => document.querySelector('p.summary')!.getAttribute('aria-label');
+const lastListDays = () => fake.inputsOf('listDays').at(-1);
 
-describe('明细 page (real ledger handlers, jsdom)', () => {
-  it('shows this month grouped by day with signed amounts and the totals', async () => {
+describe('明细 page', () => {
+  it('asks for this month, and shows it grouped by day with signed amounts and the totals', async () => {
     render(LedgerPage);
     await screen.findByText('午饭');
+    expect(fake.inputsOf('listDays')[0]).toEqual(rangeFor('month', new Date()));
     expect(summary()).toBe('共 3 笔，支出 ¥47.50，收入 ¥9000');
     const rows = within(screen.getByRole('listbox', { name: '明细列表' })).getAllByRole('option');
     expect(rows.map((r) => r.querySelector('.amount')!.textContent)).toEqual(expect.arrayContaining(['-35', '-12.50', '+9000']));
     expect(document.querySelector(`.day[data-date="${today}"]`)).not.toBeNull();
   });
 
-  it('filters by type and by search text', async () => {
+  it('sends the type filter and the search text, and shows what comes back', async () => {
     render(LedgerPage);
     await screen.findByText('午饭');
     await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: 'INCOME' } });
     await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥0，收入 ¥9000'));
+    expect(lastListDays()).toMatchObject({ type: 'INCOME' });
     await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: '' } });
     await fireEvent.input(screen.getByLabelText('搜索'), { target: { value: '交通' } });
+    // Enter searches at once, without waiting for the typing pause.
     await fireEvent.keyDown(screen.getByLabelText('搜索'), { key: 'Enter' });
     await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥12.50，收入 ¥0'));
+    expect(lastListDays()).toEqual({ ...rangeFor('month', new Date()), text: '交通' });
   });
 
-  it('deletes after confirmation, offers 撤销 in a toast, and Ctrl+Z undoes', async () => {
+  it('deletes after confirmation, offers 撤销 in a toast, and Ctrl+Z / Ctrl+Shift+Z undo and redo', async () => {
     render(LedgerPage);
     await fireEvent.click(await screen.findByRole('button', { name: '删除 午饭' }));
     const dialog = screen.getByRole('alertdialog');
     expect(dialog.textContent).toContain('午饭');
+    expect(fake.inputsOf('deleteTransactions')).toEqual([]);
     await fireEvent.click(within(dialog).getByRole('button', { name: '删除' }));
+    const lunch = fake.inputsOf('deleteTransactions')[0]!.ids;
+    expect(lunch).toHaveLength(1);
     const toast = await screen.findByRole('status');
     expect(toast.textContent).toContain('已删除 1 笔');
     await vi.waitFor(() => expect(screen.queryByText('午饭')).toBeNull());
-    expect(api.ledger.count()).toBe(2);
     await fireEvent.click(within(toast).getByRole('button', { name: '撤销' }));
     await screen.findByText('午饭');
-    expect(api.ledger.count()).toBe(3);
+    expect(fake.inputsOf('undo')).toHaveLength(1);
 
     await fireEvent.click(screen.getByRole('button', { name: '删除 地铁' }));
     await fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: '删除' }));
-    await vi.waitFor(() => expect(api.ledger.count()).toBe(2));
+    await vi.waitFor(() => expect(screen.queryByText('地铁')).toBeNull());
     const toolbarUndo = screen.getAllByRole('button', { name: '撤销' }).find((b) => b.classList.contains('history'))!;
     await vi.waitFor(() => expect(toolbarUndo).toHaveProperty('disabled', false));
     await fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
-    await vi.waitFor(() => expect(api.ledger.count()).toBe(3));
+    await screen.findByText('地铁');
+    expect((await screen.findByRole('status')).textContent).toContain('已撤销：删除 1 笔');
     await fireEvent.keyDown(window, { key: 'Z', ctrlKey: true, shiftKey: true });
-    await vi.waitFor(() => expect(api.ledger.count()).toBe(2));
+    await vi.waitFor(() => expect(screen.queryByText('地铁')).toBeNull());
+    expect(fake.inputsOf('undo')).toHaveLength(2);
+    expect(fake.inputsOf('redo')).toHaveLength(1);
+    expect(screen.getByRole('status').textContent).toContain('已重做：删除 1 笔');
   });
 
-  it('a voice save through the history refreshes the list by event', async () => {
+  it('leaves Ctrl+Z inside a text field to the field', async () => {
     render(LedgerPage);
     await screen.findByText('午饭');
-    api.history.saveBatch([item({ amount: 8.8, description: '奶茶' })]);
+    await fireEvent.keyDown(screen.getByLabelText('搜索'), { key: 'z', ctrlKey: true });
+    expect(fake.inputsOf('undo')).toEqual([]);
+  });
+
+  it('shows the sentence main sends when a delete fails, and keeps the row', async () => {
+    render(LedgerPage);
+    fake.failNext('deleteTransactions', { code: 'ledger_error', message: '账本暂时无法写入，请稍后重试。' });
+    await fireEvent.click(await screen.findByRole('button', { name: '删除 午饭' }));
+    await fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: '删除' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('账本暂时无法写入，请稍后重试。');
+    expect(screen.getByText('午饭')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('refreshes the list when the ledger announces a change (a voice save)', async () => {
+    render(LedgerPage);
+    await screen.findByText('午饭');
+    fake.addRow({ amountFen: 880, description: '奶茶' });
+    fake.changed('save');
     await screen.findByText('奶茶');
+    await vi.waitFor(() => expect(summary()).toBe('共 4 笔，支出 ¥56.30，收入 ¥9000'));
   });
 });
 

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WindowAction } from '../../../../shared/ipc/app';
-import { batchOf } from '../../lib/card/fixtures';
-import { FakeVoiceApi } from '../../lib/voice/fake-api';
+import { batchOf } from '../../../../../test/support/renderer/card-fixtures';
+import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import QuickEntryPage from './QuickEntryPage.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchOf, FOUR } from '../../lib/card/fixtures';
-import { FakeVoiceApi } from '../../lib/voice/fake-api';
+import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
+import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import SessionPage from './SessionPage.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));

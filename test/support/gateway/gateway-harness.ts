@@ -1,8 +1,8 @@
 // Starts the real gateway app on loopback against fake upstreams, for tests and tools.
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../main/core/clock';
-import { buildGatewayApp } from '../app';
-import { loadGatewayConfig } from '../config';
+import type { Clock } from '../../../src/main/core/clock';
+import { buildGatewayApp } from '../../../src/gateway/app';
+import { loadGatewayConfig } from '../../../src/gateway/config';
 import { startFakeChatServer, type ChatScript, type FakeChatServer } from './fake-chat-server';
 import { startFakeTokenServer, type FakeTokenServer } from './fake-token-server';
 

@@ -1,8 +1,10 @@
-import type { Unsubscribe } from '../voice/ports';
+/** Stops a subscription; calling it again does nothing. */
+export type Unsubscribe = () => void;
 
 /**
- * A minimal typed event hub. A throwing listener must not break the audio or socket loop that
- * emitted the event, so listener errors go to `onListenerError` instead of propagating.
+ * A minimal typed event hub. A throwing listener must not break the loop that emitted the
+ * event (audio, a socket, a settings save), so listener errors go to `onListenerError`
+ * instead of propagating.
  */
 export class Listeners<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
   private readonly table = new Map<keyof Events, Set<Events[keyof Events]>>();

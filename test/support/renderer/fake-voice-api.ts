@@ -1,7 +1,10 @@
-import type { VoiceMode, VoiceState } from '../../../../shared/domain';
-import type { AppEvent } from '../../../../shared/events';
-import type { IpcResult, VoiceSnapshot } from '../../../../shared/ipc/index';
-import type { VoiceApi } from './session.svelte';
+import type { VoiceMode, VoiceState } from '../../../src/shared/domain';
+import type { AppEvent } from '../../../src/shared/events';
+import type { IpcResult, SuikoujiApi, VoiceSnapshot } from '../../../src/shared/ipc/index';
+
+// The same commands as the renderer's VoiceApi, spelled from the shared contract: importing
+// session.svelte.ts here would drag its runes into the node type check of test/.
+type VoiceApi = Pick<SuikoujiApi, 'voiceSnapshot' | 'voiceStart' | 'voiceSetMode' | 'voiceText' | 'voicePushToTalk' | 'voiceAction' | 'onEvent'>;
 
 /**
  * A stand-in for the main process in component tests: records every command, answers with

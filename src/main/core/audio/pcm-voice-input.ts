@@ -1,10 +1,11 @@
 // A VoiceInput whose "microphone" is audio handed to it (a WAV file in tools/session): the
 // same node-vad classifier, segmenter and 500 ms pre-roll as the real microphone, so a
 // replayed clip reaches the orchestrator exactly as live speech would.
-import { SpeechSegmenter, VadClassifier, type SegmenterEvent, type SegmenterOptions, type VadMode } from '../audio/index';
-import { msToSamples } from '../audio/pcm';
-import { PreRollBuffer } from '../audio/pre-roll';
-import type { Unsubscribe, VoiceInput, VoiceInputEvents } from './ports';
+import type { Unsubscribe, VoiceInput, VoiceInputEvents } from '../voice/ports';
+import { SpeechSegmenter, type SegmenterEvent, type SegmenterOptions } from './segmenter';
+import { VadClassifier, type VadMode } from './vad';
+import { msToSamples } from './pcm';
+import { PreRollBuffer } from './pre-roll';
 
 export interface PcmVoiceInputOptions extends SegmenterOptions {
   vadMode?: VadMode;

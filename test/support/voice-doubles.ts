@@ -1,7 +1,7 @@
 // Scripted stand-ins for the ports that cannot run inside a unit test (a microphone, the
-// cloud ASR engine, a speaker), used by the orchestrator tests, the bench and tools/session.
+// cloud ASR engine, a speaker, the LLM gateway), used by the voice tests and the orchestrator bench.
 // They implement the port interfaces exactly, so the orchestrator cannot tell them apart.
-import type { ParseResult } from '../../../shared/domain';
+import type { ParseResult } from '../../src/shared/domain';
 import {
   GATEWAY_PATHS,
   CorrectTransactionRequestSchema,
@@ -11,9 +11,9 @@ import {
   type CorrectTransactionRequest,
   type CorrectTransactionResponse,
   type ParseTransactionRequest,
-} from '../../../shared/gateway';
-import type { Clock } from '../clock';
-import type { AsrClient, AsrClientEvents, AsrError, Tts, Unsubscribe, VoiceInput, VoiceInputEvents } from './ports';
+} from '../../src/shared/gateway';
+import type { Clock } from '../../src/main/core/clock';
+import type { AsrClient, AsrClientEvents, AsrError, Tts, Unsubscribe, VoiceInput, VoiceInputEvents } from '../../src/main/core/voice/ports';
 
 class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
   private readonly listeners = new Map<keyof Events, Set<(...args: unknown[]) => void>>();

@@ -1,0 +1,49 @@
+// Words around a number (src/main/core/nlp/amounts.ts, parse.ts): the units that make it money,
+// the measure words that make it a count, and the verbs and words that come with a payment.
+import { words } from './words';
+
+/** After a number: money. Tried in this order, so a longer unit goes before its start (块钱, 块). */
+export const YUAN_UNITS = words('块钱 元钱 块儿 人民币 rmb 块 元 圆');
+
+/** 八毛, 五角钱: tenths of a yuan (毛钱 before 毛). */
+export const JIAO_UNITS = words('毛钱 毛 角钱 角');
+
+/** After 两块: 块 is money, not the measure word of 两块蛋糕. */
+export const FOLLOWERS_OF_MONEY = words('钱 的 了 吧 啊 呀 呢 哦 嘛 整 多 左 来');
+
+/** After a number: a count, a duration or a size, never money. */
+export const MEASURE_WORDS = words(`
+  分钟 小时 钟头 公里 公斤 千克 毫升 个月 周岁 年级 个 杯 件 双 本 次 张 瓶 份 斤 位 人 盒 包 条 只 台 辆 顿 碗 箱 袋 支 枝 根 片
+  颗 粒 卷 套 副 对 部 间 家 场 门 节 期 周 晚 夜 趟 遍 口 首 局 把 串 听 罐 桶 壶 锅 盘 碟 楼 层 站 栋 笔 头 匹 款 种 样 些 批 群
+  排 行 名 岁 集 页 章 级 秒 刻 米 克 升 度 折 倍 % 年 月 天 号 日 点 时 路 线 届 圈 餐 顶 幅 棵 朵 盏 道 声 km kg g ml l h x 下
+  起 共 直 定 般 会
+`);
+
+/** Words that start with a measure word but name the next item (午饭三十晚饭五十). */
+export const NOT_MEASURE = words(`
+  晚饭 晚餐 晚上 点外卖 点餐 点菜 点心 天然气 台球 门票 盒饭 盒马 包子 包车 口罩 口红 口香糖 米线 米粉 米饭 行李 家具 家教 家政
+  年终 年费 年卡 月卡 月租 月供 头发 下午 起床 片儿
+`);
+
+/** Product and series names: a number right after them is the model (iphone15, mate60, ipadair5). */
+export const MODEL_NAMES = words(`
+  iphone ipad mac macbook airpods watch mate nova pura honor redmi xiaomi galaxy note pixel xbox switch model rtx gtx pro max plus
+  ultra mini air
+`);
+
+/** 这两笔, 前三个: the measure words that count items on the card. */
+export const COUNT_MEASURES = words('笔 个 条 项');
+
+/** 第二笔: the measure words after an ordinal (ASR often hears 笔 as 比 or 币). */
+export const ORDINAL_MEASURES = words('笔 比 币 个 条 项 单 次 行');
+
+/** 花三十块买了本书, 午饭吃了三十: a verb right before the amount belongs to it, not to the item. */
+export const PAYING_VERBS = words(`
+  人均 每人 实付 实际付了 实际花了 花了 花费了 花费 花掉 用了 用掉 付了 付 支付了 支付 消费了 消费 吃了 喝了 交了 充了
+`);
+
+/** 买花, 鲜花, 一束花: before these, 花 is a flower, not spending. */
+export const FLOWER_BEFORE = words('买 鲜 送 插 献 种 养 束');
+
+/** 不是30, 满100减20, 原价一百, 优惠了二十: before an amount, one that was denied or not paid. */
+export const NOT_PAID = words('不是 不 满 减 减了 原价 原来 本来 优惠 优惠了 便宜 便宜了 省 省了 立减 抵扣 抵了 打折前');

@@ -1,0 +1,169 @@
+// The conversation of one session: it carries the dialogue's state from step to step, shows
+// and speaks each step, performs its effect (asks Understanding, writes the session book) and
+// keeps the transcript a window shows.
+import type { DraftBatch } from '../../../shared/draft-batch';
+import type { VoiceState } from '../../../shared/domain';
+import type { VoiceEvent } from '../../../shared/events';
+import type { ConversationEntry } from '../../../shared/ipc/voice';
+import type { ZonedNow } from '../../../shared/time';
+import type { Clock } from '../clock';
+import {
+  afterSave,
+  afterSaveFailure,
+  afterUndo,
+  cardEvent,
+  llmFailureError,
+  step,
+  type DialogueInput,
+  type DialogueState,
+  type DraftAction,
+  type Step,
+} from './dialogue';
+import type { LedgerPort, LlmFailure, Understanding, UnderstandingContext } from './ports';
+import { SessionBook } from './session-book';
+
+const MAX_TRANSCRIPT = 200;
+
+export interface ConversationOptions {
+  understanding: Understanding;
+  ledger: LedgerPort;
+  context?: () => Omit<UnderstandingContext, 'now'>;
+  clock: Clock;
+  /** The user's wall clock with its offset; defaults to the clock's instant in this machine's zone. */
+  now?: () => ZonedNow;
+  log: (message: string, err?: unknown) => void;
+}
+
+/** What the conversation needs from the session around it. */
+export interface ConversationHost {
+  /** The session is running: neither ended nor disposed. */
+  usable(): boolean;
+  emit(event: VoiceEvent): void;
+  setState(state: VoiceState): void;
+  say(text: string): void;
+  exit(): Promise<void>;
+}
+
+export class Conversation {
+  readonly book: SessionBook;
+  private dialogue: DialogueState = { batch: null, askedForMoreChanges: false, offlineNoticed: false };
+  /** LLM failure codes already shown this session: a refused key is said once, not per sentence. */
+  private readonly llmFailuresReported = new Set<string>();
+  private readonly entries: ConversationEntry[] = [];
+  private readonly now: () => ZonedNow;
+
+  constructor(
+    private readonly options: ConversationOptions,
+    private readonly host: ConversationHost,
+  ) {
+    this.book = new SessionBook(options.ledger, options.log);
+    this.now =
+      options.now ??
+      (() => {
+        const epochMs = options.clock.now();
+        return { epochMs, offsetMinutes: -new Date(epochMs).getTimezoneOffset() };
+      });
+  }
+
+  get batch(): DraftBatch | null {
+    return this.dialogue.batch;
+  }
+
+  get transcript(): readonly ConversationEntry[] {
+    return this.entries;
+  }
+
+  /** Words the user typed or said. */
+  hear(text: string): Promise<void> {
+    this.note('user', text);
+    return this.run({ text });
+  }
+
+  act(action: DraftAction): Promise<void> {
+    return this.run({ action });
+  }
+
+  /** A sentence queued for the speaker: shown in the transcript and to the windows. */
+  said(text: string): void {
+    this.note('assistant', text);
+    this.host.emit({ type: 'ttsSpoken', text });
+  }
+
+  private note(role: ConversationEntry['role'], text: string): void {
+    this.entries.push({ role, text, at: this.options.clock.now() });
+    // A window shows the recent dialogue; an all-day session must not grow without bound.
+    if (this.entries.length > MAX_TRANSCRIPT) this.entries.splice(0, this.entries.length - MAX_TRANSCRIPT);
+  }
+
+  /** The session is over: the card goes without another word. */
+  drop(): void {
+    const shown = this.dialogue.batch;
+    this.dialogue = { ...this.dialogue, batch: null, askedForMoreChanges: false };
+    if (shown) this.host.emit({ type: 'draftBatchUpdated', batch: null });
+  }
+
+  /** One dialogue step: its card shown, its events sent, its sentences spoken, then its effect. */
+  private async run(input: DialogueInput): Promise<void> {
+    const { understanding, ledger } = this.options;
+    const now = this.now;
+    const context = this.options.context?.();
+    const place = ledger.placeCategory.bind(ledger);
+    const next = step(this.dialogue, input, {
+      now: now(),
+      online: understanding.isOnline(),
+      customCategories: context?.customCategories ?? [],
+      place,
+    });
+    this.show(next);
+    const effect = next.effect;
+    switch (effect.kind) {
+      case 'parse': {
+        const parsed = await this.understood(understanding.parse(effect.text, { ...context, now: now() }));
+        if (parsed) await this.run({ text: effect.text, parsed });
+        return;
+      }
+      case 'correct': {
+        const corrected = await this.understood(understanding.correct(effect.batch, effect.text, { ...context, now: now() }));
+        if (corrected) await this.run({ text: effect.text, corrected });
+        return;
+      }
+      case 'save': {
+        const saved = this.book.save(effect.resolved, now());
+        if (!saved.ok) return this.show(afterSaveFailure(this.dialogue, effect.before, saved.reason));
+        this.host.emit({ type: 'saved', transactions: saved.rows });
+        return this.show(afterSave(this.dialogue, saved.rows.length, effect.thenContinue));
+      }
+      case 'undo':
+        return this.show(afterUndo(this.dialogue, this.book.undo(now())));
+      case 'query':
+        return this.host.say(this.book.answer(effect.query));
+      case 'exit':
+        return this.host.exit();
+      case 'none':
+        return;
+    }
+  }
+
+  /** Understanding's answer, unless the session ended while it was on its way. */
+  private async understood<T extends { failure?: LlmFailure }>(answer: Promise<T>): Promise<T | null> {
+    const outcome = await answer;
+    if (!this.host.usable()) return null;
+    const error = llmFailureError(outcome.failure);
+    if (error && !this.llmFailuresReported.has(error.code)) {
+      this.llmFailuresReported.add(error.code);
+      this.host.emit({ type: 'error', ...error });
+    }
+    return outcome;
+  }
+
+  /** The state follows the card: CONFIRMING while one is shown, LISTENING once it is gone. */
+  private show(next: Step): void {
+    const before = this.dialogue.batch;
+    this.dialogue = { batch: next.batch, askedForMoreChanges: next.askedForMoreChanges, offlineNoticed: next.offlineNoticed };
+    const card = cardEvent(before, next);
+    if (card) this.host.emit(card);
+    if (!before !== !next.batch) this.host.setState(next.batch ? 'confirming' : 'listening');
+    for (const event of next.events) this.host.emit(event);
+    for (const sentence of next.sentences) this.host.say(sentence);
+  }
+}

@@ -1,0 +1,370 @@
+// The dialogue around the card (spec: voice-correction-dialogue, voice-batch-transaction) as
+// one step: (drafts, words or a card action, what the understanding made of them) → (new
+// drafts, sentences, events, effect). A step reads nothing but its arguments and the local
+// NLP; the orchestrator shows what it returns and performs its effect, so every decision is
+// a line of testdata/dialogue.jsonl.
+import { DraftBatch } from '../../../shared/draft-batch';
+import type { ClassifyResult, LedgerQuery, ParseResult } from '../../../shared/domain';
+import type { VoiceEvent } from '../../../shared/events';
+import type { DraftFields } from '../../../shared/ipc/voice';
+import { toZonedIso, type ZonedNow } from '../../../shared/time';
+import { classifyIntent, correctLocal, detectQuery } from '../nlp/index';
+import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from '../nlp/lexicon/dialogue';
+import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
+import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
+import * as say from './templates';
+
+/** UI commands that act on the drafts (restart belongs to the session manager). */
+export type DraftAction =
+  | { action: 'confirmItem'; index: number }
+  | { action: 'cancelItem'; index: number }
+  | { action: 'editItem'; index: number; fields: DraftFields }
+  | { action: 'confirmAll' }
+  | { action: 'cancelAll' }
+  | { action: 'undo' };
+
+export interface DialogueState {
+  /** The card on screen; null while LISTENING. */
+  batch: DraftBatch | null;
+  /**
+   * The last thing said was 「还需要修改吗？」. A bare 「没有了」 then means no more changes, not
+   * the exit word, and 「不需要了」 is not the cancel that would drop the drafts.
+   */
+  askedForMoreChanges: boolean;
+  /** The offline-correction notice is said once a session. */
+  offlineNoticed: boolean;
+}
+
+export interface DialogueEnv extends Placement {
+  now: ZonedNow;
+  /** Understanding.isOnline() at the time of the step. */
+  online: boolean;
+}
+
+export type DialogueInput =
+  | { text: string }
+  /** The same words again with Understanding's answer, after a `parse` or `correct` effect. */
+  | { text: string; parsed: ParseOutcome }
+  | { text: string; corrected: CorrectionOutcome }
+  | { action: DraftAction };
+
+export type Effect =
+  | { kind: 'none' }
+  /** Ask Understanding.parse (LISTENING) or .correct (CONFIRMING), then step again with the answer. */
+  | { kind: 'parse'; text: string }
+  | { kind: 'correct'; text: string; batch: DraftBatch }
+  /** Save the confirmed items of `resolved` in one transaction; on failure the card is `before` again. */
+  | { kind: 'save'; resolved: DraftBatch; before: DraftBatch; thenContinue: boolean }
+  | { kind: 'undo' }
+  | { kind: 'query'; query: LedgerQuery }
+  | { kind: 'exit' };
+
+export interface Step extends DialogueState {
+  /** The words that made a fresh card: it reaches the windows in finalText, not draftBatchUpdated. */
+  heard?: string;
+  /** Emitted after the card is shown. */
+  events: VoiceEvent[];
+  /** Spoken one after another, after the events. */
+  sentences: string[];
+  effect: Effect;
+}
+
+const NONE: Effect = { kind: 'none' };
+
+export function step(state: DialogueState, input: DialogueInput, env: DialogueEnv): Step {
+  if ('action' in input) return onAction(state, input.action, env);
+  if ('parsed' in input) return drafted(state, input.text, input.parsed, env);
+  if (!state.batch) return 'corrected' in input ? next(state) : listening(state, input.text, env);
+  if ('corrected' in input) return applyCorrection(state, state.batch, input.text, input.corrected, env);
+  return confirming(state, state.batch, input.text, env);
+}
+
+/** How a change of card reaches the windows, or null when the card stays as it is. */
+export function cardEvent(before: DraftBatch | null, after: Step): VoiceEvent | null {
+  if (after.batch === before) return null;
+  if (after.batch && after.heard !== undefined) return { type: 'finalText', text: after.heard, batch: after.batch.toDto() };
+  return { type: 'draftBatchUpdated', batch: after.batch?.toDto() ?? null };
+}
+
+/** After a save: the card is gone, and with `thenContinue` the user is asked for the next one. */
+export function afterSave(state: DialogueState, count: number, thenContinue: boolean): Step {
+  return next(state, {
+    batch: null,
+    events: thenContinue ? [{ type: 'continueRecording' }] : [],
+    sentences: [say.saved(count) + (thenContinue ? say.PHRASES.continueRecording : '')],
+  });
+}
+
+/** Nothing was written: the drafts go back to how they were and the user hears why. */
+export function afterSaveFailure(state: DialogueState, before: DraftBatch, reason: string): Step {
+  return next(state, {
+    batch: before,
+    events: [{ type: 'error', code: 'save_failed', message: `保存失败：${reason}` }],
+    sentences: [say.saveFailed(reason)],
+  });
+}
+
+/** The undone rows are a card again, or there was nothing left to undo. */
+export function afterUndo(state: DialogueState, restored: DraftBatch | null): Step {
+  if (!restored) return says(state, say.PHRASES.nothingToUndo);
+  return next(state, { batch: restored, sentences: [say.undone(restored.size) + say.readBack(restored)] });
+}
+
+/**
+ * The gateway or provider refused the call (a wrong key, a rate limit, a broken service):
+ * the local rules answered, but the user must learn why multi-item input stopped working.
+ * A down network is spoken as 「当前离线」 instead; a timeout or an unusable answer is a one-off.
+ */
+export function llmFailureError(failure: LlmFailure | undefined): { code: string; message: string } | null {
+  if (failure?.kind !== 'http') return null;
+  const status = failure.status ?? 0;
+  if (status === 401 || status === 403) return { code: 'llm_unavailable', message: `智能解析服务拒绝了密钥（HTTP ${status}），已改用本地规则` };
+  if (status === 429) return { code: 'llm_busy', message: `智能解析服务繁忙（HTTP ${status}），暂时改用本地规则` };
+  return { code: 'llm_unavailable', message: `智能解析服务暂时不可用（HTTP ${status}），已改用本地规则` };
+}
+
+// ---- LISTENING ----------------------------------------------------------------------
+
+function listening(state: DialogueState, text: string, env: DialogueEnv): Step {
+  const intent = classifyIntent(text, 0).intent;
+  // 「嗯」「啊」 or bare punctuation is thinking aloud, not something to parse.
+  if (intent === 'filler') return next(state);
+  if (intent === 'exit') return next(state, { effect: { kind: 'exit' } });
+  const plain = stripPunctuation(text);
+  if (UNDO_BARE.test(plain) || UNDO_SAVE_REFERENCE.test(plain)) return next(state, { effect: { kind: 'undo' } });
+  const query = detectQuery(text, env.now);
+  if (query) return next(state, { effect: { kind: 'query', query } });
+  if (intent === 'confirm' || intent === 'cancel' || intent === 'confirmItem' || intent === 'cancelItem')
+    return says(state, say.PHRASES.nothingPending);
+  // 「第一笔改成50」 with no card: a fix of drafts that are gone, not a new item 「改成」 50.
+  if (intent === 'correction' && ITEM_REFERENCE.test(text)) return says(state, say.PHRASES.nothingPending);
+  if (intent === 'continueRecording') return next(state, { events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.continueRecording] });
+  return next(state, { effect: { kind: 'parse', text } });
+}
+
+function drafted(state: DialogueState, text: string, outcome: ParseOutcome, env: DialogueEnv): Step {
+  // Words with no amount anywhere ("今天天气不错") are not a transaction to confirm.
+  if (outcome.results.every((result) => result.amount === null)) return says(state, say.PHRASES.nothingParsed);
+  const batch = DraftBatch.fromResults(
+    outcome.results.map((result) => placedResult(result, env)),
+    toZonedIso(env.now),
+  );
+  const notices: string[] = [];
+  if (outcome.truncated || outcome.results.length > batch.size) notices.push(say.PHRASES.truncated);
+  if (outcome.multipleDetected && outcome.source === 'local') {
+    // Online but refused or too slow is not 「离线」: the user would look for a network problem.
+    const reachable = outcome.failure !== undefined && outcome.failure.kind !== 'network' && env.online;
+    notices.push(`${reachable ? say.PHRASES.llmSingle : say.PHRASES.offlineSingle}。`);
+  }
+  return next(state, { batch, heard: text, sentences: [notices.join('') + say.readBack(batch)] });
+}
+
+// ---- CONFIRMING -----------------------------------------------------------------------
+
+function confirming(state: DialogueState, batch: DraftBatch, text: string, env: DialogueEnv): Step {
+  const plain = stripPunctuation(text);
+  if (state.askedForMoreChanges && NO_MORE_CHANGES.test(plain)) return resolve(state, batch.confirmAll(), batch);
+  // Before Layer 1, which hears 撤销 as cancel: words naming the earlier save must not drop this card.
+  if (UNDO_SAVE_REFERENCE.test(plain)) return says(state, say.PHRASES.undoWhileConfirming);
+  // A bare undo word (撤销/撤回/撤消) is Layer 1's cancel of this card.
+  const layer1: ClassifyResult = classifyIntent(text, batch.size);
+  switch (layer1.intent) {
+    case 'confirm':
+      return resolve(state, batch.confirmAll(), batch);
+    case 'cancel':
+      return resolve(state, batch.cancelAll(), batch);
+    case 'exit':
+      return next(state, { effect: { kind: 'exit' } });
+    case 'filler':
+      // Thinking aloud while reading the card: neither a correction nor worth an LLM call.
+      return next(state);
+    case 'continueRecording':
+      return continueRecording(state, batch);
+    case 'confirmItem':
+    case 'cancelItem': {
+      const position = layer1.index ?? -1;
+      const target = batch.items[position];
+      if (layer1.outOfRange || !target) return says(state, say.noSuchItem(position + 1, batch.size));
+      return itemAction(state, layer1.intent === 'confirmItem' ? 'confirm' : 'cancel', target.index, batch);
+    }
+    default:
+      break;
+  }
+  const query = detectQuery(text, env.now);
+  if (query) return next(state, { effect: { kind: 'query', query } });
+  // Layer 2: fill the wait with speech, then the LLM (3 s) or the local rules.
+  return next(state, { sentences: [say.PHRASES.correcting], effect: { kind: 'correct', text, batch } });
+}
+
+function applyCorrection(state: DialogueState, batch: DraftBatch, text: string, outcome: CorrectionOutcome, env: DialogueEnv): Step {
+  const intent = outcome.confidence < 0.7 ? 'unclear' : outcome.intent;
+  // The first reply from the offline rules says that only simple fixes work (spec: 离线降级纠正).
+  let offlineNoticed = state.offlineNoticed;
+  const notice = (): string => {
+    if (outcome.source !== 'local' || env.online || offlineNoticed) return '';
+    offlineNoticed = true;
+    return say.PHRASES.offlineCorrection;
+  };
+  const reply = (changes: Partial<Step>): Step => next(state, { ...changes, offlineNoticed });
+  const message = intent !== 'unclear' && outcome.message ? outcome.message : '';
+  switch (intent) {
+    case 'confirm':
+      return resolve(state, batch.confirmAll(), batch);
+    case 'cancel':
+      return resolve(state, batch.cancelAll(), batch);
+    case 'correction': {
+      let changed = batch;
+      const fixed: number[] = [];
+      const redated = new Set<number>();
+      for (const c of outcome.corrections) {
+        const target = changed.item(c.index);
+        if (!target || target.status !== 'pending') continue;
+        const updated = changed.updateItem(c.index, placedFields(target.result, c.updatedFields, env));
+        // Fields equal to what the item already holds are no change to read back.
+        if (updated === changed || sameDraft(updated.item(c.index)!.result, target.result)) continue;
+        if (updated.item(c.index)!.result.date !== target.result.date) redated.add(c.index);
+        changed = updated;
+        if (!fixed.includes(c.index)) fixed.push(c.index);
+      }
+      if (fixed.length === 0) break;
+      const fixes = fixed.map((index) => ({
+        number: changed.displayNumber(index),
+        result: changed.item(index)!.result,
+        dateChanged: redated.has(index),
+      }));
+      const sentence = notice() + say.corrected(fixes, changed.size) + message;
+      return reply({ batch: changed, sentences: [sentence], askedForMoreChanges: true });
+    }
+    case 'append': {
+      let grown = batch;
+      const added: number[] = [];
+      let full = false;
+      for (const c of outcome.corrections) {
+        const fields = c.updatedFields;
+        if (typeof fields.amount !== 'number' || !(fields.amount > 0)) continue;
+        const type = fields.type ?? 'EXPENSE';
+        const appended = grown.append({
+          amount: fields.amount,
+          type,
+          category: fields.category ? placedCategory(fields.category, fields.description ?? '', type, env) : null,
+          description: fields.description ?? '',
+          date: fields.date ?? null,
+          account: fields.account ?? null,
+          confidence: outcome.confidence,
+          source: outcome.source,
+        });
+        if (!appended) {
+          full = true;
+          break;
+        }
+        grown = appended;
+        added.push(grown.items[grown.items.length - 1]!.index);
+      }
+      if (added.length === 0 && !full) break;
+      const parts = added.map((index) => say.appended(grown.displayNumber(index), grown.item(index)!.result, grown.size));
+      if (full) parts.push(say.PHRASES.appendLimit);
+      return reply({ batch: grown, sentences: [notice() + parts.join('') + message] });
+    }
+    default:
+      break;
+  }
+  return reply({ sentences: [notice() + (outcome.message || (targetIsAmbiguous(batch, text, env) ? say.PHRASES.whichItem : say.PHRASES.unclear))] });
+}
+
+/**
+ * 「改成50」 with several pending items: the words carry a change but name no item, so the
+ * user is asked which one (spec: 定位模糊) rather than told they were not understood. The
+ * local rules decide: unplaceable against the batch, yet a change for a lone item.
+ */
+function targetIsAmbiguous(batch: DraftBatch, text: string, env: DialogueEnv): boolean {
+  const view = batch.pendingView();
+  if (view.items.length < 2) return false;
+  const options = { now: env.now, customCategories: [...env.customCategories] };
+  try {
+    if (correctLocal(text, view.items, options).intent !== 'unclear') return false;
+    const alone = correctLocal(text, [{ ...view.items[0]!, index: 0 }], options);
+    return alone.intent === 'correction' && alone.corrections.some((c) => Object.keys(c.updatedFields).length > 0);
+  } catch {
+    return false;
+  }
+}
+
+function onAction(state: DialogueState, action: DraftAction, env: DialogueEnv): Step {
+  const batch = state.batch;
+  if (action.action === 'undo') return batch ? says(state, say.PHRASES.undoWhileConfirming) : next(state, { effect: { kind: 'undo' } });
+  if (!batch) return says(state, say.PHRASES.nothingPending);
+  switch (action.action) {
+    case 'confirmAll':
+      return resolve(state, batch.confirmAll(), batch);
+    case 'cancelAll':
+      return resolve(state, batch.cancelAll(), batch);
+    case 'confirmItem':
+    case 'cancelItem':
+      if (!batch.item(action.index)) return next(state);
+      return itemAction(state, action.action === 'confirmItem' ? 'confirm' : 'cancel', action.index, batch);
+    case 'editItem': {
+      const target = batch.item(action.index);
+      if (!target || target.status !== 'pending') return next(state);
+      const edited = batch.updateItem(action.index, placedFields(target.result, action.fields, env));
+      if (edited === batch) return next(state);
+      const fix = { number: edited.displayNumber(action.index), result: edited.item(action.index)!.result };
+      return next(state, { batch: edited, sentences: [say.corrected([fix], edited.size)], askedForMoreChanges: true });
+    }
+  }
+}
+
+function itemAction(state: DialogueState, kind: 'confirm' | 'cancel', index: number, batch: DraftBatch): Step {
+  const changed = kind === 'confirm' ? batch.confirmItem(index) : batch.cancelItem(index);
+  if (changed.allResolved) return resolve(state, changed, batch);
+  const number = changed.displayNumber(index);
+  const sentence =
+    kind === 'confirm'
+      ? say.itemConfirmed(number, changed.pendingCount)
+      : say.itemCancelled(number, changed.item(index)!.result, changed.pendingCount);
+  return next(state, { batch: changed, sentences: [sentence] });
+}
+
+/** Nothing is pending any more: save what was confirmed, or say 已取消 and clear the card. */
+function resolve(state: DialogueState, resolved: DraftBatch, before: DraftBatch): Step {
+  if (resolved.confirmedItems.length === 0) return next(state, { batch: null, sentences: [say.PHRASES.cancelled] });
+  return next(state, { effect: { kind: 'save', resolved, before, thenContinue: false } });
+}
+
+function continueRecording(state: DialogueState, batch: DraftBatch): Step {
+  if (batch.confirmedItems.length > 0) return next(state, { effect: { kind: 'save', resolved: batch, before: batch, thenContinue: true } });
+  return next(state, { batch: null, events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.continueRecording] });
+}
+
+// ---- helpers --------------------------------------------------------------------------
+
+/** The step's defaults: the card as it was, the question of 「还需要修改吗？」 answered, nothing said. */
+function next(state: DialogueState, changes: Partial<Step> = {}): Step {
+  return {
+    batch: state.batch,
+    askedForMoreChanges: false,
+    offlineNoticed: state.offlineNoticed,
+    events: [],
+    sentences: [],
+    effect: NONE,
+    ...changes,
+  };
+}
+
+function says(state: DialogueState, sentence: string): Step {
+  return next(state, { sentences: [sentence] });
+}
+
+function stripPunctuation(text: string): string {
+  return text.replace(/[\s，。！？!?,.、~～…]+/g, '');
+}
+
+function sameDraft(a: ParseResult, b: ParseResult): boolean {
+  return (
+    a.amount === b.amount &&
+    a.type === b.type &&
+    a.category === b.category &&
+    a.description === b.description &&
+    a.date === b.date &&
+    a.account === b.account
+  );
+}

@@ -1,0 +1,131 @@
+// What one voice session writes to and reads from the ledger: the save of a resolved card,
+// the undo of the last one, spoken queries, the session's totals for the goodbye, and the
+// category a draft will be filed under.
+import { DraftBatch } from '../../../shared/draft-batch';
+import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '../../../shared/domain';
+import { fenToYuan } from '../../../shared/money';
+import { toZonedIso, type ZonedNow } from '../../../shared/time';
+import { chooseCategory, withCategoryForType, type CategoryRef } from '../categories/index';
+import { LedgerValidationError } from '../ledger/errors';
+import type { LedgerPort } from './ports';
+import * as say from './templates';
+
+/** Where drafts land: the user's own categories and the ledger's choice among them. */
+export interface Placement {
+  customCategories: readonly CategoryRef[];
+  place: (name: string, type: TransactionType) => string;
+}
+
+/**
+ * Drafts carry the category the ledger will file them under, so what is read back is what
+ * gets saved (the model's 洗浴 is read back as the 娱乐 it will be stored in).
+ */
+export function placedResult(result: ParseResult, placement: Placement): ParseResult {
+  return result.category ? { ...result, category: placedCategory(result.category, result.description, result.type, placement) } : result;
+}
+
+/** A correction's fields, with the category re-filed when the type flips. */
+export function placedFields(current: ParseResult, fields: UpdatedFields, placement: Placement): UpdatedFields {
+  const next = withCategoryForType(current, fields, placement.customCategories);
+  if (!next.category) return next;
+  return { ...next, category: placedCategory(next.category, next.description ?? current.description, next.type ?? current.type, placement) };
+}
+
+export function placedCategory(name: string, description: string, type: TransactionType, placement: Placement): string {
+  return chooseCategory(name, description, type, placement.customCategories, placement.place);
+}
+
+export type SaveOutcome = { ok: true; rows: TransactionRow[] } | { ok: false; reason: string };
+
+export class SessionBook {
+  private lastSave: { rows: TransactionRow[]; results: ParseResult[] } | null = null;
+  private readonly totals: SessionSummary = { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 };
+
+  constructor(
+    private readonly ledger: LedgerPort,
+    private readonly log: (message: string, err?: unknown) => void,
+  ) {}
+
+  get summary(): SessionSummary {
+    return { ...this.totals };
+  }
+
+  /** The confirmed items in one transaction: all of them or, with the reason, none. */
+  save(resolved: DraftBatch, now: ZonedNow): SaveOutcome {
+    const results = resolved.confirmedItems.map((item) => item.result);
+    let rows: TransactionRow[];
+    try {
+      rows = this.ledger.saveBatch(results, { now });
+    } catch (err) {
+      this.log('saveBatch failed', err);
+      return { ok: false, reason: saveFailureText(err, resolved) };
+    }
+    this.lastSave = { rows, results };
+    this.count(rows, 1);
+    return { ok: true, rows };
+  }
+
+  /** 「撤销」: deletes the rows of this session's last save and returns them as drafts. */
+  undo(now: ZonedNow): DraftBatch | null {
+    const last = this.lastSave;
+    if (!last) return null;
+    this.lastSave = null;
+    // The ledger page may have edited or deleted some of these rows since: bring back what is
+    // there now, and never resurrect a row the user deleted.
+    const current = this.ledger.getMany(last.rows.map((row) => row.id));
+    const removed = current.length === 0 ? 0 : this.ledger.deleteTransactions(current.map((row) => row.id));
+    if (removed === 0) return null;
+    // The summary takes back exactly what this save added to it.
+    this.count(last.rows, -1);
+    const results = current.map((row) => draftOf(row, last.results[last.rows.findIndex((saved) => saved.id === row.id)]));
+    return DraftBatch.fromResults(results, toZonedIso(now));
+  }
+
+  answer(query: LedgerQuery): string {
+    const totals = this.ledger.totals({
+      from: query.from,
+      to: query.to,
+      type: query.type,
+      ...(query.category ? { category: query.category } : {}),
+    });
+    return say.queryAnswer(query, totals.totalFen, totals.count);
+  }
+
+  private count(rows: readonly TransactionRow[], sign: 1 | -1): void {
+    this.totals.savedCount += sign * rows.length;
+    for (const row of rows) {
+      const fen = sign * row.amountFen;
+      if (row.type === 'EXPENSE') this.totals.expenseFen += fen;
+      else if (row.type === 'INCOME') this.totals.incomeFen += fen;
+      else this.totals.transferFen += fen;
+    }
+  }
+}
+
+/** A saved row as a draft again: its current fields, the original's confidence and source. */
+function draftOf(row: TransactionRow, original: ParseResult | undefined): ParseResult {
+  return {
+    amount: fenToYuan(row.amountFen),
+    type: row.type,
+    category: row.category,
+    description: row.description,
+    date: row.date,
+    account: row.account,
+    confidence: original?.confidence ?? 1,
+    source: original?.source ?? 'local',
+  };
+}
+
+/**
+ * The ledger numbers a bad item by its place among the confirmed results it was given; the
+ * user knows it by its number on the card (cancelled items keep their places there).
+ */
+function saveFailureText(err: unknown, resolved: DraftBatch): string {
+  if (!(err instanceof LedgerValidationError)) return errorMessage(err);
+  const item = resolved.confirmedItems[err.itemIndex];
+  return item ? `第${resolved.displayNumber(item.index)}笔${err.reason}` : errorMessage(err);
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

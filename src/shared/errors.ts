@@ -1,0 +1,15 @@
+/**
+ * An error with a stable machine code next to its message: callers branch on `code`, never
+ * on the wording, and boundaries (IPC, the gateway's HTTP layer) pass the code on as is.
+ */
+export class CodedError<C extends string = string> extends Error {
+  constructor(
+    readonly code: C,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    // The subclass's own name, so logs and stack traces say which error this is.
+    this.name = new.target.name;
+  }
+}

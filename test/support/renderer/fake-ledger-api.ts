@@ -1,0 +1,268 @@
+import { buildApi } from '../../../src/shared/api-shape';
+import { DEFAULT_ACCOUNT, PRESET_CATEGORIES } from '../../../src/shared/categories';
+import type { TransactionRow, TransactionType } from '../../../src/shared/domain';
+import type { AppEvent } from '../../../src/shared/events';
+import type { CommandInput, CommandName, CommandOutputs, IpcError, IpcResult, SuikoujiApi } from '../../../src/shared/ipc/index';
+import type { AccountInfo, CategoryInfo, DayTotal, HistoryState, HistoryStep, LedgerFilter } from '../../../src/shared/ipc/ledger';
+import { API_GLOBAL } from '../../../src/shared/ipc/names';
+
+type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
+type ChangeReason = Extract<AppEvent, { channel: 'ledger' }>['event']['reason'];
+
+interface HistoryEntry {
+  label: string;
+  undo(): void;
+  redo(): void;
+}
+
+/** Today in the local time zone, as the pages compute it. */
+function localYmd(d = new Date()): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+function matches(row: TransactionRow, f: LedgerFilter): boolean {
+  if (f.from && row.date < f.from) return false;
+  if (f.to && row.date > f.to) return false;
+  if (f.type && row.type !== f.type) return false;
+  if (f.category && row.category !== f.category) return false;
+  if (f.account && row.account !== f.account) return false;
+  if (f.minFen !== undefined && row.amountFen < f.minFen) return false;
+  if (f.maxFen !== undefined && row.amountFen > f.maxFen) return false;
+  const text = f.text?.trim();
+  return !text || row.description.includes(text) || row.category.includes(text);
+}
+
+/**
+ * The ledger commands as main answers them, over plain arrays, for page tests in jsdom.
+ * It keeps only what the pages display (categories, accounts, rows, an undo stack); the
+ * ledger's own rules (duplicate names, what may be deleted) are not modelled: a test that
+ * needs a refusal scripts it with `failNext`, and the real rules are exercised end to end in
+ * e2e/. A command it does not fake rejects, so a page calling it fails the test loudly.
+ */
+export class FakeLedgerApi {
+  categories: CategoryInfo[];
+  accounts: AccountInfo[] = [{ id: 1, name: DEFAULT_ACCOUNT, isDefault: true, count: 0 }];
+  rows: TransactionRow[] = [];
+  /** Every command the page sent, with its input as it crossed the (cloning) transport. */
+  calls: { name: CommandName; input: unknown }[] = [];
+  readonly api: SuikoujiApi;
+
+  #listeners = new Set<(event: AppEvent) => void>();
+  #failures = new Map<CommandName, IpcError>();
+  #undo: HistoryEntry[] = [];
+  #redo: HistoryEntry[] = [];
+  #nextId = 1000;
+
+  constructor() {
+    const order = new Map<string, number>();
+    this.categories = PRESET_CATEGORIES.map((p, i) => {
+      const sortOrder = order.get(p.type) ?? 0;
+      order.set(p.type, sortOrder + 1);
+      return { id: i + 1, name: p.name, type: p.type, hidden: p.hidden, preset: true, sortOrder, count: 0 };
+    });
+    this.api = buildApi(
+      (name, input) => this.#invoke(name as CommandName, input),
+      (listener) => {
+        this.#listeners.add(listener);
+        return () => void this.#listeners.delete(listener);
+      },
+    );
+  }
+
+  /** Puts the API where `getApi()` finds it, as the preload does. */
+  install(): this {
+    (globalThis as unknown as Record<string, unknown>)[API_GLOBAL] = this.api;
+    return this;
+  }
+
+  uninstall(): void {
+    delete (globalThis as unknown as Record<string, unknown>)[API_GLOBAL];
+  }
+
+  /** Adds a row directly (a save made elsewhere); no event, no history. */
+  addRow(partial: Partial<TransactionRow> & Pick<TransactionRow, 'amountFen' | 'description'>): TransactionRow {
+    const date = partial.date ?? localYmd();
+    const row: TransactionRow = {
+      id: `t${this.#nextId++}`,
+      currency: 'CNY',
+      type: 'EXPENSE',
+      category: '餐饮',
+      account: DEFAULT_ACCOUNT,
+      occurredAt: `${date}T12:00:00+08:00`,
+      date,
+      source: 'local',
+      createdAt: `${date}T12:00:00+08:00`,
+      updatedAt: `${date}T12:00:00+08:00`,
+      ...partial,
+    };
+    this.rows.push(row);
+    return row;
+  }
+
+  category(name: string, type: TransactionType = 'EXPENSE'): CategoryInfo {
+    const found = this.#categories().find((c) => c.name === name && c.type === type);
+    if (!found) throw new Error(`FakeLedgerApi: no ${type} category ${name}`);
+    return found;
+  }
+
+  /** The next call of `name` answers with this error instead of running. */
+  failNext(name: CommandName, error: IpcError): void {
+    this.#failures.set(name, error);
+  }
+
+  /** The inputs the page sent to `name`, oldest first. */
+  inputsOf<K extends CommandName>(name: K): CommandInput<K>[] {
+    return this.calls.filter((c) => c.name === name).map((c) => c.input as CommandInput<K>);
+  }
+
+  emit(event: AppEvent): void {
+    for (const l of this.#listeners) l(event);
+  }
+
+  changed(reason: ChangeReason): void {
+    this.emit({ channel: 'ledger', event: { type: 'changed', reason } });
+  }
+
+  async #invoke(name: CommandName, input: unknown): Promise<IpcResult<unknown>> {
+    // Electron's IPC structured-clones the input: a page that sent a live $state proxy
+    // would fail there, so it fails here too.
+    const sent: unknown = structuredClone(input);
+    this.calls.push({ name, input: sent });
+    const failure = this.#failures.get(name);
+    if (failure) {
+      this.#failures.delete(name);
+      return { ok: false, error: failure };
+    }
+    const handler = this.#handlers[name] as ((input: unknown) => unknown) | undefined;
+    if (!handler) throw new Error(`FakeLedgerApi: ${name} is not faked`);
+    return { ok: true, value: structuredClone(handler(sent)) };
+  }
+
+  #categories(): CategoryInfo[] {
+    return this.categories
+      .map((c) => ({ ...c, count: this.rows.filter((r) => r.category === c.name && r.type === c.type).length }))
+      .sort((a, b) => a.type.localeCompare(b.type) || a.sortOrder - b.sortOrder || a.id - b.id);
+  }
+
+  #accounts(): AccountInfo[] {
+    return this.accounts.map((a) => ({ ...a, count: this.rows.filter((r) => r.account === a.name).length }));
+  }
+
+  #categoryById(id: number): CategoryInfo {
+    const found = this.categories.find((c) => c.id === id);
+    if (!found) throw new Error(`FakeLedgerApi: no category ${id}`);
+    return found;
+  }
+
+  #accountById(id: number): AccountInfo {
+    const found = this.accounts.find((a) => a.id === id);
+    if (!found) throw new Error(`FakeLedgerApi: no account ${id}`);
+    return found;
+  }
+
+  #matching(filter: LedgerFilter): TransactionRow[] {
+    return this.rows
+      .filter((r) => matches(r, filter))
+      .sort((a, b) => b.date.localeCompare(a.date) || b.occurredAt.localeCompare(a.occurredAt) || this.rows.indexOf(b) - this.rows.indexOf(a));
+  }
+
+  #historyState(): HistoryState {
+    const undo = this.#undo.at(-1);
+    const redo = this.#redo.at(-1);
+    return { canUndo: !!undo, canRedo: !!redo, undoLabel: undo?.label ?? null, redoLabel: redo?.label ?? null };
+  }
+
+  #step(from: HistoryEntry[], to: HistoryEntry[], run: (e: HistoryEntry) => void): HistoryStep {
+    const entry = from.pop();
+    if (!entry) return { ...this.#historyState(), done: null };
+    run(entry);
+    to.push(entry);
+    this.changed('undo');
+    return { ...this.#historyState(), done: entry.label };
+  }
+
+  /** Category and account edits are announced like main's history.notify('edit'). */
+  #edited<T>(value: T): T {
+    this.changed('edit');
+    return value;
+  }
+
+  #handlers: Handlers = {
+    listDays: (filter) => {
+      const days = new Map<string, DayTotal>();
+      for (const r of this.#matching(filter)) {
+        const day = days.get(r.date) ?? { date: r.date, count: 0, expenseFen: 0, incomeFen: 0 };
+        day.count++;
+        if (r.type === 'EXPENSE') day.expenseFen += r.amountFen;
+        if (r.type === 'INCOME') day.incomeFen += r.amountFen;
+        days.set(r.date, day);
+      }
+      return [...days.values()];
+    },
+    listTransactions: ({ offset = 0, limit = 50, ...filter }) => {
+      const all = this.#matching(filter);
+      return { rows: all.slice(offset, offset + limit), total: all.length };
+    },
+    deleteTransactions: ({ ids }) => {
+      const removed = this.rows.filter((r) => ids.includes(r.id));
+      const remove = () => (this.rows = this.rows.filter((r) => !removed.includes(r)));
+      remove();
+      this.#undo.push({ label: `删除 ${removed.length} 笔`, undo: () => this.rows.push(...removed), redo: remove });
+      this.#redo = [];
+      this.changed('delete');
+      return { deleted: removed.length };
+    },
+    undo: () => this.#step(this.#undo, this.#redo, (e) => e.undo()),
+    redo: () => this.#step(this.#redo, this.#undo, (e) => e.redo()),
+    historyState: () => this.#historyState(),
+
+    listCategories: () => this.#categories(),
+    addCategory: ({ name, type }) => {
+      const sortOrder = Math.max(-1, ...this.categories.filter((c) => c.type === type).map((c) => c.sortOrder)) + 1;
+      const added = { id: this.#nextId++, name: name.trim(), type, hidden: false, preset: false, sortOrder, count: 0 };
+      this.categories.push(added);
+      return this.#edited(added);
+    },
+    renameCategory: ({ id, name }) => {
+      const c = this.#categoryById(id);
+      for (const r of this.rows) if (r.category === c.name && r.type === c.type) r.category = name.trim();
+      c.name = name.trim();
+      return this.#edited(this.category(c.name, c.type));
+    },
+    setCategoryHidden: ({ id, hidden }) => {
+      const c = this.#categoryById(id);
+      c.hidden = hidden;
+      return this.#edited(this.category(c.name, c.type));
+    },
+    reorderCategories: ({ type, ids }) => {
+      ids.forEach((id, i) => (this.#categoryById(id).sortOrder = i));
+      return this.#edited(this.#categories().filter((c) => c.type === type));
+    },
+    deleteCategory: ({ id }) => {
+      this.categories = this.categories.filter((c) => c.id !== this.#categoryById(id).id);
+      return this.#edited({ deleted: true as const });
+    },
+
+    listAccounts: () => this.#accounts(),
+    addAccount: ({ name }) => {
+      const added = { id: this.#nextId++, name: name.trim(), isDefault: false, count: 0 };
+      this.accounts.push(added);
+      return this.#edited(added);
+    },
+    renameAccount: ({ id, name }) => {
+      const a = this.#accountById(id);
+      for (const r of this.rows) if (r.account === a.name) r.account = name.trim();
+      a.name = name.trim();
+      return this.#edited({ ...a, count: this.rows.filter((r) => r.account === a.name).length });
+    },
+    setDefaultAccount: ({ id }) => {
+      this.#accountById(id);
+      for (const a of this.accounts) a.isDefault = a.id === id;
+      return this.#edited(this.#accounts());
+    },
+    deleteAccount: ({ id }) => {
+      this.accounts = this.accounts.filter((a) => a.id !== this.#accountById(id).id);
+      return this.#edited({ deleted: true as const });
+    },
+  };
+}
