@@ -2,8 +2,12 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
+/** The path aliases of tsconfig.node.json / tsconfig.web.json. */
+const alias = { '@shared': resolve('src/shared'), '@core': resolve('src/main/core') };
+
 export default defineConfig({
   main: {
+    resolve: { alias },
     build: {
       rollupOptions: {
         input: { index: resolve('src/main/index.ts') },
@@ -11,6 +15,7 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: { alias },
     build: {
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
@@ -21,6 +26,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
+    resolve: { alias: { '@shared': alias['@shared'] } },
     build: {
       rollupOptions: {
         input: { index: resolve('src/renderer/index.html') },

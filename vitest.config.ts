@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+/** The path aliases of tsconfig.node.json / tsconfig.web.json. */
+const alias = { '@shared': resolve('src/shared'), '@core': resolve('src/main/core') };
 
 // Two projects: Svelte's plugin adds the `browser` resolve condition, which would swap `ws`
 // and other node packages for their browser stubs, so node code never runs under it.
@@ -7,6 +11,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias },
         test: {
           name: 'node',
           environment: 'node',
@@ -25,7 +30,7 @@ export default defineConfig({
       },
       {
         plugins: [svelte()],
-        resolve: { conditions: ['browser'] },
+        resolve: { conditions: ['browser'], alias: { '@shared': alias['@shared'] } },
         test: {
           name: 'renderer',
           environment: 'jsdom',

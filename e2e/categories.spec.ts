@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import type { ParseResult } from '../src/shared/domain';
+import type { ParseResult } from '@shared/domain';
 import { expect, test } from './fixtures';
 
 // The 分类与账户 page against the real handler table and SQLite ledger through the bridge:

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, chromium, type Browser, type Page } from '@playwright/test';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
-import { createAppCore, type AppCore } from '../src/main/core/app-core';
-import type { Ledger } from '../src/main/core/ledger/index';
-import { createSettingsStore, type SecretBox } from '../src/main/core/settings/index';
-import type { WindowAction } from '../src/shared/ipc/app';
-import { API_GLOBAL, COMMAND_NAMES } from '../src/shared/ipc/names';
+import { createAppCore, type AppCore } from '@core/app-core';
+import type { Ledger } from '@core/ledger/index';
+import { createSettingsStore, type SecretBox } from '@core/settings/index';
+import type { WindowAction } from '@shared/ipc/app';
+import { API_GLOBAL, COMMAND_NAMES } from '@shared/ipc/names';
 import { BRIDGE_PATH, startBridge, type Bridge } from './bridge/server';
 import { installApiShim } from './bridge/shim';
 

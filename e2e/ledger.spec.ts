@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { ParseResult } from '../src/shared/domain';
-import { yuanToFen } from '../src/shared/money';
+import type { ParseResult } from '@shared/domain';
+import { yuanToFen } from '@shared/money';
 import { expect, test, type AppHarness } from './fixtures';
 
 // The 明细 and 统计 pages against the real ledger through the bridge: 2 000 seeded rows,

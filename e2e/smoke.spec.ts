@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { COMMAND_NAMES, API_GLOBAL } from '../src/shared/ipc/names';
-import { buildApi } from '../src/shared/api-shape';
+import { COMMAND_NAMES, API_GLOBAL } from '@shared/ipc/names';
+import { buildApi } from '@shared/api-shape';
 import { expect, hanziRenderAsGlyphs, test } from './fixtures';
 
 test('the renderer loads through the bridge and renders Chinese as glyphs', async ({ app }) => {

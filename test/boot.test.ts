@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandSchemas } from '../src/shared/ipc/index';
-import { API_GLOBAL, COMMAND_NAMES, EVENT_CHANNEL, INVOKE_CHANNEL } from '../src/shared/ipc/names';
+import { commandSchemas } from '@shared/ipc/index';
+import { API_GLOBAL, COMMAND_NAMES, EVENT_CHANNEL, INVOKE_CHANNEL } from '@shared/ipc/names';
 
 // The BUILT app, not its sources: out/main/index.js is what `npm start` and every installer
 // load, and bundling faults (an identifier the bundler also injects, a path that exists only

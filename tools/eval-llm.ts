@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createChatProvider } from '../src/gateway/core/chat-provider';
 import { createTransactionLlm, type TransactionLlm } from '../src/gateway/core/transaction-llm';
-import type { CorrectTransactionResponse, ParsedTransaction, WireBatchItem } from '../src/shared/gateway';
-import { toZonedNow } from '../src/shared/time';
+import type { CorrectTransactionResponse, ParsedTransaction, WireBatchItem } from '@shared/gateway';
+import { toZonedNow } from '@shared/time';
 
 type Expected = Record<string, unknown>;
 

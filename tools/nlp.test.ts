@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { judge, type GoldenCase } from '../src/main/core/nlp/golden-judge';
-import { answerLine } from '../src/main/core/nlp/protocol';
+import { judge, type GoldenCase } from '@core/nlp/golden-judge';
+import { answerLine } from '@core/nlp/protocol';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const golden = readFileSync(new URL('../src/main/core/nlp/testdata/golden-nlp.jsonl', import.meta.url), 'utf8');

@@ -5,7 +5,7 @@
 // `npm run nlp -- query "这个月花了多少" [--now ISO]`
 // Runs exactly the app's local NLP (src/main/core/nlp).
 import { createInterface } from 'node:readline';
-import { answerLine, answerRequest, type NlpAnswer } from '../src/main/core/nlp/protocol';
+import { answerLine, answerRequest, type NlpAnswer } from '@core/nlp/protocol';
 
 const USAGE = `usage:
   nlp --jsonl                          JSON requests on stdin, one answer a line

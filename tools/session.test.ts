@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionRow } from '../src/shared/domain';
-import type { VoiceEvent } from '../src/shared/events';
-import { encodeWav, parseWav } from '../src/main/core/audio/wav';
+import type { TransactionRow } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
+import { encodeWav, parseWav } from '@core/audio/wav';
 import { startDashScopeServer, type ScriptedAsrServer } from '../test/support/asr-servers';
 import { composeProgram, renderMandarin, tempDir } from '../test/support/speech';
 

@@ -16,17 +16,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { AsrToken, VoiceMode } from '../src/shared/domain';
-import { voiceActionSchema } from '../src/shared/ipc/voice';
-import { parseZonedIso, systemNow, type ZonedNow } from '../src/shared/time';
-import { parseWav, requireSpeechFormat } from '../src/main/core/audio/index';
-import { createGatewayTokenProvider, createStaticTokenProvider, DASHSCOPE_DEFAULT_MODEL } from '../src/main/core/asr/index';
-import { FakeClock } from '../src/main/core/clock';
-import { openLedger } from '../src/main/core/ledger/index';
-import type { VoiceConfig } from '../src/main/core/settings/index';
-import { PcmVoiceInput } from '../src/main/core/audio/pcm-voice-input';
-import { VoiceSessionManager } from '../src/main/core/voice/session';
-import { buildSessionParts, type VoiceOverrides } from '../src/main/core/voice/wiring';
+import type { AsrToken, VoiceMode } from '@shared/domain';
+import { voiceActionSchema } from '@shared/ipc/voice';
+import { parseZonedIso, systemNow, type ZonedNow } from '@shared/time';
+import { parseWav, requireSpeechFormat } from '@core/audio/index';
+import { createGatewayTokenProvider, createStaticTokenProvider, DASHSCOPE_DEFAULT_MODEL } from '@core/asr/index';
+import { FakeClock } from '@shared/clock';
+import { openLedger } from '@core/ledger/index';
+import type { VoiceConfig } from '@core/settings/index';
+import { PcmVoiceInput } from '@core/audio/pcm-voice-input';
+import { VoiceSessionManager } from '@core/voice/session';
+import { buildSessionParts, type VoiceOverrides } from '@core/voice/wiring';
 
 const USAGE = `usage: session --script FILE.jsonl [--db PATH] [--llm URL | --offline] [--asr URL]
                [--asr-protocol dashscope|funasr] [--now ISO] [--tts-wav FILE.wav]`;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashScopeServer, startFunAsrServer, type ScriptedAsrServer } from '../test/support/asr-servers';
 import { composeProgram, readWavPcm, renderMandarin, tempDir, writeRaw } from '../test/support/speech';
 import { writeAlsaConfig } from '../test/support/virtual-mic';
-import { encodeWav } from '../src/main/core/audio/wav';
+import { encodeWav } from '@core/audio/wav';
 
 const dir = tempDir('skj-voice-tool-');
 let programWav = '';

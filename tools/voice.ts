@@ -7,8 +7,8 @@
 // microphone, a WAV file or an ASR configuration from the shell.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { systemClock } from '../src/main/core/clock';
-import { listInputDevices, parseWav, requireSpeechFormat, segmentPcm } from '../src/main/core/audio/index';
+import { systemClock } from '@shared/clock';
+import { listInputDevices, parseWav, requireSpeechFormat, segmentPcm } from '@core/audio/index';
 import {
   createAsrClient,
   createGatewayTokenProvider,
@@ -16,8 +16,8 @@ import {
   DASHSCOPE_DEFAULT_MODEL,
   PTT_FINAL_TIMEOUT_MS,
   type TokenProvider,
-} from '../src/main/core/asr/index';
-import { createTts } from '../src/main/core/tts/index';
+} from '@core/asr/index';
+import { createTts } from '@core/tts/index';
 
 const USAGE = `usage:
   voice vad FILE.wav [--silence-ms N] [--min-speech-ms N]

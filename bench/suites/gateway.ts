@@ -3,10 +3,10 @@
 import { performance } from 'node:perf_hooks';
 import { extractJson } from '../../src/gateway/core/json-extract';
 import { startGatewayHarness } from '../../test/support/gateway/gateway-harness';
-import { createUnderstanding } from '../../src/main/core/llm/index';
-import { DraftBatch } from '../../src/shared/draft-batch';
-import type { ParseResult } from '../../src/shared/domain';
-import { toZonedNow } from '../../src/shared/time';
+import { createUnderstanding } from '@core/llm/index';
+import { DraftBatch } from '@shared/draft-batch';
+import type { ParseResult } from '@shared/domain';
+import { toZonedNow } from '@shared/time';
 import type { Suite } from '../harness';
 
 const now = toZonedNow('2026-02-17T12:00:00+08:00');

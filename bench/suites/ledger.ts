@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ParseResult } from '../../src/shared/domain';
-import { toZonedNow } from '../../src/shared/time';
-import { exportCsv, openLedger } from '../../src/main/core/ledger/index';
+import type { ParseResult } from '@shared/domain';
+import { toZonedNow } from '@shared/time';
+import { exportCsv, openLedger } from '@core/ledger/index';
 import type { Suite } from '../harness';
 
 const ROWS = 1_000_000;

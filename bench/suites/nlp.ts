@@ -2,8 +2,8 @@
 // budget p99 ≤ 50 µs) and offline parse (p99 ≤ 200 µs). Each sample is one call on the next
 // sentence, so the percentiles span the whole set.
 import { readFileSync } from 'node:fs';
-import { toZonedNow } from '../../src/shared/time';
-import { classifyIntent, parseLocal } from '../../src/main/core/nlp/index';
+import { toZonedNow } from '@shared/time';
+import { classifyIntent, parseLocal } from '@core/nlp/index';
 import type { Suite } from '../harness';
 
 interface GoldenLine {

@@ -2,11 +2,11 @@
 // final → finalText. Real local NLP, real Understanding (offline), real ledger in :memory:;
 // the mic and the ASR socket are the scripted ports, so only the orchestrator's work is timed.
 import { performance } from 'node:perf_hooks';
-import { FakeClock, flushMicrotasks } from '../../src/main/core/clock';
-import { openLedger } from '../../src/main/core/ledger/index';
-import { createUnderstanding } from '../../src/main/core/llm/index';
-import { createTts } from '../../src/main/core/tts/index';
-import { VoiceOrchestrator } from '../../src/main/core/voice/orchestrator';
+import { FakeClock, flushMicrotasks } from '@shared/clock';
+import { openLedger } from '@core/ledger/index';
+import { createUnderstanding } from '@core/llm/index';
+import { createTts } from '@core/tts/index';
+import { VoiceOrchestrator } from '@core/voice/orchestrator';
 import { ScriptedAsr, ScriptedVoiceInput } from '../../test/support/voice-doubles';
 import { summarize, type Suite } from '../harness';
 

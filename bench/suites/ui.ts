@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppCore } from '../../src/main/core/app-core';
-import type { SecretBox } from '../../src/main/core/settings/index';
-import type { IpcResult, VoiceSnapshot } from '../../src/shared/ipc/index';
+import { createAppCore } from '@core/app-core';
+import type { SecretBox } from '@core/settings/index';
+import type { IpcResult, VoiceSnapshot } from '@shared/ipc/index';
 import type { Suite } from '../harness';
 
 const box: SecretBox = {

@@ -1,14 +1,14 @@
 // Voice I/O figures: node-vad throughput, the per-frame cost of the capture → VAD → ASR path,
 // and the ASR protocol overhead from commit to final text on a loopback server.
 import { performance } from 'node:perf_hooks';
-import { FrameChunker, msToSamples, pcmToBytes, samplesToMs } from '../../src/main/core/audio/pcm';
-import { PreRollBuffer } from '../../src/main/core/audio/pre-roll';
-import { segmentPcm } from '../../src/main/core/audio/segment-pcm';
-import { SpeechSegmenter } from '../../src/main/core/audio/segmenter';
-import { VadClassifier } from '../../src/main/core/audio/vad';
-import { createAsrClient } from '../../src/main/core/asr/client';
-import { createStaticTokenProvider } from '../../src/main/core/asr/tokens';
-import type { AsrProtocolName } from '../../src/main/core/asr/protocols';
+import { FrameChunker, msToSamples, pcmToBytes, samplesToMs } from '@core/audio/pcm';
+import { PreRollBuffer } from '@core/audio/pre-roll';
+import { segmentPcm } from '@core/audio/segment-pcm';
+import { SpeechSegmenter } from '@core/audio/segmenter';
+import { VadClassifier } from '@core/audio/vad';
+import { createAsrClient } from '@core/asr/client';
+import { createStaticTokenProvider } from '@core/asr/tokens';
+import type { AsrProtocolName } from '@core/asr/protocols';
 import { composeProgram, renderMandarin, type ProgramPart } from '../../test/support/speech';
 import { startDashScopeServer, startFunAsrServer } from '../../test/support/asr-servers';
 import { summarize, type BenchContext, type Suite } from '../harness';

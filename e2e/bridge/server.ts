@@ -4,8 +4,8 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { AppEvent } from '../../src/shared/events';
-import type { Dispatch } from '../../src/main/core/ipc/handlers';
+import type { AppEvent } from '@shared/events';
+import type { Dispatch } from '@core/ipc/handlers';
 
 export const BRIDGE_PATH = '/__bridge';
 

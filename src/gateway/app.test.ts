@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../main/core/clock';
+import { FakeClock } from '@shared/clock';
 import {
   AsrTokenResponseSchema,
   CorrectTransactionResponseSchema,
   ErrorBodySchema,
   GATEWAY_PATHS,
   ParseTransactionResponseSchema,
-} from '../shared/gateway';
+} from '@shared/gateway';
 import type { ChatCall, ChatScript } from '../../test/support/gateway/fake-chat-server';
 import { startGatewayHarness, TEST_LLM_KEY, type GatewayHarness } from '../../test/support/gateway/gateway-harness';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { systemClock, type Clock } from '../main/core/clock';
+import { systemClock, type Clock } from '@shared/clock';
 import {
   CorrectTransactionRequestSchema,
   GATEWAY_ERROR_CODES,
@@ -13,8 +13,8 @@ import {
   type ErrorBody,
   type GatewayErrorCode,
   type HealthResponse,
-} from '../shared/gateway';
-import { systemNow, type ZonedNow } from '../shared/time';
+} from '@shared/gateway';
+import { systemNow, type ZonedNow } from '@shared/time';
 import { createApiKeyCheck } from './auth';
 import type { GatewayConfig } from './config';
 import { createAsrTokenBroker, type AsrTokenBroker } from './core/asr-token';

@@ -1,4 +1,4 @@
-import type { Clock } from '../main/core/clock';
+import type { Clock } from '@shared/clock';
 
 export interface RateDecision {
   allowed: boolean;

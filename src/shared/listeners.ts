@@ -30,6 +30,11 @@ export class Listeners<Events extends { [K in keyof Events]: (...args: never[]) 
     }
   }
 
+  /** How many listeners `event` has (tests check that a subscription was dropped). */
+  count(event: keyof Events): number {
+    return this.table.get(event)?.size ?? 0;
+  }
+
   clear(): void {
     this.table.clear();
   }

@@ -1,6 +1,6 @@
 // Shared by the ledger's tests: one instant and one parse result to vary.
-import type { ParseResult } from '../../src/shared/domain';
-import { toZonedNow } from '../../src/shared/time';
+import type { ParseResult } from '@shared/domain';
+import { toZonedNow } from '@shared/time';
 
 export const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
 

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseWav, requireSpeechFormat } from '../../src/main/core/audio/wav';
-import { concatPcm, msToSamples, samplesToMs } from '../../src/main/core/audio/pcm';
+import { parseWav, requireSpeechFormat } from '@core/audio/wav';
+import { concatPcm, msToSamples, samplesToMs } from '@core/audio/pcm';
 
 export function renderMandarin(text: string): Int16Array {
   const espeak = spawnSync('espeak-ng', ['-v', 'cmn-latn-pinyin', '--stdout', text], { maxBuffer: 64 << 20 });

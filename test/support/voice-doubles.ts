@@ -1,7 +1,7 @@
 // Scripted stand-ins for the ports that cannot run inside a unit test (a microphone, the
 // cloud ASR engine, a speaker, the LLM gateway), used by the voice tests and the orchestrator bench.
 // They implement the port interfaces exactly, so the orchestrator cannot tell them apart.
-import type { ParseResult } from '../../src/shared/domain';
+import type { ParseResult } from '@shared/domain';
 import {
   GATEWAY_PATHS,
   CorrectTransactionRequestSchema,
@@ -11,26 +11,21 @@ import {
   type CorrectTransactionRequest,
   type CorrectTransactionResponse,
   type ParseTransactionRequest,
-} from '../../src/shared/gateway';
-import type { Clock } from '../../src/main/core/clock';
-import type { AsrClient, AsrClientEvents, AsrError, Tts, Unsubscribe, VoiceInput, VoiceInputEvents } from '../../src/main/core/voice/ports';
+} from '@shared/gateway';
+import type { Clock } from '@shared/clock';
+import { Listeners, type Unsubscribe } from '@shared/listeners';
+import type { AsrClient, AsrClientEvents, AsrError, Tts, VoiceInput, VoiceInputEvents } from '@core/voice/ports';
 
-class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
-  private readonly listeners = new Map<keyof Events, Set<(...args: unknown[]) => void>>();
-
-  on<E extends keyof Events>(event: E, listener: Events[E]): Unsubscribe {
-    const set = this.listeners.get(event) ?? new Set();
-    set.add(listener as unknown as (...args: unknown[]) => void);
-    this.listeners.set(event, set);
-    return () => set.delete(listener as unknown as (...args: unknown[]) => void);
+/** The app's event hub, except that a throwing listener fails the test instead of being logged. */
+class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> extends Listeners<Events> {
+  constructor() {
+    super((error) => {
+      throw error;
+    });
   }
 
   fire<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void {
-    for (const l of [...(this.listeners.get(event) ?? [])]) l(...args);
-  }
-
-  count(event: keyof Events): number {
-    return this.listeners.get(event)?.size ?? 0;
+    this.emit(event, ...args);
   }
 }
 

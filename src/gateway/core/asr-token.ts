@@ -3,8 +3,8 @@
 // them out with the realtime ASR WebSocket URL. A token is reused until 30 s before it expires.
 // Reference: Alibaba Cloud Model Studio, "Generate a temporary API key" (TTL 1..1800 s).
 import { z } from 'zod';
-import { systemClock, type Clock } from '../../main/core/clock';
-import type { AsrTokenResponse } from '../../shared/gateway';
+import { systemClock, type Clock } from '@shared/clock';
+import type { AsrTokenResponse } from '@shared/gateway';
 import { fetchWithTimeout } from './chat-provider';
 import { UpstreamError } from './errors';
 

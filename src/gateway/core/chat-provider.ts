@@ -1,7 +1,7 @@
 // An OpenAI-compatible chat-completions client (DashScope compatible mode by default):
 // POST {baseUrl}/chat/completions with a Bearer key, JSON mode via response_format.
 import { z } from 'zod';
-import { systemClock, type Clock } from '../../main/core/clock';
+import { systemClock, type Clock } from '@shared/clock';
 import { UpstreamError } from './errors';
 
 export const DASHSCOPE_COMPATIBLE_BASE_URL = 'https://dashscope.aliyuncs.com/compatible-mode/v1';

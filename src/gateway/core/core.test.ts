@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../main/core/clock';
-import { toZonedNow } from '../../shared/time';
+import { FakeClock } from '@shared/clock';
+import { toZonedNow } from '@shared/time';
 import { loadGatewayConfig } from '../config';
 import { createRateLimiter } from '../rate-limit';
 import { createApiKeyCheck } from '../auth';

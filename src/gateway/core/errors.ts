@@ -1,5 +1,5 @@
-import { CodedError } from '../../shared/errors';
-import { GATEWAY_ERROR_CODES, type GatewayErrorCode } from '../../shared/gateway';
+import { CodedError } from '@shared/errors';
+import { GATEWAY_ERROR_CODES, type GatewayErrorCode } from '@shared/gateway';
 
 /** An error with its wire code; the HTTP layer turns it into `{error, message, timestamp}`. */
 export class GatewayError extends CodedError<GatewayErrorCode> {

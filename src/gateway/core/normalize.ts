@@ -2,10 +2,10 @@
 // is a failed answer and triggers the fallback model); the fields inside are coerced leniently
 // (a numeric string is a number, 支出 is EXPENSE) and whatever cannot be used is dropped.
 import { z } from 'zod';
-import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '../../shared/categories';
-import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, type CorrectionIntent, type TransactionType } from '../../shared/domain';
-import type { CorrectTransactionResponse, ParsedTransaction } from '../../shared/gateway';
-import { isCalendarDate } from '../../shared/time';
+import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
+import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, type CorrectionIntent, type TransactionType } from '@shared/domain';
+import type { CorrectTransactionResponse, ParsedTransaction } from '@shared/gateway';
+import { isCalendarDate } from '@shared/time';
 import { ModelReplyError } from './errors';
 
 const ParseReplySchema = z.union([z.object({ transactions: z.array(z.unknown()) }), z.array(z.unknown())]);

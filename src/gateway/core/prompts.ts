@@ -1,9 +1,9 @@
 // Prompt templates live in ./prompts/*.prompt.ts (plain text in a template literal, so the
 // same files work under tsx, vitest and the bundled Electron main process). They are checked
 // once at start: a template that lost a required placeholder fails loudly, not at request time.
-import { PRESET_CATEGORIES } from '../../shared/categories';
-import type { CustomCategory, ParseContext, WireBatchItem } from '../../shared/gateway';
-import { addDays, localDate, type ZonedNow } from '../../shared/time';
+import { PRESET_CATEGORIES } from '@shared/categories';
+import type { CustomCategory, ParseContext, WireBatchItem } from '@shared/gateway';
+import { addDays, localDate, type ZonedNow } from '@shared/time';
 import correctTemplate from './prompts/correct-transaction.prompt';
 import parseTemplate from './prompts/parse-transaction.prompt';
 

@@ -6,8 +6,8 @@ import type {
   ParseContext,
   ParseTransactionRequest,
   ParseTransactionResponse,
-} from '../../shared/gateway';
-import { localDate, parseZonedIso, type ZonedNow } from '../../shared/time';
+} from '@shared/gateway';
+import { localDate, parseZonedIso, type ZonedNow } from '@shared/time';
 import type { ChatMessage, ChatProvider } from './chat-provider';
 import { GatewayError, ModelReplyError, UpstreamError } from './errors';
 import { extractJson } from './json-extract';

@@ -1,8 +1,8 @@
 import { globalShortcut } from 'electron';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { HotkeyFallbackReason, HotkeyStatus } from '../../shared/ipc/app-settings';
-import { systemClock } from '../core/clock';
+import type { HotkeyFallbackReason, HotkeyStatus } from '@shared/ipc/app-settings';
+import { systemClock } from '@shared/clock';
 import { isModifierRelease, matchesAccelerator, parseAccelerator, type RawKeyEvent } from './pure/accelerator';
 import { PushToTalkHotkey, type HotkeySink } from './pure/hotkey-state';
 import { keyboardHookBlocker } from './pure/keyboard-hook-support';

@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import type { SecretBox } from '../core/settings/index';
+import type { SecretBox } from '@core/settings/index';
 
 /**
  * Keys encrypted with the OS keyring through safeStorage (Keychain, DPAPI, libsecret/kwallet).

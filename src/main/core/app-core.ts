@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppEvent } from '../../shared/events';
-import { Listeners, type Unsubscribe } from '../../shared/listeners';
+import type { AppEvent } from '@shared/events';
+import { Listeners, type Unsubscribe } from '@shared/listeners';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
-import type { VoiceMode } from '../../shared/domain';
-import type { WindowAction } from '../../shared/ipc/app';
-import type { HotkeyStatus, Microphone } from '../../shared/ipc/app-settings';
+import type { VoiceMode } from '@shared/domain';
+import type { WindowAction } from '@shared/ipc/app';
+import type { HotkeyStatus, Microphone } from '@shared/ipc/app-settings';
 import { VoiceSessionManager } from './voice/session';
 import { buildSessionParts, type VoiceOverrides } from './voice/wiring';
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';

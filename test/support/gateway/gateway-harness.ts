@@ -1,6 +1,6 @@
 // Starts the real gateway app on loopback against fake upstreams, for tests and tools.
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../src/main/core/clock';
+import type { Clock } from '@shared/clock';
 import { buildGatewayApp } from '../../../src/gateway/app';
 import { loadGatewayConfig } from '../../../src/gateway/config';
 import { startFakeChatServer, type ChatScript, type FakeChatServer } from './fake-chat-server';

@@ -1,4 +1,4 @@
-import type { DraftBatchDto, DraftStatus, ParseResult } from '../../../src/shared/domain';
+import type { DraftBatchDto, DraftStatus, ParseResult } from '@shared/domain';
 
 /** Test data: a batch as the orchestrator would send it. */
 export function batchOf(results: Partial<ParseResult>[], statuses: DraftStatus[] = []): DraftBatchDto {

@@ -1,10 +1,10 @@
-import { buildApi } from '../../../src/shared/api-shape';
-import { DEFAULT_ACCOUNT, PRESET_CATEGORIES } from '../../../src/shared/categories';
-import type { TransactionRow, TransactionType } from '../../../src/shared/domain';
-import type { AppEvent } from '../../../src/shared/events';
-import type { CommandInput, CommandName, CommandOutputs, IpcError, IpcResult, SuikoujiApi } from '../../../src/shared/ipc/index';
-import type { AccountInfo, CategoryInfo, DayTotal, HistoryState, HistoryStep, LedgerFilter } from '../../../src/shared/ipc/ledger';
-import { API_GLOBAL } from '../../../src/shared/ipc/names';
+import { buildApi } from '@shared/api-shape';
+import { DEFAULT_ACCOUNT, PRESET_CATEGORIES } from '@shared/categories';
+import type { TransactionRow, TransactionType } from '@shared/domain';
+import type { AppEvent } from '@shared/events';
+import type { CommandInput, CommandName, CommandOutputs, IpcError, IpcResult, SuikoujiApi } from '@shared/ipc/index';
+import type { AccountInfo, CategoryInfo, DayTotal, HistoryState, HistoryStep, LedgerFilter } from '@shared/ipc/ledger';
+import { API_GLOBAL } from '@shared/ipc/names';
 
 type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
 type ChangeReason = Extract<AppEvent, { channel: 'ledger' }>['event']['reason'];

@@ -1,6 +1,6 @@
-import type { VoiceMode, VoiceState } from '../../../src/shared/domain';
-import type { AppEvent } from '../../../src/shared/events';
-import type { IpcResult, SuikoujiApi, VoiceSnapshot } from '../../../src/shared/ipc/index';
+import type { VoiceMode, VoiceState } from '@shared/domain';
+import type { AppEvent } from '@shared/events';
+import type { IpcResult, SuikoujiApi, VoiceSnapshot } from '@shared/ipc/index';
 
 // The same commands as the renderer's VoiceApi, spelled from the shared contract: importing
 // session.svelte.ts here would drag its runes into the node type check of test/.

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../core/clock';
+import type { Clock, TimerHandle } from '@shared/clock';
 
 /**
  * The global push-to-talk hotkey as a state machine, independent of how keys are observed.

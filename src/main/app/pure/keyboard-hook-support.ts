@@ -1,4 +1,4 @@
-import type { HotkeyFallbackReason } from '../../../shared/ipc/app-settings';
+import type { HotkeyFallbackReason } from '@shared/ipc/app-settings';
 
 /**
  * Whether the native keyboard hook (uiohook-napi, XRecord on Linux) may be started here.

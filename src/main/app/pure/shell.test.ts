@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../core/clock';
+import { FakeClock } from '@shared/clock';
 import { indicatorWindowOptions, mainWindowOptions, quickEntryWindowOptions } from '../window-options';
 import { appPaths } from './app-paths';
 import { keyboardHookBlocker } from './keyboard-hook-support';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock';
-import type { AsrToken } from '../../../shared/domain';
+import { FakeClock } from '@shared/clock';
+import type { AsrToken } from '@shared/domain';
 import { startDashScopeServer, startFunAsrServer, type ScriptedAsrServer } from '../../../../test/support/asr-servers';
 import { pcmToBytes } from '../audio/pcm';
 import { createAsrClient, type AsrClientOptions } from './client';

@@ -2,10 +2,10 @@
 // ready, and a reconnect policy for sockets that drop mid-utterance (1 s, 2 s, 4 s; three
 // attempts, each with a fresh token; only while the orchestrator says so).
 import WebSocket from 'ws';
-import { systemClock, type Clock, type TimerHandle } from '../clock';
-import type { AsrToken } from '../../../shared/domain';
+import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
+import type { AsrToken } from '@shared/domain';
 import type { AsrClient, AsrClientEvents } from '../voice/ports';
-import { Listeners } from '../../../shared/listeners';
+import { Listeners } from '@shared/listeners';
 import { msToSamples } from '../audio/pcm';
 import { AsrFailure, errorMessage } from './errors';
 import { createProtocol, type AsrProtocol, type AsrProtocolName, type WireFrame } from './protocols';

@@ -1,4 +1,4 @@
-import { CodedError } from '../../../shared/errors';
+import { CodedError } from '@shared/errors';
 import type { AsrError } from '../voice/ports';
 
 export type AsrErrorCode = 'token_failed' | 'connect_failed' | 'server_error' | 'reconnect_failed' | 'no_result' | 'not_connected';

@@ -1,7 +1,7 @@
 // The two wire protocols, as pure translators between the client's verbs and socket frames.
 // They hold only per-connection transcript state; sockets, tokens and timers live in client.ts.
 import { randomUUID } from 'node:crypto';
-import type { AsrToken } from '../../../shared/domain';
+import type { AsrToken } from '@shared/domain';
 import { pcmToBytes, SAMPLE_RATE } from '../audio/pcm';
 
 export type AsrProtocolName = 'dashscope' | 'funasr';

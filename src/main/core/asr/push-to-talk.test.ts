@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock';
+import { FakeClock } from '@shared/clock';
 import { startDashScopeServer, type ScriptedAsrServer } from '../../../../test/support/asr-servers';
 import { createAsrClient } from './client';
 import { createPushToTalk } from './push-to-talk';
@@ -65,8 +65,10 @@ describe('push-to-talk', () => {
   });
 
   it('gives up after 8 s without a final text and returns the last partial', async () => {
-    const { clock, ptt, server } = await setup(['这句话没有结果']);
+    const { clock, client, ptt, server } = await setup(['这句话没有结果']);
     server.answerCommits = false;
+    let partials = 0;
+    client.on('partial', () => (partials += 1));
     ptt.press();
     for (let i = 0; i < 60; i++) {
       ptt.audio(frame(i));
@@ -75,6 +77,8 @@ describe('push-to-talk', () => {
     await until(() => server.connections === 1, 'connection');
     const pending = ptt.release();
     await until(() => (server.frames[0] ?? []).some((f) => !Buffer.isBuffer(f) && f.type === 'input_audio_buffer.commit'), 'commit');
+    // The partial travels over a real socket: on a busy machine it may land after the commit.
+    await until(() => partials > 0, 'a partial');
     let settled = false;
     void pending.then(() => (settled = true));
     await clock.advance(7999);

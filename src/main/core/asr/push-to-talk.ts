@@ -1,8 +1,9 @@
 // Push-to-talk on top of an AsrClient: audio is held back until the key has been down for
 // 600 ms (a shorter press is an accident and sends nothing), release commits, and the final
 // text is awaited for at most 8 s.
-import { systemClock, type Clock, type TimerHandle } from '../clock';
-import type { AsrClient, Unsubscribe } from '../voice/ports';
+import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
+import type { Unsubscribe } from '@shared/listeners';
+import type { AsrClient } from '../voice/ports';
 import { errorMessage } from './errors';
 
 export const PTT_MIN_HOLD_MS = 600;

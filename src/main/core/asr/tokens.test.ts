@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock';
-import type { AsrToken } from '../../../shared/domain';
+import { FakeClock } from '@shared/clock';
+import type { AsrToken } from '@shared/domain';
 import { createGatewayTokenProvider, createStaticTokenProvider } from './tokens';
 
 describe('token cache', () => {

@@ -2,9 +2,9 @@
 // gateway (`POST /api/v1/asr/token`) or are minted in-process in direct mode; either way a
 // token is reused while more than 30 s of validity remain, and dropped whenever a connect
 // fails or a reconnect begins, so a revoked or expired token is never retried.
-import { systemClock, type Clock } from '../clock';
-import type { AsrToken } from '../../../shared/domain';
-import { AsrTokenResponseSchema, ErrorBodySchema, GATEWAY_PATHS } from '../../../shared/gateway';
+import { systemClock, type Clock } from '@shared/clock';
+import type { AsrToken } from '@shared/domain';
+import { AsrTokenResponseSchema, ErrorBodySchema, GATEWAY_PATHS } from '@shared/gateway';
 import { AsrFailure, errorMessage } from './errors';
 
 export interface TokenProvider {

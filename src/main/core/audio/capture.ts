@@ -2,7 +2,7 @@
 // process when naudiodon loads, so the module is required lazily: importing this file opens
 // nothing, and ALSA_CONFIG_PATH (the virtual microphone in tests) is read at first use.
 import { createRequire } from 'node:module';
-import type { Clock } from '../clock';
+import type { Clock } from '@shared/clock';
 import type * as Naudiodon from 'naudiodon';
 import { classifyCaptureError, voiceIoFailure } from './errors';
 import { SAMPLE_RATE } from './pcm';

@@ -1,4 +1,4 @@
-import { CodedError } from '../../../shared/errors';
+import { CodedError } from '@shared/errors';
 import type { VoiceIoError, VoiceIoErrorCode } from '../voice/ports';
 
 /** A thrown VoiceIoError: `code` tells the UI which Chinese hint to show. */

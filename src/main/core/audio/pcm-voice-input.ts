@@ -1,7 +1,8 @@
 // A VoiceInput whose "microphone" is audio handed to it (a WAV file in tools/session): the
 // same node-vad classifier, segmenter and 500 ms pre-roll as the real microphone, so a
 // replayed clip reaches the orchestrator exactly as live speech would.
-import type { Unsubscribe, VoiceInput, VoiceInputEvents } from '../voice/ports';
+import type { Unsubscribe } from '@shared/listeners';
+import type { VoiceInput, VoiceInputEvents } from '../voice/ports';
 import { SpeechSegmenter, type SegmenterEvent, type SegmenterOptions } from './segmenter';
 import { VadClassifier, type VadMode } from './vad';
 import { msToSamples } from './pcm';

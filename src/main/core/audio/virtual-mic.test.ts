@@ -4,7 +4,7 @@
 // useVirtualMics() has set ALSA_CONFIG_PATH.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock';
+import { FakeClock } from '@shared/clock';
 import { composeProgram, renderMandarin, tempDir, writeRaw } from '../../../../test/support/speech';
 import { useVirtualMics } from '../../../../test/support/virtual-mic';
 import { samplesToMs } from './pcm';

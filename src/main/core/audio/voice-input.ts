@@ -1,6 +1,7 @@
-import { Listeners } from '../../../shared/listeners';
-import { systemClock, type Clock, type TimerHandle } from '../clock';
-import type { Unsubscribe, VoiceInput, VoiceInputEvents, VoiceIoError } from '../voice/ports';
+import { Listeners } from '@shared/listeners';
+import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
+import type { Unsubscribe } from '@shared/listeners';
+import type { VoiceInput, VoiceInputEvents, VoiceIoError } from '../voice/ports';
 import { openCapture, type OpenCapture } from './capture';
 import { VoiceIoFailure, voiceIoFailure } from './errors';
 import { FrameChunker, msToSamples, samplesToMs, type FrameMs } from './pcm';

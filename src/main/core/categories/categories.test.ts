@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParseResult, TransactionType } from '../../../shared/domain';
+import type { ParseResult, TransactionType } from '@shared/domain';
 import { categoryOfType, chooseCategory, matchCategory, matchCategoryWord, withCategoryForType, type CategoryCandidate } from './index';
 
 const candidates: CategoryCandidate[] = [

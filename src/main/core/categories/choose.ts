@@ -1,7 +1,7 @@
 // The category an item is filed under when its words or its type changed hands: the LLM's
 // near-synonym, a correction that flips the type, the ledger's own list.
-import { OTHER_CATEGORY, PRESET_CATEGORIES } from '../../../shared/categories';
-import type { ParseResult, TransactionType, UpdatedFields } from '../../../shared/domain';
+import { OTHER_CATEGORY, PRESET_CATEGORIES } from '@shared/categories';
+import type { ParseResult, TransactionType, UpdatedFields } from '@shared/domain';
 import { matchCategoryWord, type CategoryRef } from './keywords';
 
 /** Presets that are the same money seen from the other side. */

@@ -1,8 +1,8 @@
 // Which category a text's words talk about: 打车 → 交通, 奶茶 → 餐饮, 改成交通 → 交通. The words
 // are the tables of src/main/core/nlp/lexicon/categories.ts. Longest keyword wins; on equal length
 // the earlier mention wins, then the order of the tables.
-import type { TransactionType } from '../../../shared/domain';
-import { OTHER_CATEGORY, PRESET_CATEGORIES } from '../../../shared/categories';
+import type { TransactionType } from '@shared/domain';
+import { OTHER_CATEGORY, PRESET_CATEGORIES } from '@shared/categories';
 import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS, type CategoryWords } from '../nlp/lexicon/categories';
 
 export interface CategoryRef {

@@ -1,5 +1,5 @@
-import type { TransactionType } from '../../../shared/domain';
-import { OTHER_CATEGORY } from '../../../shared/categories';
+import type { TransactionType } from '@shared/domain';
+import { OTHER_CATEGORY } from '@shared/categories';
 
 export interface CategoryCandidate {
   id: number;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WindowAction } from '../../../shared/ipc/app';
+import type { WindowAction } from '@shared/ipc/app';
 import { createAppCore, type AppCore } from '../app-core';
 import type { SecretBox } from '../settings/index';
 

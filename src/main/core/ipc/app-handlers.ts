@@ -1,6 +1,6 @@
-import type { AppInfo, WindowAction } from '../../../shared/ipc/app';
-import type { APP_COMMANDS } from '../../../shared/ipc/app.names';
-import type { HotkeyStatus, Microphone, SettingsView } from '../../../shared/ipc/app-settings';
+import type { AppInfo, WindowAction } from '@shared/ipc/app';
+import type { APP_COMMANDS } from '@shared/ipc/app.names';
+import type { HotkeyStatus, Microphone, SettingsView } from '@shared/ipc/app-settings';
 import { SettingsError, testConnection, type ConnectionTestDeps, type SettingsStore } from '../settings/index';
 import { CommandError, type AreaHandlers } from './types';
 

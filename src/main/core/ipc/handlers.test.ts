@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger, type Ledger } from '../ledger/index';
-import { toZonedNow } from '../../../shared/time';
+import { toZonedNow } from '@shared/time';
 import { createDispatch, createHandlers, type Dispatch } from './handlers';
 import type { VoiceController } from './voice-handlers';
 

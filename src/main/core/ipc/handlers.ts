@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { commandSchemas, type IpcResult } from '../../../shared/ipc/index';
-import { COMMAND_NAMES, type CommandName } from '../../../shared/ipc/names';
+import { commandSchemas, type IpcResult } from '@shared/ipc/index';
+import { COMMAND_NAMES, type CommandName } from '@shared/ipc/names';
 import { LedgerNotFoundError, LedgerValidationError } from '../ledger/index';
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';

@@ -1,4 +1,4 @@
-import type { LEDGER_COMMANDS } from '../../../shared/ipc/ledger.names';
+import type { LEDGER_COMMANDS } from '@shared/ipc/ledger.names';
 import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, exportCsv, type Ledger } from '../ledger/index';
 import { CommandError, type AreaHandlers } from './types';
 

@@ -1,8 +1,8 @@
 // What every area's handlers share, kept apart from handlers.ts (which composes the areas)
 // so that the area files depend on this leaf and never on each other or on the composition.
-import { CodedError } from '../../../shared/errors';
-import type { CommandOutputs, ParsedInput } from '../../../shared/ipc/index';
-import type { CommandName } from '../../../shared/ipc/names';
+import { CodedError } from '@shared/errors';
+import type { CommandOutputs, ParsedInput } from '@shared/ipc/index';
+import type { CommandName } from '@shared/ipc/names';
 
 /** Handlers for one area of the command map: the input is already parsed by its schema. */
 export type AreaHandlers<K extends CommandName> = {

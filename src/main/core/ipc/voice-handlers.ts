@@ -1,6 +1,6 @@
-import type { VoiceMode } from '../../../shared/domain';
-import type { VoiceAction, VoiceSnapshot } from '../../../shared/ipc/index';
-import type { VOICE_COMMANDS } from '../../../shared/ipc/voice.names';
+import type { VoiceMode } from '@shared/domain';
+import type { VoiceAction, VoiceSnapshot } from '@shared/ipc/index';
+import type { VOICE_COMMANDS } from '@shared/ipc/voice.names';
 import { CommandError, type AreaHandlers } from './types';
 
 type VoiceCommand = (typeof VOICE_COMMANDS)[number];

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import type { TransactionType } from '../../../shared/domain';
-import type { CsvChunk, LedgerFilter } from '../../../shared/ipc/ledger';
-import { formatFen } from '../../../shared/money';
+import type { TransactionType } from '@shared/domain';
+import type { CsvChunk, LedgerFilter } from '@shared/ipc/ledger';
+import { formatFen } from '@shared/money';
 import { LedgerRuleError } from './errors';
 import type { ExportCursor, ExportRow, Ledger } from './ledger';
 

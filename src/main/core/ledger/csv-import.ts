@@ -1,9 +1,9 @@
-import { OTHER_CATEGORY } from '../../../shared/categories';
-import { CodedError } from '../../../shared/errors';
-import type { TransactionType } from '../../../shared/domain';
-import type { ImportFormat } from '../../../shared/ipc/ledger';
-import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
-import { isCalendarDate } from '../../../shared/time';
+import { OTHER_CATEGORY } from '@shared/categories';
+import { CodedError } from '@shared/errors';
+import type { TransactionType } from '@shared/domain';
+import type { ImportFormat } from '@shared/ipc/ledger';
+import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
+import { isCalendarDate } from '@shared/time';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
 import { CSV_HEADER, TYPE_LABELS } from './csv-export';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv';

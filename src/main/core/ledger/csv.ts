@@ -1,7 +1,7 @@
 // Reading CSV with csv-parse, keeping the physical line each record starts on, so an import
 // error can name the line the user sees in a text editor.
 import { CsvError, parse } from 'csv-parse/sync';
-import { CodedError } from '../../../shared/errors';
+import { CodedError } from '@shared/errors';
 
 export interface CsvRecord {
   /** 1-based line the record starts on. */

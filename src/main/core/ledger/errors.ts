@@ -1,4 +1,4 @@
-import { CodedError } from '../../../shared/errors';
+import { CodedError } from '@shared/errors';
 
 /** Why the ledger file could not be opened; the file is never modified in these cases. */
 export type LedgerOpenErrorCode = 'not_a_database' | 'schema_too_new' | 'open_failed';

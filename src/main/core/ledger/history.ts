@@ -1,6 +1,6 @@
-import type { ParseResult, TransactionRow, TransactionType } from '../../../shared/domain';
-import type { HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '../../../shared/ipc/ledger';
-import type { ZonedNow } from '../../../shared/time';
+import type { ParseResult, TransactionRow, TransactionType } from '@shared/domain';
+import type { HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
+import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
 import { LedgerRuleError } from './errors';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppEvent } from '../../../shared/events';
+import type { AppEvent } from '@shared/events';
 import { createAppCore, type AppCore } from '../app-core';
 
 // The ledger commands through the real composition root: zod at the boundary, the history

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../../shared/domain';
+import type { ParseResult } from '@shared/domain';
 import { LedgerOpenError, LedgerValidationError, openLedger, SCHEMA_VERSION, type Ledger } from './index';
 import { item as baseItem, NOW } from '../../../../test/support/ledger-fixtures';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '../../../shared/categories';
-import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '../../../shared/domain';
-import type { CategoryTotal, MonthSummary, Page } from '../../../shared/ipc/index';
-import type { AccountInfo, CategoryInfo, DayTotal, ImportRowDto, LedgerFilter, PeriodStats, TrendPoint } from '../../../shared/ipc/ledger';
-import { MAX_AMOUNT_YUAN, yuanToFen } from '../../../shared/money';
-import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '../../../shared/time';
+import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
+import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
+import type { CategoryTotal, MonthSummary, Page } from '@shared/ipc/index';
+import type { AccountInfo, CategoryInfo, DayTotal, ImportRowDto, LedgerFilter, PeriodStats, TrendPoint } from '@shared/ipc/ledger';
+import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
+import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
 import { LedgerNotFoundError, LedgerOpenError, LedgerRuleError, LedgerValidationError } from './errors';

@@ -1,4 +1,4 @@
-import { PRESET_CATEGORIES, DEFAULT_ACCOUNT } from '../../../shared/categories';
+import { PRESET_CATEGORIES, DEFAULT_ACCOUNT } from '@shared/categories';
 
 /**
  * Numbered schema migrations; PRAGMA user_version holds the number of the last one applied.

@@ -1,7 +1,7 @@
 // LlmClient over HTTP to an AI gateway (ours, or the original service: same wire).
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { CorrectTransactionResponseSchema, ErrorBodySchema, GATEWAY_PATHS, ParseTransactionResponseSchema } from '../../../shared/gateway';
+import { CorrectTransactionResponseSchema, ErrorBodySchema, GATEWAY_PATHS, ParseTransactionResponseSchema } from '@shared/gateway';
 import { LlmClientError, type LlmClient } from './llm-client';
 
 export interface GatewayClientOptions {

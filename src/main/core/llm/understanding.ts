@@ -2,11 +2,11 @@
 // Parse: LLM within parseTimeoutMs, else parseLocal. Correction: only pending items are sent,
 // renumbered 0..k-1; the answer is mapped back to the batch's own indexes; LLM within
 // correctionTimeoutMs (3 s), else correctLocal on the same renumbered items.
-import type { DraftBatch, PendingView } from '../../../shared/draft-batch';
-import { MAX_BATCH_ITEMS, type CorrectionResult, type ParseResult } from '../../../shared/domain';
-import { MAX_TEXT_CHARS, type ParseContext, type ParsedTransaction } from '../../../shared/gateway';
-import { toZonedIso } from '../../../shared/time';
-import { systemClock, type Clock } from '../clock';
+import type { DraftBatch, PendingView } from '@shared/draft-batch';
+import { MAX_BATCH_ITEMS, type CorrectionResult, type ParseResult } from '@shared/domain';
+import { MAX_TEXT_CHARS, type ParseContext, type ParsedTransaction } from '@shared/gateway';
+import { toZonedIso } from '@shared/time';
+import { systemClock, type Clock } from '@shared/clock';
 import { correctLocal, parseLocal } from '../nlp/index';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome, Understanding, UnderstandingContext } from '../voice/ports';
 import { createDirectLlmClient } from './direct-client';

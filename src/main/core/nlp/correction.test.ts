@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchItem } from '../../../shared/domain';
-import { toZonedNow } from '../../../shared/time';
+import type { BatchItem } from '@shared/domain';
+import { toZonedNow } from '@shared/time';
 import { correctLocal } from './index';
 
 const now = toZonedNow('2026-02-17T12:00:00+08:00');

@@ -8,8 +8,8 @@ import {
   type CorrectionResult,
   type TransactionType,
   type UpdatedFields,
-} from '../../../shared/domain';
-import type { ZonedNow } from '../../../shared/time';
+} from '@shared/domain';
+import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAmounts, moneyMentions, unsigned } from './amounts';
 import { findDates, firstDate } from './dates';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toZonedNow } from '../../../shared/time';
+import { toZonedNow } from '@shared/time';
 import { findDates, firstDate } from './dates';
 
 // 2026-02-17 is a Tuesday.

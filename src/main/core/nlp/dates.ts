@@ -1,6 +1,6 @@
 // Day words relative to `now` in its own UTC offset: 今天/昨天/前天/大前天, N天前, 上周X, 这周X,
 // bare 周X (most recent not after today), M月D号, YYYY年M月D日, D号, 上个月D号.
-import { addDays, isCalendarDate, localDate, type ZonedNow } from '../../../shared/time';
+import { addDays, isCalendarDate, localDate, type ZonedNow } from '@shared/time';
 import { HOLIDAYS, NOT_DAY_WORDS, NOT_HOUR_WORDS, RELATIVE_DAYS } from './lexicon/dates';
 import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import type { BatchItem } from '../../../shared/domain';
-import { toZonedNow } from '../../../shared/time';
+import type { BatchItem } from '@shared/domain';
+import { toZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectQuery, parseLocal } from './index';
 
 /** mulberry32: a seeded PRNG so a failing string can be reproduced from the seed. */

@@ -1,7 +1,7 @@
 // Local (offline) understanding: parse, Layer-1 intent classification, correction and ledger
 // questions. Pure functions of their input and `now`; no I/O, so they run anywhere in microseconds.
-import type { BatchItem, ClassifyResult, CorrectionResult, LedgerQuery, ParseResult, TransactionType } from '../../../shared/domain';
-import type { ZonedNow } from '../../../shared/time';
+import type { BatchItem, ClassifyResult, CorrectionResult, LedgerQuery, ParseResult, TransactionType } from '@shared/domain';
+import type { ZonedNow } from '@shared/time';
 import { correctLocal as correctWithRules } from './correction';
 import { classifyIntent as classifyWithRules } from './intent';
 import { parseUtterance, toParseResult } from './parse';

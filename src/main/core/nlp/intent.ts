@@ -1,7 +1,7 @@
 // Layer 1: the sure, instant intents of the confirmation dialogue. The utterance is read as a
 // sequence of known phrases; anything left over is content for Layer 2 (correction / newInput).
 // Priority (spec): item operations, then cancel > exit > continueRecording > confirm.
-import type { ClassifyResult } from '../../../shared/domain';
+import type { ClassifyResult } from '@shared/domain';
 import { COUNT_MEASURES } from './lexicon/amounts';
 import { CORRECTION_CUES, PHRASES, type PhraseKind } from './lexicon/intents';
 import { anyOf } from './lexicon/words';

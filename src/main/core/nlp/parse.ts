@@ -1,8 +1,8 @@
 // Offline parse of one utterance into at most one transaction (the spec's offline rule), with a
 // flag when the utterance held several items so the caller can say so.
-import type { ParseResult, TransactionType } from '../../../shared/domain';
-import { OTHER_CATEGORY } from '../../../shared/categories';
-import type { ZonedNow } from '../../../shared/time';
+import type { ParseResult, TransactionType } from '@shared/domain';
+import { OTHER_CATEGORY } from '@shared/categories';
+import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAccount } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';

@@ -1,8 +1,8 @@
 // The JSON-lines protocol of `npm run nlp -- --jsonl` (../shared/golden/README.md): one request
 // a line, one answer a line. Kept here so the shell tool and the tests run exactly the app's code.
 import { z } from 'zod';
-import { TRANSACTION_TYPES, type ClassifyResult, type CorrectionResult, type LedgerQuery } from '../../../shared/domain';
-import { systemNow, toZonedNow, type ZonedNow } from '../../../shared/time';
+import { TRANSACTION_TYPES, type ClassifyResult, type CorrectionResult, type LedgerQuery } from '@shared/domain';
+import { systemNow, toZonedNow, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectQuery, parseLocal } from './index';
 
 const MAX_TEXT = 10_000;

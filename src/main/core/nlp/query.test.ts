@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toZonedNow } from '../../../shared/time';
+import { toZonedNow } from '@shared/time';
 import { detectQuery } from './index';
 
 const now = toZonedNow('2026-02-17T12:00:00+08:00');

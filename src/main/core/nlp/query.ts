@@ -1,7 +1,7 @@
 // Questions about the ledger (「这个月花了多少」「今天吃饭花了多少」「上周收入多少」) → a LedgerQuery
 // answered from the local database instead of being booked as a transaction.
-import type { LedgerQuery, TransactionType } from '../../../shared/domain';
-import { addDays, localDate, type ZonedNow } from '../../../shared/time';
+import type { LedgerQuery, TransactionType } from '@shared/domain';
+import { addDays, localDate, type ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAmounts, moneyMentions } from './amounts';
 import { findDates, mondayOf } from './dates';

@@ -1,6 +1,6 @@
 // EXPENSE, INCOME or TRANSFER from the words of one item. Red packets go by direction:
 // 收到/抢到红包 is income (红包), 发红包/给…红包 is an expense (人情往来).
-import type { TransactionType } from '../../../shared/domain';
+import type { TransactionType } from '@shared/domain';
 import { INCOME_WORDS, NOT_SALE_AFTER, NOT_SALE_BEFORE, TRANSFER_WORDS } from './lexicon/transaction-types';
 import { anyOf } from './lexicon/words';
 

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
-import { GATEWAY_PATHS, HealthResponseSchema, type HealthResponse } from '../../../shared/gateway';
-import type { ConnectionTestResult, SecretName, Settings } from '../../../shared/ipc/app-settings';
-import { systemClock, type Clock } from '../clock';
+import { GATEWAY_PATHS, HealthResponseSchema, type HealthResponse } from '@shared/gateway';
+import type { ConnectionTestResult, SecretName, Settings } from '@shared/ipc/app-settings';
+import { systemClock, type Clock } from '@shared/clock';
 
 export interface ConnectionTestDeps {
   fetch?: typeof fetch;

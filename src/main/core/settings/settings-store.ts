@@ -10,9 +10,9 @@ import {
   type Settings,
   type SettingsPatch,
   type SettingsView,
-} from '../../../shared/ipc/app-settings';
-import { CodedError } from '../../../shared/errors';
-import { Listeners, type Unsubscribe } from '../../../shared/listeners';
+} from '@shared/ipc/app-settings';
+import { CodedError } from '@shared/errors';
+import { Listeners, type Unsubscribe } from '@shared/listeners';
 import type { SecretBox } from './secret-box';
 
 export const SETTINGS_FILE = 'settings.json';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { startGatewayHarness, type GatewayHarness } from '../../../../test/support/gateway/gateway-harness';
-import { settingsSaveSchema, type SettingsSaveInput } from '../../../shared/ipc/app-settings';
-import { FakeClock } from '../clock';
+import { settingsSaveSchema, type SettingsSaveInput } from '@shared/ipc/app-settings';
+import { FakeClock } from '@shared/clock';
 import {
   createSettingsStore,
   SETTINGS_FILE,

@@ -1,4 +1,4 @@
-import type { SecretName, Settings } from '../../../shared/ipc/app-settings';
+import type { SecretName, Settings } from '@shared/ipc/app-settings';
 import type { UnderstandingConfig } from '../llm/index';
 
 /**

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { renameSync, writeFileSync } from 'node:fs';
-import { systemClock, type Clock } from '../clock';
+import { systemClock, type Clock } from '@shared/clock';
 import type { Tts } from '../voice/ports';
 import { parseWav } from '../audio/wav';
 import { LINUX_PLAYERS, renderWav, run, type Running } from './espeak';

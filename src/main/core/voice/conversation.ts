@@ -1,12 +1,12 @@
 // The conversation of one session: it carries the dialogue's state from step to step, shows
 // and speaks each step, performs its effect (asks Understanding, writes the session book) and
 // keeps the transcript a window shows.
-import type { DraftBatch } from '../../../shared/draft-batch';
-import type { VoiceState } from '../../../shared/domain';
-import type { VoiceEvent } from '../../../shared/events';
-import type { ConversationEntry } from '../../../shared/ipc/voice';
-import type { ZonedNow } from '../../../shared/time';
-import type { Clock } from '../clock';
+import type { DraftBatch } from '@shared/draft-batch';
+import type { VoiceState } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
+import type { ConversationEntry } from '@shared/ipc/voice';
+import type { ZonedNow } from '@shared/time';
+import type { Clock } from '@shared/clock';
 import {
   afterSave,
   afterSaveFailure,

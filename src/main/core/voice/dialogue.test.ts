@@ -4,8 +4,8 @@
 // The local NLP and the ledger's category placement are the real ones.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DraftBatch } from '../../../shared/draft-batch';
-import type { DraftStatus, ParseResult, TransactionType } from '../../../shared/domain';
+import { DraftBatch } from '@shared/draft-batch';
+import type { DraftStatus, ParseResult, TransactionType } from '@shared/domain';
 import { openLedger } from '../ledger/index';
 import { classifyIntent } from '../nlp/index';
 import { cardEvent, step, type DialogueEnv, type DialogueInput, type DialogueState, type DraftAction, type Effect, type Step } from './dialogue';

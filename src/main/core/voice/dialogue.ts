@@ -3,11 +3,11 @@
 // drafts, sentences, events, effect). A step reads nothing but its arguments and the local
 // NLP; the orchestrator shows what it returns and performs its effect, so every decision is
 // a line of testdata/dialogue.jsonl.
-import { DraftBatch } from '../../../shared/draft-batch';
-import type { ClassifyResult, LedgerQuery, ParseResult } from '../../../shared/domain';
-import type { VoiceEvent } from '../../../shared/events';
-import type { DraftFields } from '../../../shared/ipc/voice';
-import { toZonedIso, type ZonedNow } from '../../../shared/time';
+import { DraftBatch } from '@shared/draft-batch';
+import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
+import type { DraftFields } from '@shared/ipc/voice';
+import { toZonedIso, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectQuery } from '../nlp/index';
 import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from '../nlp/lexicon/dialogue';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';

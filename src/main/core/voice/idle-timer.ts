@@ -1,6 +1,6 @@
 // The session ends itself when nobody talks to it: a spoken warning at 2 min 30 s, the end
 // at 3 min (spec values; both restart on every bit of activity).
-import type { Clock, TimerHandle } from '../clock';
+import type { Clock, TimerHandle } from '@shared/clock';
 
 export interface IdleTimings {
   /** Spoken warning after this long without activity (spec: 2 min 30 s). */

@@ -1,9 +1,9 @@
 // One test per scenario of the three voice specs: events in (FakeClock, scripted mic/ASR/LLM),
 // events, state and spoken text out, with the real ledger in :memory: and the real local NLP.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ParseResult, TransactionType, VoiceMode } from '../../../shared/domain';
-import type { VoiceEvent } from '../../../shared/events';
-import { FakeClock } from '../clock';
+import type { ParseResult, TransactionType, VoiceMode } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
+import { FakeClock } from '@shared/clock';
 import { openLedger, type Ledger } from '../ledger/index';
 import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
 import type { LedgerPort } from './ports';

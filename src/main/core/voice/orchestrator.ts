@@ -4,12 +4,12 @@
 // the lifecycle; the work is done in rooms: UtteranceCapture (voice → words), Conversation
 // (words → dialogue steps → SessionBook), Speaker and IdleTimer. Every side effect goes
 // through a port, so tests drive it with a FakeClock and scripted events.
-import type { DraftBatch } from '../../../shared/draft-batch';
-import type { SessionSummary, VoiceMode, VoiceState } from '../../../shared/domain';
-import type { VoiceEvent } from '../../../shared/events';
-import type { ConversationEntry } from '../../../shared/ipc/voice';
-import type { ZonedNow } from '../../../shared/time';
-import type { Clock } from '../clock';
+import type { DraftBatch } from '@shared/draft-batch';
+import type { SessionSummary, VoiceMode, VoiceState } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
+import type { ConversationEntry } from '@shared/ipc/voice';
+import type { ZonedNow } from '@shared/time';
+import type { Clock } from '@shared/clock';
 import { Conversation } from './conversation';
 import type { DraftAction } from './dialogue';
 import { IDLE_TIMINGS, IdleTimer, type IdleTimings } from './idle-timer';

@@ -1,11 +1,10 @@
 // The side-effect boundaries the VoiceOrchestrator talks to. Real implementations live in
 // audio/, asr/, tts/, llm/ and ledger/; tests use real parts where they run here and honest
 // doubles (speaking the same interface) where they cannot.
-import type { DraftBatch } from '../../../shared/draft-batch';
-import type { CorrectionResult, ParseResult, SessionSummary, TransactionRow, TransactionType } from '../../../shared/domain';
-import type { ZonedNow } from '../../../shared/time';
-
-export type Unsubscribe = () => void;
+import type { DraftBatch } from '@shared/draft-batch';
+import type { CorrectionResult, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
+import type { Unsubscribe } from '@shared/listeners';
+import type { ZonedNow } from '@shared/time';
 
 // ---- microphone + VAD -------------------------------------------------------------
 

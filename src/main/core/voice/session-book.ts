@@ -1,10 +1,10 @@
 // What one voice session writes to and reads from the ledger: the save of a resolved card,
 // the undo of the last one, spoken queries, the session's totals for the goodbye, and the
 // category a draft will be filed under.
-import { DraftBatch } from '../../../shared/draft-batch';
-import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '../../../shared/domain';
-import { fenToYuan } from '../../../shared/money';
-import { toZonedIso, type ZonedNow } from '../../../shared/time';
+import { DraftBatch } from '@shared/draft-batch';
+import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
+import { fenToYuan } from '@shared/money';
+import { toZonedIso, type ZonedNow } from '@shared/time';
 import { chooseCategory, withCategoryForType, type CategoryRef } from '../categories/index';
 import { LedgerValidationError } from '../ledger/errors';
 import type { LedgerPort } from './ports';

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppEvent, VoiceEvent } from '../../../shared/events';
-import type { VoiceSnapshot } from '../../../shared/ipc/index';
+import type { AppEvent, VoiceEvent } from '@shared/events';
+import type { VoiceSnapshot } from '@shared/ipc/index';
 import { createAppCore, type AppCore } from '../app-core';
-import { FakeClock } from '../clock';
+import { FakeClock } from '@shared/clock';
 import { ScriptedLlm, ScriptedVoiceInput } from '../../../../test/support/voice-doubles';
 
 const cores: { core: AppCore; dir: string }[] = [];

@@ -1,9 +1,9 @@
 // The session manager behind the voice IPC commands: owns one VoiceOrchestrator at a time,
 // turns its exit/timeout into the ENDED state (spec: 会话结束态与一键重启) and starts a
 // brand-new orchestrator on restart.
-import type { SessionSummary, VoiceMode, VoiceState } from '../../../shared/domain';
-import type { VoiceEvent } from '../../../shared/events';
-import type { VoiceAction, VoiceSnapshot } from '../../../shared/ipc/index';
+import type { SessionSummary, VoiceMode, VoiceState } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
+import type { VoiceAction, VoiceSnapshot } from '@shared/ipc/index';
 import type { VoiceController } from '../ipc/voice-handlers';
 import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
 

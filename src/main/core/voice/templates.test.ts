@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ParseResult, TransactionType } from '../../../shared/domain';
-import { DraftBatch } from '../../../shared/draft-batch';
+import type { ParseResult, TransactionType } from '@shared/domain';
+import { DraftBatch } from '@shared/draft-batch';
 import * as say from './templates';
 
 function r(amount: number | null, type: TransactionType, category: string | null, description = ''): ParseResult {

@@ -1,8 +1,8 @@
 // Every sentence the orchestrator speaks, in one place, so the wording the specs fix
 // (voice-batch-transaction 多笔 TTS 播报, voice-correction-dialogue 纠正应用与反馈) is tested once.
-import type { DraftBatch } from '../../../shared/draft-batch';
-import type { LedgerQuery, ParseResult, SessionSummary, TransactionType } from '../../../shared/domain';
-import { formatFen, formatYuan, yuanToFen } from '../../../shared/money';
+import type { DraftBatch } from '@shared/draft-batch';
+import type { LedgerQuery, ParseResult, SessionSummary, TransactionType } from '@shared/domain';
+import { formatFen, formatYuan, yuanToFen } from '@shared/money';
 
 const TYPE_LABEL: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 

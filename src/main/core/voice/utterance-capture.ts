@@ -2,11 +2,12 @@
 // utterance, push-to-talk's hold / release / final-text wait, and what the user is told when
 // any of it fails. It hands up speech-detected, partial text, final text and errors; what the
 // words mean is the dialogue's business.
-import type { VoiceMode, VoiceState } from '../../../shared/domain';
-import type { VoiceEvent } from '../../../shared/events';
+import type { VoiceMode, VoiceState } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
 import { createPushToTalk, PTT_FINAL_TIMEOUT_MS, PTT_MIN_HOLD_MS, type PushToTalk, type PushToTalkResult } from '../asr/push-to-talk';
-import type { Clock, TimerHandle } from '../clock';
-import type { AsrClient, AsrError, Unsubscribe, VoiceInput, VoiceIoError } from './ports';
+import type { Clock, TimerHandle } from '@shared/clock';
+import type { Unsubscribe } from '@shared/listeners';
+import type { AsrClient, AsrError, VoiceInput, VoiceIoError } from './ports';
 import type { Speaker } from './speaker';
 
 const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {

@@ -1,7 +1,7 @@
 // Builds the real parts of a voice session (understanding, mic + VAD, streaming ASR, TTS)
 // from the user's settings, with overrides for tests, the e2e bridge and tools/session.
-import type { ZonedNow } from '../../../shared/time';
-import { systemClock, type Clock } from '../clock';
+import type { ZonedNow } from '@shared/time';
+import { systemClock, type Clock } from '@shared/clock';
 import { createVoiceInput } from '../audio/index';
 import { createAsrClient, createGatewayTokenProvider, createStaticTokenProvider, type TokenProvider } from '../asr/index';
 import { createDirectAsrTokenMint, createUnderstanding, type UnderstandingConfig } from '../llm/index';

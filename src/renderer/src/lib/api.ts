@@ -1,5 +1,5 @@
-import type { SuikoujiApi } from '../../../shared/ipc/index';
-import { API_GLOBAL } from '../../../shared/ipc/names';
+import type { SuikoujiApi } from '@shared/ipc/index';
+import { API_GLOBAL } from '@shared/ipc/names';
 
 /** The preload's API (or the e2e shim with the same shape). */
 export function getApi(): SuikoujiApi {

@@ -1,5 +1,5 @@
-import type { DraftStatus, TransactionType, VoiceMode, VoiceState } from '../../../shared/domain';
-import { formatYuan } from '../../../shared/money';
+import type { DraftStatus, TransactionType, VoiceMode, VoiceState } from '@shared/domain';
+import { formatYuan } from '@shared/money';
 
 export const TYPE_LABELS: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 

@@ -1,6 +1,6 @@
 // Words that decide EXPENSE, INCOME or TRANSFER (src/main/core/nlp/transaction-type.ts,
 // correction.ts, query.ts). Without any of them an item is an expense or takes its category's type.
-import type { TransactionType } from '../../../../shared/domain';
+import type { TransactionType } from '@shared/domain';
 import { words } from './words';
 
 /** Money came in (报销, 退款, 卖了 …). */

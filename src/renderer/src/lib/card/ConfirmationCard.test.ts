@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { VoiceAction } from '../../../../shared/ipc/index';
+import type { VoiceAction } from '@shared/ipc/index';
 import ConfirmationCard from './ConfirmationCard.svelte';
 import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
 import { SWIPE_MAX_PX, SWIPE_MIN_PX, swipeOutcome, swipeThreshold, SwipeTracker } from './swipe';

@@ -1,7 +1,7 @@
-import type { TransactionType } from '../../../../shared/domain';
-import { PRESET_CATEGORIES } from '../../../../shared/categories';
-import type { AppEvent } from '../../../../shared/events';
-import type { SuikoujiApi } from '../../../../shared/ipc/index';
+import type { TransactionType } from '@shared/domain';
+import { PRESET_CATEGORIES } from '@shared/categories';
+import type { AppEvent } from '@shared/events';
+import type { SuikoujiApi } from '@shared/ipc/index';
 
 export interface PickerCategory {
   name: string;

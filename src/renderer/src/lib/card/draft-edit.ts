@@ -1,7 +1,7 @@
-import type { ParseResult, TransactionType, UpdatedFields } from '../../../../shared/domain';
-import { PRESET_CATEGORIES } from '../../../../shared/categories';
-import { isCalendarDate } from '../../../../shared/time';
-import { MAX_AMOUNT_YUAN } from '../../../../shared/money';
+import type { ParseResult, TransactionType, UpdatedFields } from '@shared/domain';
+import { PRESET_CATEGORIES } from '@shared/categories';
+import { isCalendarDate } from '@shared/time';
+import { MAX_AMOUNT_YUAN } from '@shared/money';
 
 export interface DraftForm {
   amount: string;

@@ -1,5 +1,5 @@
-import type { TransactionType } from '../../../../shared/domain';
-import type { CategoryTotal } from '../../../../shared/ipc/ledger';
+import type { TransactionType } from '@shared/domain';
+import type { CategoryTotal } from '@shared/ipc/ledger';
 
 export interface Slice {
   label: string;

@@ -1,6 +1,6 @@
 import { ArcElement, BarController, BarElement, CategoryScale, Chart, DoughnutController, Legend, LinearScale, Tooltip } from 'chart.js';
-import type { TrendPoint } from '../../../../shared/ipc/ledger';
-import { fenToYuan } from '../../../../shared/money';
+import type { TrendPoint } from '@shared/ipc/ledger';
+import { fenToYuan } from '@shared/money';
 import type { Slice } from './breakdown';
 
 // chart.js v4, tree-shaken to the two chart types the 统计 page draws.

@@ -1,4 +1,4 @@
-import type { DayTotal } from '../../../../shared/ipc/ledger';
+import type { DayTotal } from '@shared/ipc/ledger';
 
 // The 明细 list as one flat sequence of equally tall items: each day's header followed by
 // its rows. Knowing every day's count up front (one grouped query) lets the window render

@@ -1,5 +1,5 @@
-import type { TransactionType } from '../../../../shared/domain';
-import { formatFen } from '../../../../shared/money';
+import type { TransactionType } from '@shared/domain';
+import { formatFen } from '@shared/money';
 
 /** -35 for an expense, +9000 for an income, 500 for a transfer. */
 export function signedFen(type: TransactionType, fen: number): string {

@@ -1,4 +1,4 @@
-import { yuanToFen } from '../../../../shared/money';
+import { yuanToFen } from '@shared/money';
 
 // Calendar ranges for the 明细 filters and the 统计 periods, in the window's local time.
 // Weeks start on Monday, as Chinese calendars do.

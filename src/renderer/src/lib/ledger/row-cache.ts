@@ -1,4 +1,4 @@
-import type { TransactionRow } from '../../../../shared/domain';
+import type { TransactionRow } from '@shared/domain';
 
 /**
  * Rows of the current filter fetched in pages on demand. A new generation (filter change or

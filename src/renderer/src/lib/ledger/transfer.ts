@@ -1,5 +1,5 @@
-import type { SuikoujiApi } from '../../../../shared/ipc/index';
-import type { ImportPreview, LedgerFilter } from '../../../../shared/ipc/ledger';
+import type { SuikoujiApi } from '@shared/ipc/index';
+import type { ImportPreview, LedgerFilter } from '@shared/ipc/ledger';
 
 const CHUNK_ROWS = 20_000;
 

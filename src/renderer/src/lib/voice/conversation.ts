@@ -1,5 +1,5 @@
-import type { SessionSummary, TransactionRow } from '../../../../shared/domain';
-import type { VoiceEvent } from '../../../../shared/events';
+import type { SessionSummary, TransactionRow } from '@shared/domain';
+import type { VoiceEvent } from '@shared/events';
 import { formatFenAmount, TYPE_LABELS } from '../format';
 
 /** What the user can do about an error, shown as a button next to it. */

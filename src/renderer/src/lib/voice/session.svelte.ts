@@ -1,6 +1,6 @@
-import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '../../../../shared/domain';
-import type { AppEvent, VoiceEvent } from '../../../../shared/events';
-import type { IpcResult, SuikoujiApi, VoiceAction, VoiceSnapshot } from '../../../../shared/ipc/index';
+import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '@shared/domain';
+import type { AppEvent, VoiceEvent } from '@shared/events';
+import type { IpcResult, SuikoujiApi, VoiceAction, VoiceSnapshot } from '@shared/ipc/index';
 import { logLinesFor, nextStepFor, type LogEntry } from './conversation';
 
 /** The part of the window API the session needs (a fake in component tests). */

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WindowAction } from '../../../../shared/ipc/app';
+import type { WindowAction } from '@shared/ipc/app';
 import { batchOf } from '../../../../../test/support/renderer/card-fixtures';
 import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import QuickEntryPage from './QuickEntryPage.svelte';

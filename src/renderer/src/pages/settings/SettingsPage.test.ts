@@ -1,13 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IpcResult } from '../../../../shared/ipc/index';
-import {
-  settingsSchema,
-  type ConnectionTestResult,
-  type Microphone,
-  type SettingsSaveInput,
-  type SettingsView,
-} from '../../../../shared/ipc/app-settings';
+import type { IpcResult } from '@shared/ipc/index';
+import { settingsSchema, type ConnectionTestResult, type Microphone, type SettingsSaveInput, type SettingsView } from '@shared/ipc/app-settings';
 import SettingsPage from './SettingsPage.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
