@@ -1,7 +1,6 @@
 // The house rules of docs/ARCHITECTURE.md as checks. Fix the code, not the rule.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
@@ -32,9 +31,9 @@ export default tseslint.config(
       // (.svelte components are linted, but not followed: their dependency graph is the bundler's.)
       'import-x/extensions': ['.ts', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['tsconfig.node.json', 'tsconfig.web.json', 'tsconfig.e2e.json'], noWarnOnMultipleProjects: true }),
-      ],
+      // import-x 4.6 and the TypeScript resolver 3.7 are pinned: later versions resolve through
+      // native addons (unrs/rspack) whose other-platform builds npm ci cannot fetch here.
+      'import-x/resolver': { typescript: { project: ['tsconfig.node.json', 'tsconfig.web.json', 'tsconfig.e2e.json'] } },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -76,7 +75,9 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'Only src/main/app and src/preload import electron.' }],
-          patterns: [{ group: ['**/main/**', '**/gateway/**'], message: 'The renderer talks to main only through window.suikouji.' }],
+          patterns: [
+            { group: ['@core', '@core/*', '**/main/**', '**/gateway/**'], message: 'The renderer talks to main only through window.suikouji.' },
+          ],
         },
       ],
       'import-x/no-restricted-paths': [
