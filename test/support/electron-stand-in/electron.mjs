@@ -36,7 +36,9 @@ function strict(target, name) {
       if (typeof prop === 'symbol' || prop in t) return Reflect.get(t, prop, receiver);
       if (ignored.has(prop)) return undefined;
       record.missing.push(`${name}.${prop}`);
-      throw new Error(`electron stand-in: ${name}.${prop} is not implemented`);
+      // Deliberate: answering undefined would let the boot test pass over a shell that calls
+      // an API nobody has modelled. The fix is to model it here, as Electron documents it.
+      throw new Error(`the shell touched ${name}.${prop}, which the Electron stand-in lacks (model it in electron.mjs)`);
     },
   });
 }

@@ -5,6 +5,7 @@ import type { AppEvent } from '@shared/events';
 import type { CommandInput, CommandName, CommandOutputs, IpcError, IpcResult, SuikoujiApi } from '@shared/ipc/index';
 import type { AccountInfo, CategoryInfo, DayTotal, HistoryState, HistoryStep, LedgerFilter } from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
+import { Listeners } from '@shared/listeners';
 
 type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
 type ChangeReason = Extract<AppEvent, { channel: 'ledger' }>['event']['reason'];
@@ -47,7 +48,10 @@ export class FakeLedgerApi {
   calls: { name: CommandName; input: unknown }[] = [];
   readonly api: SuikoujiApi;
 
-  #listeners = new Set<(event: AppEvent) => void>();
+  // A throwing listener fails the test instead of being logged, as the app's hub would.
+  #listeners = new Listeners<{ event: (event: AppEvent) => void }>((error) => {
+    throw error;
+  });
   #failures = new Map<CommandName, IpcError>();
   #undo: HistoryEntry[] = [];
   #redo: HistoryEntry[] = [];
@@ -62,10 +66,7 @@ export class FakeLedgerApi {
     });
     this.api = buildApi(
       (name, input) => this.#invoke(name as CommandName, input),
-      (listener) => {
-        this.#listeners.add(listener);
-        return () => void this.#listeners.delete(listener);
-      },
+      (listener) => this.#listeners.on('event', listener),
     );
   }
 
@@ -116,7 +117,7 @@ export class FakeLedgerApi {
   }
 
   emit(event: AppEvent): void {
-    for (const l of this.#listeners) l(event);
+    this.#listeners.emit('event', event);
   }
 
   changed(reason: ChangeReason): void {

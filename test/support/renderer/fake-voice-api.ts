@@ -1,6 +1,7 @@
 import type { VoiceMode, VoiceState } from '@shared/domain';
 import type { AppEvent } from '@shared/events';
 import type { IpcResult, SuikoujiApi, VoiceSnapshot } from '@shared/ipc/index';
+import { Listeners } from '@shared/listeners';
 
 // The same commands as the renderer's VoiceApi, spelled from the shared contract: importing
 // session.svelte.ts here would drag its runes into the node type check of test/.
@@ -14,24 +15,24 @@ export class FakeVoiceApi implements VoiceApi {
   calls: { name: string; input: unknown }[] = [];
   snapshot: VoiceSnapshot = { state: 'idle', mode: 'auto', batch: null, online: true, conversation: [], summary: null };
   failNext: { code: string; message: string } | null = null;
-  #listeners = new Set<(event: AppEvent) => void>();
+  // A throwing listener fails the test instead of being logged, as the app's hub would.
+  #listeners = new Listeners<{ event: (event: AppEvent) => void }>((error) => {
+    throw error;
+  });
 
   emit(event: AppEvent): void {
-    for (const l of this.#listeners) l(event);
+    this.#listeners.emit('event', event);
   }
 
   get listenerCount(): number {
-    return this.#listeners.size;
+    return this.#listeners.count('event');
   }
 
   set(state: VoiceState, extra: Partial<Omit<VoiceSnapshot, 'state'>> = {}): void {
     this.snapshot = { ...this.snapshot, state, ...extra };
   }
 
-  onEvent = (listener: (event: AppEvent) => void) => {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
-  };
+  onEvent = (listener: (event: AppEvent) => void) => this.#listeners.on('event', listener);
 
   #answer(name: string, input: unknown): Promise<IpcResult<VoiceSnapshot>> {
     this.calls.push({ name, input });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ParseResult, TransactionType } from '@shared/domain';
+import type { TransactionType } from '@shared/domain';
+import { item } from '../../../../test/support/ledger-fixtures';
 import { categoryOfType, chooseCategory, matchCategory, matchCategoryWord, withCategoryForType, type CategoryCandidate } from './index';
 
 const candidates: CategoryCandidate[] = [
@@ -37,17 +38,6 @@ describe('matchCategoryWord', () => {
 });
 
 describe('a category for another type', () => {
-  const item = (category: string | null, description: string, type: TransactionType = 'EXPENSE'): ParseResult => ({
-    amount: 60,
-    type,
-    category,
-    description,
-    date: null,
-    account: null,
-    confidence: 0.9,
-    source: 'local',
-  });
-
   it('keeps a category of that type, takes the counterpart, else reads the words', () => {
     expect(categoryOfType('其他', '', 'INCOME')).toBe('其他');
     expect(categoryOfType('红包', '', 'EXPENSE')).toBe('人情往来');
@@ -56,10 +46,16 @@ describe('a category for another type', () => {
   });
 
   it('re-files a flipped type only when the correction names no category', () => {
-    expect(withCategoryForType(item('餐饮', '午饭'), { type: 'INCOME' })).toEqual({ type: 'INCOME', category: '其他' });
-    expect(withCategoryForType(item('人情往来', '发红包'), { type: 'INCOME' })).toEqual({ type: 'INCOME', category: '红包' });
-    expect(withCategoryForType(item('餐饮', '午饭'), { type: 'INCOME', category: '工资' })).toEqual({ type: 'INCOME', category: '工资' });
-    expect(withCategoryForType(item('餐饮', '午饭'), { amount: 30 })).toEqual({ amount: 30 });
+    expect(withCategoryForType(item({ category: '餐饮', description: '午饭' }), { type: 'INCOME' })).toEqual({ type: 'INCOME', category: '其他' });
+    expect(withCategoryForType(item({ category: '人情往来', description: '发红包' }), { type: 'INCOME' })).toEqual({
+      type: 'INCOME',
+      category: '红包',
+    });
+    expect(withCategoryForType(item({ category: '餐饮', description: '午饭' }), { type: 'INCOME', category: '工资' })).toEqual({
+      type: 'INCOME',
+      category: '工资',
+    });
+    expect(withCategoryForType(item({ category: '餐饮', description: '午饭' }), { amount: 30 })).toEqual({ amount: 30 });
   });
 
   it('chooses what the ledger will file: its own name kept, a made-up word placed by the item words', () => {

@@ -11,6 +11,7 @@ import type { ConversationEntry } from '@shared/ipc/voice';
 import type { ZonedNow } from '@shared/time';
 import type { Clock } from '@shared/clock';
 import { Conversation } from './conversation';
+import { drained } from './drained';
 import type { DraftAction } from './dialogue';
 import { IDLE_TIMINGS, IdleTimer, type IdleTimings } from './idle-timer';
 import type { AsrClient, LedgerPort, Tts, Understanding, UnderstandingContext, VoiceInput } from './ports';
@@ -190,12 +191,8 @@ export class VoiceOrchestrator {
   }
 
   /** Resolves once every queued input has been handled (tools and benchmarks wait on it). */
-  async idle(): Promise<void> {
-    let tail: Promise<void>;
-    do {
-      tail = this.queue;
-      await tail;
-    } while (tail !== this.queue);
+  idle(): Promise<void> {
+    return drained(() => this.queue);
   }
 
   /** Resolves once everything queued for the speaker has been spoken. */

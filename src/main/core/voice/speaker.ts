@@ -2,6 +2,7 @@
 // microphone's VAD is paused, so our own read-back is never taken for the user speaking
 // (spec: _isTtsSpeaking).
 import type { Tts, VoiceInput } from './ports';
+import { drained } from './drained';
 
 export interface SpeakerOptions {
   tts: Tts;
@@ -48,12 +49,8 @@ export class Speaker {
   }
 
   /** Resolves once everything queued has been spoken. */
-  async silent(): Promise<void> {
-    let tail: Promise<void>;
-    do {
-      tail = this.tail;
-      await tail;
-    } while (tail !== this.tail);
+  silent(): Promise<void> {
+    return drained(() => this.tail);
   }
 
   /** Cuts the sentence being spoken short (the user pressed the talk key, or the session ended). */
