@@ -18,6 +18,7 @@ import {
   type TokenProvider,
 } from '@core/asr/index';
 import { createTts } from '@core/tts/index';
+import { errorMessage } from '@shared/errors';
 
 const USAGE = `usage:
   voice vad FILE.wav [--silence-ms N] [--min-speech-ms N]
@@ -168,7 +169,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${errorMessage(error)}\n`);
     return 1;
   }
 }

@@ -13,3 +13,8 @@ export class CodedError<C extends string = string> extends Error {
     this.name = new.target.name;
   }
 }
+
+/** The message of anything thrown (a library may throw a string). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

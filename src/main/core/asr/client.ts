@@ -7,7 +7,8 @@ import type { AsrToken } from '@shared/domain';
 import type { AsrClient, AsrClientEvents } from '../voice/ports';
 import { Listeners } from '@shared/listeners';
 import { msToSamples } from '../audio/pcm';
-import { AsrFailure, errorMessage } from './errors';
+import { errorMessage } from '@shared/errors';
+import { AsrFailure } from './errors';
 import { createProtocol, type AsrProtocol, type AsrProtocolName, type WireFrame } from './protocols';
 import type { TokenProvider } from './tokens';
 

@@ -5,7 +5,3 @@ export type AsrErrorCode = 'token_failed' | 'connect_failed' | 'server_error' | 
 
 /** A thrown AsrError, so callers can `catch (e) { e.code }` and the UI can pick a hint. */
 export class AsrFailure extends CodedError<AsrErrorCode> implements AsrError {}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

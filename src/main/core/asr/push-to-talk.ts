@@ -4,7 +4,7 @@
 import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
 import type { Unsubscribe } from '@shared/listeners';
 import type { AsrClient } from '../voice/ports';
-import { errorMessage } from './errors';
+import { errorMessage } from '@shared/errors';
 
 export const PTT_MIN_HOLD_MS = 600;
 export const PTT_FINAL_TIMEOUT_MS = 8000;

@@ -5,7 +5,8 @@
 import { systemClock, type Clock } from '@shared/clock';
 import type { AsrToken } from '@shared/domain';
 import { AsrTokenResponseSchema, ErrorBodySchema, GATEWAY_PATHS } from '@shared/gateway';
-import { AsrFailure, errorMessage } from './errors';
+import { errorMessage } from '@shared/errors';
+import { AsrFailure } from './errors';
 
 export interface TokenProvider {
   get(): Promise<AsrToken>;

@@ -6,6 +6,7 @@ import type { Clock } from '@shared/clock';
 import type * as Naudiodon from 'naudiodon';
 import { classifyCaptureError, voiceIoFailure } from './errors';
 import { SAMPLE_RATE } from './pcm';
+import { errorMessage } from '@shared/errors';
 
 export interface InputDevice {
   id: number;
@@ -20,7 +21,7 @@ function loadNaudiodon(): typeof Naudiodon {
     try {
       naudiodon = createRequire(import.meta.url)('naudiodon') as typeof Naudiodon;
     } catch (error) {
-      throw voiceIoFailure('capture_failed', `音频模块加载失败：${error instanceof Error ? error.message : String(error)}`, error);
+      throw voiceIoFailure('capture_failed', `音频模块加载失败：${errorMessage(error)}`, error);
     }
   }
   return naudiodon;

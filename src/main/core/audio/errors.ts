@@ -1,4 +1,4 @@
-import { CodedError } from '@shared/errors';
+import { CodedError, errorMessage } from '@shared/errors';
 import type { VoiceIoError, VoiceIoErrorCode } from '../voice/ports';
 
 /** A thrown VoiceIoError: `code` tells the UI which Chinese hint to show. */
@@ -23,7 +23,7 @@ export function voiceIoFailure(code: VoiceIoErrorCode, detail?: string, cause?: 
 /** PortAudio reports everything as text; these are the phrases its host APIs use. */
 export function classifyCaptureError(error: unknown, phase: 'open' | 'running'): VoiceIoFailure {
   if (error instanceof VoiceIoFailure) return error;
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   if (/permission|denied|not permitted|EACCES|EPERM|unauthori[sz]ed/i.test(text)) {
     return voiceIoFailure('permission_denied', text, error);
   }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { SAMPLE_RATE } from './pcm';
 import { voiceIoFailure } from './errors';
+import { errorMessage } from '@shared/errors';
 
 /** node-vad's native WebRTC VAD decides per 30 ms (it buffers shorter input until it has 30 ms). */
 export const VAD_WINDOW_MS = 30;
@@ -52,7 +53,7 @@ export class VadClassifier {
     try {
       this.vad = new VAD(MODE_NUMBER[mode]);
     } catch (error) {
-      throw voiceIoFailure('vad_failed', error instanceof Error ? error.message : String(error), error);
+      throw voiceIoFailure('vad_failed', errorMessage(error), error);
     }
     this.voiceEvent = VAD.Event.VOICE;
     this.errorEvent = VAD.Event.ERROR;

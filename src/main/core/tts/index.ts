@@ -8,6 +8,7 @@ import type { Tts } from '../voice/ports';
 import { parseWav } from '../audio/wav';
 import { LINUX_PLAYERS, renderWav, run, type Running } from './espeak';
 import { pickMacVoice, pickWindowsVoice } from './say-voice';
+import { errorMessage } from '@shared/errors';
 
 export type TtsEngine = 'auto' | 'espeak' | 'say' | 'wav' | 'log';
 
@@ -218,7 +219,7 @@ export function createTts(options: TtsOptions = {}): ConfigurableTts {
 
 function toTtsError(error: unknown): TtsError {
   if (typeof error === 'object' && error !== null && 'code' in error && 'message' in error) return error as TtsError;
-  return { code: 'engine_failed', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'engine_failed', message: errorMessage(error) };
 }
 
 /** espeak-ng writing to a pipe leaves the RIFF/data sizes unset; players and readers want them. */

@@ -2,6 +2,7 @@
 // the undo of the last one, spoken queries, the session's totals for the goodbye, and the
 // category a draft will be filed under.
 import { DraftBatch } from '@shared/draft-batch';
+import { errorMessage } from '@shared/errors';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
 import { fenToYuan } from '@shared/money';
 import { toZonedIso, type ZonedNow } from '@shared/time';
@@ -124,8 +125,4 @@ function saveFailureText(err: unknown, resolved: DraftBatch): string {
   if (!(err instanceof LedgerValidationError)) return errorMessage(err);
   const item = resolved.confirmedItems[err.itemIndex];
   return item ? `第${resolved.displayNumber(item.index)}笔${err.reason}` : errorMessage(err);
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -9,6 +9,7 @@ import type { Clock, TimerHandle } from '@shared/clock';
 import type { Unsubscribe } from '@shared/listeners';
 import type { AsrClient, AsrError, VoiceInput, VoiceIoError } from './ports';
 import type { Speaker } from './speaker';
+import { errorMessage } from '@shared/errors';
 
 const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
   no_device: '没有找到麦克风，请在设置中选择输入设备',
@@ -289,7 +290,7 @@ export class UtteranceCapture {
     }
     asr.connect().then(
       () => this.flushAudio(u),
-      (err: unknown) => this.onAsrError(u, { code: 'connect_failed', message: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => this.onAsrError(u, { code: 'connect_failed', message: errorMessage(err) }),
     );
   }
 
