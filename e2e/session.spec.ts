@@ -178,18 +178,81 @@ test.describe('offline', () => {
     await screenshots(page, 'session-empty');
   });
 
-  test('the four-item sentence gives one draft and the offline notice', async ({ app }) => {
+  test('offline, the four-item sentence gives four drafts; 「第三笔改为支出」 and 确认 save four rows', async ({ app }) => {
     const { page } = app;
     await say(page, FOUR_ITEMS);
-    await expect(card(page)).toHaveAttribute('data-count', '1');
-    await expect(card(page)).toContainText('¥60');
+    await expect(card(page)).toHaveAttribute('data-count', '4');
+    await expect(card(page).getByRole('listitem')).toHaveCount(4);
+    await expect(row(page, 1)).toContainText('¥60');
+    // The local rules read 抢红包 as income: the correction below really changes it.
+    await expect(row(page, 3)).toContainText('收入');
+    await expect(row(page, 3)).toContainText('¥30');
     const log = page.getByRole('list', { name: '对话记录' });
-    await expect(log).toContainText('当前离线，仅支持单笔记账');
+    await expect(log).not.toContainText('仅支持单笔记账');
     await expectFits(page);
-    await screenshots(page, 'session-single');
-    await card(page).getByRole('button', { name: '确认', exact: true }).click();
+    await screenshots(page, 'session-offline-four');
+
+    await say(page, '第三笔改为支出');
+    await expect(row(page, 3)).toContainText('支出');
+    await expect(row(page, 3)).toHaveAttribute('data-status', 'pending');
+    await card(page).getByRole('button', { name: '全部确认' }).click();
     await expect(card(page)).toHaveCount(0);
-    expect(app.ledger.list({ limit: 10, offset: 0 }).total).toBe(1);
+    const saved = app.ledger.list({ limit: 10, offset: 0 });
+    expect(saved.total).toBe(4);
+    expect(saved.rows.map((r) => r.amountFen).sort((a, b) => a - b)).toEqual([3000, 6000, 6000, 9000]);
+    expect(saved.rows.find((r) => r.amountFen === 3000)?.type).toBe('EXPENSE');
+  });
+
+  test('a draft without an amount is marked 缺金额, asked for, filled by 「二十八」, then saved', async ({ app }) => {
+    const { page } = app;
+    await say(page, '打车，还有午饭35');
+    await expect(card(page).getByRole('listitem')).toHaveCount(2);
+    await expect(row(page, 1)).toContainText('缺金额');
+    await expect(row(page, 1)).not.toContainText('¥');
+    const confirmFirst = row(page, 1).getByRole('button', { name: '确认第1笔' });
+    await expect(confirmFirst).toBeDisabled();
+    await expect(confirmFirst).toHaveAttribute('title', '请先说出或填写金额');
+    await expect(row(page, 2)).toContainText('¥35');
+    await expect(row(page, 2).getByRole('button', { name: '确认第2笔' })).toBeEnabled();
+    await expect(card(page).getByRole('button', { name: '全部确认' })).toBeEnabled();
+    const log = page.getByRole('list', { name: '对话记录' });
+    await expect(log).toContainText('第1笔打车多少钱？');
+    await expectFits(page);
+    await screenshots(page, 'session-missing-amount');
+
+    await say(page, '二十八');
+    await expect(row(page, 1)).toContainText('¥28');
+    await expect(row(page, 1)).not.toContainText('缺金额');
+    await expect(confirmFirst).toBeEnabled();
+    await card(page).getByRole('button', { name: '全部确认' }).click();
+    await expect(card(page)).toHaveCount(0);
+    const saved = app.ledger.list({ limit: 10, offset: 0 });
+    expect(saved.rows.map((r) => r.amountFen).sort((a, b) => a - b)).toEqual([2800, 3500]);
+  });
+
+  test('ENDED lists drafts left pending under 未确认; 继续确认 opens the next session with them', async ({ app }) => {
+    const { page } = app;
+    await say(page, '午饭35，打车20');
+    await expect(card(page).getByRole('listitem')).toHaveCount(2);
+    await say(page, '没有了');
+    const summary = page.getByRole('region', { name: '会话总结' });
+    await expect(summary.getByRole('heading', { name: /未确认/ })).toBeVisible();
+    const left = summary.getByRole('list', { name: '未确认' }).getByRole('listitem');
+    await expect(left).toHaveCount(2);
+    await expect(left.nth(0)).toContainText('¥35');
+    await expect(left.nth(1)).toContainText('¥20');
+    // The next session opens with these drafts: no 「重新开始」 promising a clean slate.
+    await expect(summary.getByRole('button', { name: '重新开始' })).toHaveCount(0);
+    expect(await overflowingElements(page, '[aria-label="会话总结"], [aria-label="语音记账"]')).toEqual([]);
+    await screenshots(page, 'session-ended-unconfirmed');
+    expect(app.ledger.list({ limit: 10, offset: 0 }).total).toBe(0);
+
+    await summary.getByRole('button', { name: '继续确认' }).click();
+    await expect(summary).toHaveCount(0);
+    await expect(card(page).getByRole('listitem')).toHaveCount(2);
+    await expect(row(page, 1)).toContainText('¥35');
+    await expect(row(page, 2)).toContainText('¥20');
+    await expect(row(page, 1)).toHaveAttribute('data-status', 'pending');
   });
 
   test('ENDED shows the summary; restart clears the log and starts a new session', async ({ app }) => {
@@ -207,7 +270,10 @@ test.describe('offline', () => {
     await summary.getByRole('button', { name: '重新开始' }).click();
     await expect(summary).toHaveCount(0);
     await expect(page.getByRole('status', { name: '会话状态' })).not.toContainText('已结束');
-    await expect(page.getByRole('list', { name: '对话记录' })).not.toContainText('午饭35');
+    // The old session's lines are gone; the new one's greeting may already be there.
+    await expect(
+      page.getByRole('list', { name: '对话记录' }).locator('li[data-kind="user"], li[data-kind="saved"], li[data-kind="notice"]'),
+    ).toHaveCount(0);
     // The new session works.
     await say(page, '打车20');
     await expect(card(page)).toContainText('¥20');

@@ -36,12 +36,14 @@ function show(answer: NlpAnswer): string {
   if ('error' in answer) return `错误: ${answer.error}`;
   if ('transactions' in answer) {
     if (answer.transactions.length === 0) return '（没有识别到交易）';
+    const numbered = answer.transactions.length > 1;
     const lines = answer.transactions.map(
-      (t) =>
+      (t, i) =>
+        (numbered ? `${i + 1}. ` : '') +
         `金额 ${t.amount ?? '—'} · ${t.type} · 分类 ${t.category ?? '—'} · 日期 ${t.date ?? '—（未识别到日期）'} · 描述「${t.description}」` +
         (t.account ? ` · 账户 ${t.account}` : ''),
     );
-    if (answer.multipleDetected) lines.push('（检测到多笔：离线仅支持单笔记账，只取第一笔）');
+    if (answer.truncated) lines.push(`（超过${answer.transactions.length}笔：只取前${answer.transactions.length}笔）`);
     return lines.join('\n');
   }
   if ('query' in answer) {

@@ -121,6 +121,11 @@ export interface SessionSummary {
   expenseFen: number;
   incomeFen: number;
   transferFen: number;
+  /**
+   * Drafts still pending when the session ended. They are kept (the ledger's drafts table),
+   * listed as 未确认, and the next session opens with them; absent or empty when there are none.
+   */
+  unconfirmed?: ParseResult[];
 }
 
 /** `POST /api/v1/asr/token` answer (wire-compatible with the original service). */

@@ -76,6 +76,11 @@ export class DraftBatch {
     return this.items.every((item) => item.status !== 'pending');
   }
 
+  /** Pending items that have no amount yet: they cannot be confirmed until one is said or typed. */
+  get missingAmountItems(): DraftTransaction[] {
+    return this.pendingItems.filter((item) => item.result.amount === null);
+  }
+
   get isFull(): boolean {
     return this.items.length >= MAX_BATCH_ITEMS;
   }
@@ -104,7 +109,9 @@ export class DraftBatch {
     return this.replace(index, { ...target, result: next });
   }
 
+  /** An item without an amount stays pending: nothing may be saved without one. */
   confirmItem(index: number): DraftBatch {
+    if (this.item(index)?.result.amount === null) return this;
     return this.setStatus(index, 'confirmed');
   }
 
@@ -112,7 +119,7 @@ export class DraftBatch {
     return this.setStatus(index, 'cancelled');
   }
 
-  /** Every pending item becomes confirmed; cancelled items stay cancelled. */
+  /** Every pending item with an amount becomes confirmed; cancelled items stay cancelled. */
   confirmAll(): DraftBatch {
     return this.mapPending('confirmed');
   }
@@ -157,9 +164,10 @@ export class DraftBatch {
   }
 
   private mapPending(status: DraftStatus): DraftBatch {
-    if (this.pendingCount === 0) return this;
+    const changes = (item: DraftTransaction): boolean => item.status === 'pending' && (status !== 'confirmed' || item.result.amount !== null);
+    if (!this.items.some(changes)) return this;
     return new DraftBatch(
-      this.items.map((item) => (item.status === 'pending' ? { ...item, status } : item)),
+      this.items.map((item) => (changes(item) ? { ...item, status } : item)),
       this.createdAt,
     );
   }

@@ -1,4 +1,4 @@
-import type { ParseResult, TransactionRow, TransactionType } from '@shared/domain';
+import type { DraftBatchDto, ParseResult, TransactionRow, TransactionType } from '@shared/domain';
 import type { HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
@@ -40,7 +40,7 @@ export class LedgerHistory implements LedgerPort {
     this.onChange = options.onChange ?? (() => {});
   }
 
-  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow }): TransactionRow[] {
+  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow; drafts?: DraftBatchDto | null }): TransactionRow[] {
     const rows = this.ledger.saveBatch(results, options);
     if (rows.length > 0) this.record({ kind: 'save', rows: this.ledger.rawRows(rows.map((r) => r.id)) }, 'save');
     return rows;
@@ -113,6 +113,15 @@ export class LedgerHistory implements LedgerPort {
 
   getMany(ids: readonly string[]): TransactionRow[] {
     return this.ledger.getMany(ids);
+  }
+
+  /** The voice card is no transaction: keeping it is not a change to undo. */
+  keepDrafts(batch: DraftBatchDto | null): void {
+    this.ledger.keepDrafts(batch);
+  }
+
+  keptDrafts(): DraftBatchDto | null {
+    return this.ledger.keptDrafts();
   }
 
   placeCategory(name: string, type: TransactionType): string {

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
-import { isTransactionType, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
+import { isTransactionType, type DraftBatchDto, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
 import type { CategoryTotal, MonthSummary, Page } from '@shared/ipc/index';
 import type { AccountInfo, CategoryInfo, DayTotal, ImportRowDto, LedgerFilter, PeriodStats, TrendPoint } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
+import { keepable, readDrafts } from './drafts';
 import { LedgerNotFoundError, LedgerOpenError, LedgerRuleError, LedgerValidationError } from './errors';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 
@@ -134,7 +135,10 @@ export class Ledger implements LedgerPort {
    * Validates every item first, then writes all of them in ONE transaction: a bad item
    * rejects the whole batch and nothing is written (spec: 批量保存失败回滚).
    */
-  saveBatch(results: readonly ParseResult[], options: { now?: ZonedNow; source?: TransactionRow['source'] } = {}): TransactionRow[] {
+  saveBatch(
+    results: readonly ParseResult[],
+    options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
+  ): TransactionRow[] {
     const now = options.now ?? this.clock();
     const stamp = toZonedIso(now);
     const categories = this.categoryCandidates();
@@ -165,11 +169,33 @@ export class Ledger implements LedgerPort {
         updatedAt: stamp,
       };
     });
+    // The card that remains is written in the same transaction: a crash between the two
+    // must not bring back, as drafts, items that were saved.
     const write = this.db.transaction(() => {
       for (const p of prepared) this.insertTx.run(p);
+      if (options.drafts !== undefined) this.keepDrafts(options.drafts);
     });
     write();
     return this.getMany(prepared.map((p) => p.id));
+  }
+
+  /** Keeps the voice card that is not confirmed yet (null or an all-cancelled card: none). */
+  keepDrafts(batch: DraftBatchDto | null): void {
+    if (!keepable(batch)) {
+      this.db.prepare('DELETE FROM drafts').run();
+      return;
+    }
+    this.db
+      .prepare(
+        'INSERT INTO drafts (id, batch, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET batch = excluded.batch, updated_at = excluded.updated_at',
+      )
+      .run(JSON.stringify(batch), toZonedIso(this.clock()));
+  }
+
+  /** The card a session left unconfirmed, or null. */
+  keptDrafts(): DraftBatchDto | null {
+    const row = this.db.prepare('SELECT batch FROM drafts WHERE id = 1').get() as { batch: string } | undefined;
+    return readDrafts(row?.batch);
   }
 
   deleteTransactions(ids: readonly string[]): number {

@@ -73,6 +73,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transactions_by_type_category_day ON transactions (type, category_id, occurred_date, amount_fen);
     `,
   },
+  {
+    version: 3,
+    description: 'the voice card left unconfirmed, kept apart from the transactions',
+    up: `
+      CREATE TABLE drafts (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        batch       TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -141,7 +141,7 @@ describe('parse', () => {
       ['吃饭', 60, '餐饮'],
       ['打车', 30, '交通'],
     ]);
-    expect(outcome).toMatchObject({ source: 'llm', truncated: false, multipleDetected: false });
+    expect(outcome).toMatchObject({ source: 'llm', truncated: false });
     expect(chat.calls[0]).toMatchObject({ authorization: 'Bearer sk-user', model: 'qwen-max' });
   });
 
@@ -170,7 +170,6 @@ describe('parse', () => {
       results: local.results,
       source: 'local',
       truncated: false,
-      multipleDetected: local.multipleDetected,
       failure: { kind: 'aborted' },
     });
     expect(u.isOnline()).toBe(true); // slow is not offline
@@ -316,6 +315,23 @@ describe('correct', () => {
     expect(elapsed).toBeLessThanOrEqual(3100);
     expectLocalFallback(outcome, batch, '改为收入');
     expect(h.chat.calls).toHaveLength(1);
+  });
+
+  it('a multi-item sentence falls back to every item the local rules find (5xx, refused key, offline)', async () => {
+    const h = await gateway(() => ({ status: 500 }));
+    const expectAll = (outcome: Awaited<ReturnType<ReturnType<typeof createUnderstanding>['parse']>>) => {
+      expect(outcome.source).toBe('local');
+      expect(outcome.results.map((r) => [r.amount, r.type, r.category])).toEqual([
+        [60, 'EXPENSE', '餐饮'],
+        [30, 'EXPENSE', '交通'],
+        [9000, 'INCOME', '工资'],
+      ]);
+    };
+    const u = createUnderstanding({ mode: 'gateway', gatewayUrl: h.url });
+    expectAll(await u.parse('吃饭花了60，打车30，工资收到9000', context));
+    h.chat.setScript(() => ({ status: 401 }));
+    expectAll(await u.parse('吃饭花了60，打车30，工资收到9000', context));
+    expectAll(await createUnderstanding({ mode: 'offline' }).parse('吃饭花了60，打车30，工资收到9000', context));
   });
 
   it('falls back locally on gateway 5xx and on unusable answers, staying online', async () => {

@@ -69,7 +69,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
 
   function localParse(text: string, context: UnderstandingContext): ParseOutcome {
     const local = parseLocal(text, { now: context.now, customCategories: context.customCategories });
-    return { results: local.results, source: 'local', truncated: false, multipleDetected: local.multipleDetected };
+    return { results: local.results, source: 'local', truncated: local.truncated };
   }
 
   function localCorrect(text: string, view: PendingView, context: UnderstandingContext): CorrectionOutcome {
@@ -91,7 +91,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
         const answer = await callLlm(parseTimeoutMs, (signal) => client.parseTransaction({ text, context: wireContext(context) }, { signal }));
         const results = answer.transactions.slice(0, MAX_BATCH_ITEMS).map(toParseResult);
         // A model that found no money where the local grammar does (午饭35块 → []) would have
-        // the user told 没听清金额; the local single item is the better answer.
+        // the user told 没听清金额; the local items are the better answer.
         if (results.every((r) => r.amount === null)) {
           const local = localParse(text, context);
           if (local.results.some((r) => r.amount !== null)) return { ...local, failure: { kind: 'malformed' } };
@@ -101,7 +101,6 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
           results,
           source: 'llm',
           truncated: answer.truncated === true || answer.transactions.length > MAX_BATCH_ITEMS,
-          multipleDetected: false,
         };
       } catch (err) {
         log('LLM parse failed; using local rules', err);

@@ -14,9 +14,22 @@ const PAID_WITH_PATTERN = new RegExp(
   `${anyOf(PAID_WITH)}(${NAMES})${anyOf(FUNDS_OF)}?|(${NAMES})${anyOf(PAID_BY)}|(${NAMES})(?=${anyOf(PAYING_WITH)})`,
 );
 
-export function findAccount(text: string): AccountMention | null {
-  const m = PAID_WITH_PATTERN.exec(text);
-  if (!m) return null;
+const ALL_PAID_WITH = new RegExp(PAID_WITH_PATTERN.source, 'g');
+
+function mention(m: RegExpExecArray): AccountMention {
   const name = (m[1] ?? m[2] ?? m[3])!;
   return { start: m.index, end: m.index + m[0].length, account: ACCOUNTS[name]! };
+}
+
+export function findAccount(text: string): AccountMention | null {
+  const m = PAID_WITH_PATTERN.exec(text);
+  return m ? mention(m) : null;
+}
+
+/** Every account named in the text, in order: each item of an utterance may name its own. */
+export function findAccounts(text: string): AccountMention[] {
+  const found: AccountMention[] = [];
+  ALL_PAID_WITH.lastIndex = 0;
+  for (let m = ALL_PAID_WITH.exec(text); m !== null; m = ALL_PAID_WITH.exec(text)) found.push(mention(m));
+  return found;
 }

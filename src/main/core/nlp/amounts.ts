@@ -1,7 +1,19 @@
 // Money in speech: 35, 28.5, ¥188, 三十五块, 七块五, 两块五毛, 八毛, 28块5, 六十三块二毛, 2.5万,
 // and bare amounts (晚饭四十八). Numbers that are dates, ordinals, counts or times are not money.
-import { FOLLOWERS_OF_MONEY, JIAO_UNITS, MEASURE_WORDS, MODEL_NAMES, NOT_MEASURE, YUAN_UNITS } from './lexicon/amounts';
+import {
+  BLOCK_NOUNS,
+  FOLLOWERS_OF_MONEY,
+  JIAO_UNITS,
+  MEASURE_WORDS,
+  MODEL_NAMES,
+  NOT_MEASURE,
+  TOGETHER_VERBS,
+  TOTAL_WORDS,
+  YUAN_UNITS,
+} from './lexicon/amounts';
 import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS } from './lexicon/categories';
+import { DAY_PARTS, RELATIVE_DAYS } from './lexicon/dates';
+import { ADDING_CONNECTIVES, HESITATIONS, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
 import { coverage, isAsciiDigit, isAsciiLetter, isCovered, isPunctuation, type Span } from './normalize';
 import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
@@ -139,14 +151,15 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
     at += yuan.length;
     let value = t.value;
     let strength: 1 | 3 = 3;
-    // 七块五 / 两块五毛 / 一块五毛三 / 28块5: the digits after 块 are jiao, then fen.
+    // 七块五 / 两块五毛 / 一块五毛三 / 28块5: the digits after 块 are jiao, then fen — unless the
+    // digit counts or starts a word (八块一共二十, 十块两个, 五块三天).
     const spokenTail = yuan.startsWith('块') || yuan.startsWith('元') || yuan === '圆';
     const jiao = spokenTail ? tailDigit(scan, at, text) : null;
     if (jiao && text[at] === '零' && !startsWithAny(text, jiao.end, ['毛', '角'])) {
       // 五块零五分, 一块零五: after 零 the digit is fen unless 毛/角 follows (十块零五毛).
       value += jiao.value / 100;
       at = jiao.end + (text[jiao.end] === '分' ? 1 : 0);
-    } else if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元', '月', '号', '日', '天', '个'])) {
+    } else if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元']) && !isMeasureAt(text, jiao.end)) {
       value += jiao.value / 10;
       at = jiao.end;
       const unit = startsWithAny(text, at, ['毛', '角']);
@@ -163,7 +176,8 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
       // 两块蛋糕: 块 is also the measure word for cake and soap.
       const next = text[at];
       if (next !== undefined && !isPunctuation(next) && !MONEY_FOLLOWERS.has(next) && /[\u4e00-\u9fff]/.test(next)) {
-        if ((isChineseDigit(text[t.start]) || isAsciiDigit(text[t.start])) && t.end - t.start === 1) strength = 1;
+        const lone = (isChineseDigit(text[t.start]) || isAsciiDigit(text[t.start])) && t.end - t.start === 1;
+        if (lone && !itemBefore(text, start) && !nextItemAt(text, at, t.value)) strength = 1;
       }
     }
     if (text[at] === '钱') at++;
@@ -200,6 +214,67 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
     return clauseEnd ? { start, end: t.end, value: t.value, strength: 2 } : null;
   }
   return { start, end: approxEnd, value: t.value, strength: 2 };
+}
+
+/** Words looked up by exact string, with the longest length and the first and last characters. */
+class WordSet {
+  private readonly words: ReadonlySet<string>;
+  private readonly firsts: ReadonlySet<string>;
+  private readonly lasts: ReadonlySet<string>;
+  private readonly longest: number;
+
+  constructor(list: readonly string[]) {
+    this.words = new Set(list);
+    this.firsts = new Set(list.map((w) => w[0]!));
+    this.lasts = new Set(list.map((w) => w.at(-1)!));
+    this.longest = Math.max(0, ...list.map((w) => w.length));
+  }
+
+  /** Length of the longest word that starts at `at`, else 0. */
+  startingAt(text: string, at: number): number {
+    if (!this.firsts.has(text[at]!)) return 0;
+    for (let n = Math.min(this.longest, text.length - at); n > 0; n--) if (this.words.has(text.slice(at, at + n))) return n;
+    return 0;
+  }
+
+  /** Length of the longest word that ends right before `at`, else 0. */
+  endingAt(text: string, at: number): number {
+    if (!this.lasts.has(text[at - 1]!)) return 0;
+    for (let n = Math.min(this.longest, at); n > 0; n--) if (this.words.has(text.slice(at - n, at))) return n;
+    return 0;
+  }
+}
+
+// The number reader runs on every mention, so it asks sets, not the category matcher.
+const ITEM_WORDS = new WordSet(
+  [EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS].flatMap((table) => Object.entries(table)).flatMap(([name, list]) => [name, ...list]),
+);
+const BLOCK_NOUN_WORDS = new WordSet(BLOCK_NOUNS);
+const NEXT_ITEM_WORDS = new WordSet([
+  ...TOTAL_WORDS,
+  ...ADDING_CONNECTIVES,
+  ...SEQUENCE_CONNECTIVES,
+  ...HESITATIONS,
+  ...Object.keys(RELATIVE_DAYS),
+  ...DAY_PARTS,
+]);
+
+/**
+ * 鸡蛋五块牛奶八块: after 五块 the next item starts (an item word, a total, a connective, a filler,
+ * a day), so 块 is money; before a noun counted in 块 (两块蛋糕) or a verb after 一块 (一块吃饭,
+ * together) it is not.
+ */
+function nextItemAt(text: string, at: number, value: number): boolean {
+  if (value === 1 && TOGETHER_VERBS.includes(text[at]!)) return false;
+  if (NEXT_ITEM_WORDS.startingAt(text, at) > 0) return true;
+  // 一块地铁三块 is money, 地铁 being longer than the 地 of 一块地.
+  return ITEM_WORDS.startingAt(text, at) > BLOCK_NOUN_WORDS.startingAt(text, at);
+}
+
+/** 可乐三块薯片五块: an item word right before the number makes it that item's price (蛋糕两块 still counts). */
+function itemBefore(text: string, start: number): boolean {
+  const n = ITEM_WORDS.endingAt(text, start);
+  return n > 0 && BLOCK_NOUN_WORDS.endingAt(text, start) < n;
 }
 
 function round(value: number): number {

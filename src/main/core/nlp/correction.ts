@@ -1,6 +1,7 @@
 // Offline fallback of /api/v1/llm/correct-transaction: the same answer shape from local rules.
 // Targets by ordinal (第三笔), by item words (外卖那笔), by scope (都改成), or the only item;
-// fields: amount, type (是X不是Y), category, date, description; 还有一笔… appends.
+// fields: amount, set or moved by a difference (都加10块, 多算了3块), type (是X不是Y), category, date,
+// description; 还有一笔… appends.
 import {
   MAX_BATCH_ITEMS,
   type BatchItem,
@@ -18,7 +19,9 @@ import { classifyIntent } from './intent';
 import { COUNT_MEASURES } from './lexicon/amounts';
 import {
   ALL_ITEMS,
-  AMOUNT_RAISES,
+  AMBIGUOUS_PAYMENT_VERBS,
+  AMOUNT_ADD_VERBS,
+  AMOUNT_SUBTRACT_VERBS,
   APPEND_COUNTS,
   APPEND_LEAD,
   APPEND_VERBS,
@@ -28,13 +31,17 @@ import {
   CLAUSE_JOINERS,
   CLAUSE_VERBS,
   DESCRIPTION_FIELDS,
+  ESTIMATE_WORDS,
   FIELD_NAMES_IN_REFERENCE,
   FIELD_WORDS,
   MISCOUNT_VERBS,
+  MONEY_BACK,
   NEGATIONS,
   NO_WORDS,
   ONE_ITEM,
   ORDINAL_JOINERS,
+  PRICE_DOWN,
+  PRICE_UP,
   RAISE_VERBS,
   REFERENCE_JOINERS,
   REFERENCE_LEADING_FILLERS,
@@ -42,6 +49,7 @@ import {
   REFERENCE_TRAILING_FILLERS,
   SHI_CONJUNCTIONS,
   SHORT_APPEND_VERBS,
+  SPENDING_VERBS,
 } from './lexicon/corrections';
 import { TYPE_NAMES } from './lexicon/transaction-types';
 import { anyOf } from './lexicon/words';
@@ -128,16 +136,73 @@ function readType(text: string, current: TransactionType | null): TransactionTyp
   return null;
 }
 
-// 多了十块 / 多记了10: the amount was too high by that much; 少了 / 少算了: too low.
-const TOO_HIGH = new RegExp(`多${anyOf(MISCOUNT_VERBS)}了?$|多了$`);
-const TOO_LOW = new RegExp(`少${anyOf(MISCOUNT_VERBS)}了?$|少了$|${anyOf(AMOUNT_RAISES)}$`);
+/**
+ * What the words right before an amount make of it: 'set' the new amount (改成35), add it (+1:
+ * 加10块, 少算了3块, 贵了3块) or take it off (-1: 减5块, 多记了10, 便宜了5块), or 'unclear' when
+ * a speaker may mean either way (多付了5块). The choices, in this order:
+ * - 记多了 / 记贵了 / 多记了 / 多算了 / 多收了 / 多扣了 / 多加了: the card counted too much (−);
+ *   少… the same: too little (+). 多算了 is 'charged too much' or 'recorded too much' alike (−).
+ * - 多花了 / 少花了: the speaker spent more / less than the card says (+ / −).
+ * - 多付了 / 多给了 / 多交了 (and 少…): 'paid more than the card says' (+) or 'overpaid' (−): unclear.
+ * - 多了10 / 少了10 after the item: the card is too high / too low (− / +), as 多记了.
+ * - 贵了3块 / 涨了 (+), 便宜了5块 / 优惠了 / 降了 / 退了5块 / 返现 (−): what it really cost,
+ *   against the card.
+ * - 加 / 加上 / 再加 / 多加 (add … extra: +, where 多加了 is too much added: −), 减 / 扣掉 (−); the
+ *   longer verbs may have the thing added between them and the amount (加上运费8块, 加个运费8块),
+ *   加 alone may not (加油200, 加运费8块 set the amount).
+ * - 多 / 少 right before the amount: that much more / less (都多10块, 每一笔少5块); 差不多四十 and
+ *   至少30 only estimate, so those words are cut first.
+ * - 加到50 / 减到30 name the new amount: 'set'.
+ */
+type AmountChange = 'set' | 'unclear' | 1 | -1;
 
-function adjustAmount(text: string, at: number, value: number, current: number | null): number {
-  if (current === null) return value;
-  const before = text.slice(Math.max(0, at - 4), at);
-  if (TOO_HIGH.test(before) && current - value > 0) return Math.round((current - value) * 100) / 100;
-  if (TOO_LOW.test(before)) return Math.round((current + value) * 100) / 100;
-  return value;
+// A few words before the amount, cut at the last punctuation: 贵了，30 sets 30.
+const CHANGE_WINDOW = 8;
+const UP_TO_LAST_BREAK = /^.*[,，;；。、!！?？]/s;
+const HAN_WORDS = '[\\u4e00-\\u9fff]{0,4}';
+const MISCOUNT = anyOf(MISCOUNT_VERBS);
+const longer = (list: readonly string[]) => anyOf(list.filter((w) => w.length > 1));
+const shorter = (list: readonly string[]) => anyOf(list.filter((w) => w.length === 1));
+const TRAILING_ESTIMATE = new RegExp(`${anyOf(ESTIMATE_WORDS)}$`);
+
+const AMOUNT_CHANGES: readonly (readonly [RegExp, AmountChange])[] = [
+  [new RegExp(`${MISCOUNT}(?:多了|${anyOf(PRICE_UP)})$`), -1],
+  [new RegExp(`${MISCOUNT}(?:少了|${anyOf(PRICE_DOWN)})$`), 1],
+  [new RegExp(`多(?:${MISCOUNT}了?|加了)$`), -1],
+  [new RegExp(`少(?:${MISCOUNT}|加)了?$`), 1],
+  [new RegExp(`多${anyOf(SPENDING_VERBS)}了?$`), 1],
+  [new RegExp(`少${anyOf(SPENDING_VERBS)}了?$`), -1],
+  [new RegExp(`[多少]${anyOf(AMBIGUOUS_PAYMENT_VERBS)}了?$`), 'unclear'],
+  [/多了$/, -1],
+  [/少了$/, 1],
+  [new RegExp(`${anyOf(PRICE_UP)}$`), 1],
+  [new RegExp(`${anyOf(PRICE_DOWN)}$`), -1],
+  [new RegExp(`${anyOf(MONEY_BACK)}$`), -1],
+  [new RegExp(`(?:${longer(AMOUNT_ADD_VERBS)}${HAN_WORDS}|${shorter(AMOUNT_ADD_VERBS)})$`), 1],
+  [new RegExp(`(?:${longer(AMOUNT_SUBTRACT_VERBS)}${HAN_WORDS}|${shorter(AMOUNT_SUBTRACT_VERBS)})$`), -1],
+  [/多$/, 1],
+  [/少$/, -1],
+];
+
+function amountChange(text: string, at: number): AmountChange {
+  const before = text
+    .slice(Math.max(0, at - CHANGE_WINDOW), at)
+    .replace(UP_TO_LAST_BREAK, '')
+    .replace(TRAILING_ESTIMATE, '');
+  return AMOUNT_CHANGES.find(([pattern]) => pattern.test(before))?.[1] ?? 'set';
+}
+
+/** Whether the first amount of a clause changes the item's amount by a difference. */
+function changesByDifference(clause: string): boolean {
+  const amount = unsigned(moneyMentions(findAmounts(clause)))[0];
+  return amount !== undefined && amountChange(clause, amount.start) !== 'set';
+}
+
+/** The item's amount moved by `sign` × `by`, to the fen; null when nothing to move or not above 0. */
+function shiftAmount(current: number | null, sign: 1 | -1, by: number): number | null {
+  if (current === null) return null;
+  const next = Math.round((current + sign * by) * 100) / 100;
+  return next > 0 ? next : null;
 }
 
 function hintOf(text: string): FieldHint {
@@ -166,7 +231,8 @@ function readAllFields(segment: string, item: BatchItem | undefined, options: Co
   const clauses: string[] = [];
   let carry = '';
   split.forEach((clause, k) => {
-    if (k < split.length - 1 && !findVerb(clause)) carry += clause;
+    // 第二笔加5块，日期改成昨天: a change by a difference needs no verb of its own.
+    if (k < split.length - 1 && !findVerb(clause) && !changesByDifference(clause)) carry += clause;
     else {
       clauses.push(carry + clause);
       carry = '';
@@ -209,7 +275,14 @@ function readFields(segment: string, item: BatchItem | undefined, options: Corre
   if (hint === null || hint === 'amount') {
     const amounts = unsigned(moneyMentions(findAmounts(value, claimed))).filter((a) => !isNegatedAt(value, a.start));
     if (amounts[0]) {
-      fields.amount = adjustAmount(value, amounts[0].start, amounts[0].value, item?.amount ?? null);
+      const change = amountChange(value, amounts[0].start);
+      if (change === 'set') fields.amount = amounts[0].value;
+      else {
+        // 加上运费8块, 第二笔贵了3块: the words around a difference name no category or description.
+        const shifted = change === 'unclear' ? null : shiftAmount(item?.amount ?? null, change, amounts[0].value);
+        if (shifted !== null) fields.amount = shifted;
+        return fields;
+      }
       claimed.push(amounts[0]);
     }
   }

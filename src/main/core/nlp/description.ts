@@ -1,6 +1,6 @@
 // The words of an item without amount, date and filler: 昨天打车花了28块5 → 打车.
 import { FILLERS_ANYWHERE, FILLERS_LEADING, FILLERS_TRAILING, LONE_LEFTOVERS } from './lexicon/fillers';
-import { cutSpans, isPunctuation, type Span } from './normalize';
+import { cutSpans, isAsciiDigit, isPunctuation, type Span } from './normalize';
 
 // Longest first, so 支付了 goes before 付了 would leave 支.
 const LEADING = [...FILLERS_LEADING].sort((a, b) => b.length - a.length);
@@ -37,8 +37,13 @@ export function describe(text: string, claimed: readonly Span[]): string {
   let s = stripEdges(cutSpans(text, claimed), false).replace(PAID_OF, '');
   for (const w of FILLERS_ANYWHERE) if (s.includes(w)) s = s.split(w).join('');
   // Keep the words, drop punctuation and symbols left between them.
+  // A point between digits (1.5斤) is part of a number, not punctuation.
   let words = '';
-  for (const ch of s) if (!isPunctuation(ch) && ch !== '¥' && ch !== '￥' && ch !== '$') words += ch;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const decimal = ch === '.' && isAsciiDigit(s[i - 1]) && isAsciiDigit(s[i + 1]);
+    if (decimal || (!isPunctuation(ch) && ch !== '¥' && ch !== '￥' && ch !== '$')) words += ch;
+  }
   const out = stripEdges(words);
   return LONE.has(out) ? '' : out;
 }

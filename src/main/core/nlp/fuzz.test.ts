@@ -99,3 +99,36 @@ describe('fuzz: 10 000 random strings', () => {
     expect(worst.ms, worst.what).toBeLessThan(5);
   });
 });
+
+describe('bad input to the offline parse of several items', () => {
+  const rand = prng(20260218);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+  const items = ['午饭', '打车', '奶茶', '工资', '红包', '停车费', '买了3斤苹果', '两杯咖啡', ''];
+  const numbers = ['35', '二十', '两块五', '28块5', '一百零八', '3', '七', '1.5', '第二笔', '周一', '8点', '10号'];
+  const separators = ['，', '、', '；', '。', ' ', '还有', '然后', '也是', '一共', '1.', '①', ''];
+  const utterance = (count: number) => Array.from({ length: count }, () => pick(items) + pick(numbers) + pick(separators)).join('');
+  const cases: [string, string][] = [
+    ['5 000 characters of items', utterance(2000).slice(0, 5000)],
+    ['5 000 characters of one word', '打'.repeat(5000)],
+    ['5 000 digits', '9'.repeat(5000)],
+    ['200 numbers in one utterance', Array.from({ length: 200 }, (_, i) => `打车${i + 1}`).join('')],
+    ['200 numbers with separators', Array.from({ length: 200 }, (_, i) => `第${i + 1}笔${i + 1}块`).join('，')],
+    ['200 Chinese numbers', '二十五'.repeat(200)],
+    ['only separators', '，、；。,.;!? '.repeat(400)],
+    ['only connectives', '还有然后另外又再以及加上顺便接着'.repeat(200)],
+    ['only numbers', Array.from({ length: 500 }, (_, i) => String(i)).join(' ')],
+    ['only numbering', Array.from({ length: 300 }, (_, i) => `${(i % 9) + 1}.`).join('')],
+    ['only totals', '一共二十'.repeat(600)],
+    ['only also', '也是'.repeat(2000)],
+  ];
+  for (let i = 0; i < 50; i++) cases.push([`random utterance #${i}`, utterance(1 + Math.floor(rand() * 400)).slice(0, 5000)]);
+
+  it.each(cases)('%s: no throw, at most ten items, under 5 ms', (_name, text) => {
+    parseLocal(text, { now });
+    const { ms, out } = timeCall(() => parseLocal(text, { now }));
+    const { results, truncated } = out as ReturnType<typeof parseLocal>;
+    expect(results.length).toBeLessThanOrEqual(10);
+    if (truncated) expect(results).toHaveLength(10);
+    expect(ms).toBeLessThan(5);
+  });
+});

@@ -4,7 +4,7 @@ import { judge, type GoldenCase } from './golden-judge';
 const parseCase: GoldenCase = { id: 'p', op: 'parse', text: '午饭35', expect: { amount: 35, category: ['餐饮', '其他'] } };
 const tx = (fields: Record<string, unknown>) => ({
   transactions: [{ amount: 35, type: 'EXPENSE', category: '餐饮', date: null, description: '午饭', account: null, ...fields }],
-  multipleDetected: false,
+  truncated: false,
 });
 
 describe('golden judge', () => {
@@ -15,13 +15,33 @@ describe('golden judge', () => {
 
   it('fails a wrong value, a missing transaction and an error', () => {
     expect(judge(parseCase, tx({ amount: 36 }))).toContain('amount');
-    expect(judge(parseCase, { transactions: [], multipleDetected: false })).toContain('no transaction');
+    expect(judge(parseCase, { transactions: [], truncated: false })).toContain('no transaction');
     expect(judge(parseCase, { error: 'x' })).toContain('error');
   });
 
   it('lets "amount": null pass when there is no transaction', () => {
     const c: GoldenCase = { id: 'n', op: 'parse', text: '', expect: { amount: null } };
-    expect(judge(c, { transactions: [], multipleDetected: false })).toBeNull();
+    expect(judge(c, { transactions: [], truncated: false })).toBeNull();
+  });
+
+  it('compares "items" in order and counts them', () => {
+    const c: GoldenCase = { id: 'm', op: 'parse', text: '', expect: { items: [{ amount: 35 }, { amount: 20, category: ['交通', '其他'] }] } };
+    const two = (second: Record<string, unknown>) => ({
+      transactions: [tx({}).transactions[0]!, { ...tx({}).transactions[0]!, ...second }],
+      truncated: false,
+    });
+    expect(judge(c, two({ amount: 20, category: '其他' }))).toBeNull();
+    expect(judge(c, two({ amount: 21, category: '交通' }))).toContain('item 1 amount');
+    expect(judge(c, tx({}))).toContain('count');
+    const reversed = two({ amount: 20 });
+    reversed.transactions.reverse();
+    expect(judge(c, reversed)).toContain('item 0 amount');
+  });
+
+  it('checks only how many transactions there are for "count" alone', () => {
+    const c: GoldenCase = { id: 'k', op: 'parse', text: '', expect: { count: 1 } };
+    expect(judge(c, tx({ amount: 99, category: null }))).toBeNull();
+    expect(judge(c, { transactions: [], truncated: false })).toContain('count');
   });
 
   it('treats correction and newInput as the same Layer-2 answer and checks the index', () => {

@@ -25,7 +25,22 @@ export function judge(c: GoldenCase, answer: NlpAnswer): string | null {
   const got = JSON.stringify(answer);
   if (c.op === 'parse') {
     if (!('transactions' in answer)) return `not a parse answer: ${got}`;
-    const first = answer.transactions[0] as Record<string, unknown> | undefined;
+    const transactions = answer.transactions as Record<string, unknown>[];
+    // "items": exactly these transactions in this order; "count" alone: only how many.
+    if ('items' in c.expect || 'count' in c.expect) {
+      const items = c.expect.items as Record<string, unknown>[] | undefined;
+      for (const count of [items?.length, c.expect.count as number | undefined]) {
+        if (count !== undefined && transactions.length !== count) return `count: got ${transactions.length} transactions, expected ${count}: ${got}`;
+      }
+      for (const [i, item] of (items ?? []).entries()) {
+        for (const [key, expected] of Object.entries(item)) {
+          const actual = transactions[i]![key];
+          if (!anyOf(actual, expected)) return `item ${i} ${key}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}: ${got}`;
+        }
+      }
+      return null;
+    }
+    const first = transactions[0];
     for (const [key, expected] of Object.entries(c.expect)) {
       if (key === 'amount' && expected === null && (!first || first.amount === null)) continue;
       if (!first) return `no transaction, expected ${key}=${JSON.stringify(expected)}`;

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { judge, type GoldenCase } from './golden-judge';
 import { answerRequest } from './protocol';
 
-// A copy of ../shared/golden/nlp.jsonl (the acceptance cases) plus our own corpora in the same
-// format (corpus-hardening.jsonl: other words for the same kinds of sentence), so CI on a fresh
-// machine grades the same cases.
+// Copies of ../shared/golden/nlp.jsonl and split.jsonl (the acceptance cases) plus our own corpora
+// in the same format (corpus-hardening.jsonl: other words for the same kinds of sentence;
+// corpus-split.jsonl: utterances of several items, and of one that looks like several), so CI on a
+// fresh machine grades the same cases.
 function load(name: string): GoldenCase[] {
   const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
   return text
@@ -14,7 +15,7 @@ function load(name: string): GoldenCase[] {
     .map((l) => JSON.parse(l) as GoldenCase);
 }
 
-for (const file of ['golden-nlp.jsonl', 'corpus.jsonl', 'corpus-hardening.jsonl']) {
+for (const file of ['golden-nlp.jsonl', 'corpus.jsonl', 'corpus-hardening.jsonl', 'golden-split.jsonl', 'corpus-split.jsonl']) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);
     it('has cases', () => expect(cases.length).toBeGreaterThan(20));

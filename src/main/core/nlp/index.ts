@@ -1,26 +1,45 @@
 // Local (offline) understanding: parse, Layer-1 intent classification, correction and ledger
 // questions. Pure functions of their input and `now`; no I/O, so they run anywhere in microseconds.
-import type { BatchItem, ClassifyResult, CorrectionResult, LedgerQuery, ParseResult, TransactionType } from '@shared/domain';
+import {
+  MAX_BATCH_ITEMS,
+  type BatchItem,
+  type ClassifyResult,
+  type CorrectionResult,
+  type LedgerQuery,
+  type ParseResult,
+  type TransactionType,
+} from '@shared/domain';
 import type { ZonedNow } from '@shared/time';
 import { correctLocal as correctWithRules } from './correction';
 import { classifyIntent as classifyWithRules } from './intent';
-import { parseUtterance, toParseResult } from './parse';
+import { readAmountReply as readReply } from './amount-reply';
+import { toParseResult } from './parse';
 import { detectQuery as detectQueryWithRules } from './query';
+import { splitUtterance } from './split';
 
 export interface LocalNlpOptions {
   now: ZonedNow;
   customCategories?: { name: string; type: TransactionType }[];
 }
 
-/** Offline: 0 or 1 result, source 'local'. */
+/** Offline: the items of one utterance in the order spoken (at most MAX_BATCH_ITEMS), source 'local'. */
 export interface LocalParseOutput {
   results: ParseResult[];
-  multipleDetected: boolean;
+  /** More items were said than MAX_BATCH_ITEMS; `results` holds the first ones. */
+  truncated: boolean;
 }
 
 export function parseLocal(text: string, options: LocalNlpOptions): LocalParseOutput {
-  const { item, multipleDetected } = parseUtterance(text, options.now, options.customCategories ?? []);
-  return { results: item ? [toParseResult(item)] : [], multipleDetected };
+  const { items, truncated } = splitUtterance(text, options.now, options.customCategories ?? [], MAX_BATCH_ITEMS);
+  return { results: items.map(toParseResult), truncated };
+}
+
+/**
+ * The utterance is only an amount, as in a reply to 「第1笔打车多少钱？」: 二十八, 28块钱, 就28 → 28,
+ * 两块五 → 2.5. Null when it says anything else (打车28, 第二笔28, 改成28, 确认).
+ */
+export function readAmountReply(text: string): number | null {
+  return readReply(text);
 }
 
 /** Layer 1 of the confirmation dialogue. `batchSize` is the number of items on the card. */

@@ -1,4 +1,5 @@
 // Chinese and Arabic numerals: 二百零八, 一百五 (elided 150), 两万三, 2.5万, 1万2, 3千, 1,234.5, 5k.
+import { NUMERAL_WORDS } from './lexicon/amounts';
 import { isAsciiDigit } from './normalize';
 
 const DIGITS = new Map<string, number>(
@@ -181,12 +182,18 @@ export function scanNumbers(text: string): NumberToken[] {
   const found: NumberToken[] = [];
   NUMERAL_RUN.lastIndex = 0;
   for (let m = NUMERAL_RUN.exec(text); m !== null; m = NUMERAL_RUN.exec(text)) {
-    const raw = m[0];
+    const raw = givesDigitAway(m[0], text, m.index + m[0].length);
     const value = parseNumeral(raw);
     if (value !== null) found.push({ start: m.index, end: m.index + raw.length, value, chinese: /[^\d.,kw]/.test(raw), raw });
     else pushScriptRuns(raw, m.index, found);
   }
   return found;
+}
+
+/** 二十一共: the last digit starts a word (一共), so the number is 二十. */
+function givesDigitAway(raw: string, text: string, end: number): string {
+  if (raw.length < 2) return raw;
+  return NUMERAL_WORDS.some((w) => text.startsWith(w, end - 1)) ? raw.slice(0, -1) : raw;
 }
 
 // 买一送一30: a Chinese digit glued to an Arabic number is two numbers, not one bad one.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toZonedNow } from '@shared/time';
-import { parseLocal } from './index';
+import { parseLocal, readAmountReply } from './index';
 
 const now = toZonedNow('2026-02-17T12:00:00+08:00');
 const first = (text: string, customCategories?: { name: string; type: 'EXPENSE' | 'INCOME' | 'TRANSFER' }[]) =>
@@ -66,24 +66,26 @@ describe('descriptions', () => {
   });
 });
 
-describe('one item offline', () => {
-  it('keeps the first item and says that there were several', () => {
+describe('items of one utterance', () => {
+  it('gives every item in the order spoken', () => {
     const out = parseLocal('吃饭花了60，打车30', { now });
-    expect(out.multipleDetected).toBe(true);
-    expect(out.results).toHaveLength(1);
+    expect(out.truncated).toBe(false);
+    expect(out.results).toHaveLength(2);
     expect(out.results[0]).toMatchObject({ amount: 60, category: '餐饮', description: '吃饭', source: 'local' });
+    expect(out.results[1]).toMatchObject({ amount: 30, category: '交通', description: '打车', source: 'local' });
   });
 
-  it('does not flag one amount written in several parts', () => {
-    expect(parseLocal('两块五毛', { now }).multipleDetected).toBe(false);
-    expect(parseLocal('2月15号吃饭60', { now }).multipleDetected).toBe(false);
+  it('keeps one amount written in several parts as one item', () => {
+    expect(parseLocal('两块五毛', { now }).results).toHaveLength(1);
+    expect(parseLocal('2月15号吃饭60', { now }).results).toHaveLength(1);
   });
 
   it('drops an amount the speaker denies (不是30是35)', () => {
     const out = parseLocal('打车不是30是35', { now });
+    expect(out.results).toHaveLength(1);
     expect(out.results[0]!.amount).toBe(35);
-    expect(out.multipleDetected).toBe(false);
     expect(parseLocal('不是35', { now }).results[0]!.amount).toBe(35);
+    expect(parseLocal('打车30，不对，是35', { now }).results).toMatchObject([{ amount: 35, category: '交通' }]);
   });
 
   it('returns nothing for blank or punctuation-only text', () => {
@@ -93,6 +95,56 @@ describe('one item offline', () => {
 
   it('returns a result without amount when the words are an item', () => {
     expect(parseLocal('打车', { now }).results[0]).toMatchObject({ amount: null, category: '交通' });
+    expect(parseLocal('打车，还有午饭35', { now }).results).toMatchObject([
+      { amount: null, category: '交通', description: '打车' },
+      { amount: 35, category: '餐饮' },
+    ]);
+  });
+
+  it('keeps the first ten items and says that more were said', () => {
+    const text = Array.from({ length: 12 }, (_, i) => `打车${i + 1}块`).join('，');
+    const out = parseLocal(text, { now });
+    expect(out.truncated).toBe(true);
+    expect(out.results.map((r) => r.amount)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('carries a day to the items after it until another day is said', () => {
+    const out = parseLocal('昨天打车30还有奶茶15，今天午饭20', { now });
+    expect(out.results.map((r) => r.date)).toEqual(['2026-02-16', '2026-02-16', '2026-02-17']);
+  });
+
+  it('reuses the amount before for 也是 and 一样', () => {
+    expect(parseLocal('午饭35块，晚饭也是', { now }).results.map((r) => [r.amount, r.description])).toEqual([
+      [35, '午饭'],
+      [35, '晚饭'],
+    ]);
+  });
+
+  it('leaves a total of the items out and keeps a total said on its own', () => {
+    expect(parseLocal('鸡蛋十二块牛奶八块一共二十', { now }).results.map((r) => r.amount)).toEqual([12, 8]);
+    expect(parseLocal('三个人吃饭总共花了一百八', { now }).results.map((r) => r.amount)).toEqual([180]);
+  });
+});
+
+describe('a reply that is only an amount', () => {
+  it.each([
+    ['二十八', 28],
+    ['28', 28],
+    ['28块', 28],
+    ['28块钱', 28],
+    ['二十八块吧', 28],
+    ['就28', 28],
+    ['28元。', 28],
+    ['两块五', 2.5],
+    ['嗯，三十五', 35],
+    ['大概一百二', 120],
+    ['¥19.9', 19.9],
+  ])('%s → %d', (text, amount) => {
+    expect(readAmountReply(text)).toBe(amount);
+  });
+
+  it.each(['打车28', '第二笔28', '改成28', '确认', '', '28号', '3点', '-5', '三十还是四十', '不是28'])('%s → null', (text) => {
+    expect(readAmountReply(text)).toBeNull();
   });
 });
 
@@ -119,7 +171,9 @@ describe('signed amounts', () => {
 
   it('lets a signed amount end its item, so the next item keeps its own amount', () => {
     const out = parseLocal('打车-5元，吃饭30', { now });
-    expect(out.multipleDetected).toBe(true);
-    expect(out.results[0]).toMatchObject({ amount: null, description: '打车' });
+    expect(out.results).toMatchObject([
+      { amount: null, description: '打车' },
+      { amount: 30, description: '吃饭' },
+    ]);
   });
 });

@@ -1,12 +1,14 @@
-// Offline parse of one utterance into at most one transaction (the spec's offline rule), with a
-// flag when the utterance held several items so the caller can say so.
+// One item of an utterance: its amount, type, category, description, date and account. The spans
+// of the whole utterance are read once (readSpans); buildItem turns one stretch of it into an item.
+// firstItem is the single-item parse (the first item of the text), which corrections use and
+// split.ts keeps for every utterance that holds one item.
 import type { ParseResult, TransactionType } from '@shared/domain';
 import { OTHER_CATEGORY } from '@shared/categories';
 import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
-import { findAccount } from './accounts';
+import { findAccount, type AccountMention } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';
-import { findDates, firstDate } from './dates';
+import { findDates, firstDate, type DateMention } from './dates';
 import { describe } from './description';
 import { FLOWER_BEFORE, NOT_PAID, PAYING_VERBS } from './lexicon/amounts';
 import { ITEM_SEPARATORS } from './lexicon/fillers';
@@ -25,8 +27,8 @@ export interface ParsedItem {
 }
 
 export interface ParsedUtterance {
+  /** The first item, or null when the text holds neither an amount nor any words. */
   item: ParsedItem | null;
-  multipleDetected: boolean;
 }
 
 /** Where the first item ends: the first separator after its amount, else right after it. */
@@ -41,7 +43,7 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
 // 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
 const PAYING_VERB = new RegExp(`(?:${anyOf(PAYING_VERBS)}|(?<!${anyOf(FLOWER_BEFORE)})花)$`);
 
-function withPayingVerb(text: string, amount: AmountMention): Span {
+export function withPayingVerb(text: string, amount: AmountMention): Span {
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
   return verb ? { start: amount.start - verb[0].length, end: amount.end } : amount;
 }
@@ -49,10 +51,14 @@ function withPayingVerb(text: string, amount: AmountMention): Span {
 // 不是30是35: an amount the speaker denies; 满100减20, 原价一百, 优惠了二十: amounts that were not paid.
 const NOT_PAID_BEFORE = new RegExp(`${anyOf(NOT_PAID)}$`);
 
+export function notPaid(text: string, amount: AmountMention): boolean {
+  return NOT_PAID_BEFORE.test(text.slice(Math.max(0, amount.start - 3), amount.start));
+}
+
 /** Amounts that were denied or not paid are dropped when another one remains. */
-function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
+export function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
   if (amounts.length < 2) return amounts;
-  const kept = amounts.filter((a) => !NOT_PAID_BEFORE.test(text.slice(Math.max(0, a.start - 3), a.start)));
+  const kept = amounts.filter((a) => !notPaid(text, a));
   return kept.length > 0 ? kept : amounts;
 }
 
@@ -71,32 +77,79 @@ export function readItem(words: string, customCategories: readonly CategoryRef[]
   return { type: 'EXPENSE', category: null };
 }
 
-export function parseUtterance(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): ParsedUtterance {
+/** What an utterance holds before it is cut into items: every extractor runs once on the whole text. */
+export interface UtteranceSpans {
+  /** The normalized text all spans point into. */
+  text: string;
+  dates: DateMention[];
+  /** Dates and ordinals: numbers that are no money. */
+  claimed: Span[];
+  /** Every money mention, paid or not. */
+  mentioned: AmountMention[];
+  /** The mentions that were paid (denied and not-paid ones dropped), in order. */
+  amounts: AmountMention[];
+  account: AccountMention | null;
+}
+
+export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
   const text = normalizeText(rawText);
   const dates = findDates(text, now);
-  const ordinals = findOrdinals(text);
-  const claimed: Span[] = [...dates, ...ordinals];
+  const claimed: Span[] = [...dates, ...findOrdinals(text)];
   const mentioned = moneyMentions(findAmounts(text, claimed));
   // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
-  const denied = mentioned.filter((a) => !amounts.includes(a));
-  const multipleDetected = amounts.length >= 2;
-  const end = multipleDetected ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
-  const itemText = text.slice(0, end);
-  const account = findAccount(text);
-  const itemSpans: Span[] = [...claimed, ...denied, ...(amounts[0] ? [withPayingVerb(text, amounts[0])] : []), ...(account ? [account] : [])].filter(
-    (s) => s.start < end,
-  );
-  const description = describe(itemText, itemSpans);
-  const amount = amounts[0] && !amounts[0].negative ? amounts[0].value : null;
-  if (amount === null && description === '') return { item: null, multipleDetected: false };
+  return { text, dates, claimed, mentioned, amounts, account: findAccount(text) };
+}
+
+/** One item's place in the utterance and what the whole utterance says about it. */
+export interface ItemDraft {
+  /** The item's words: text.slice(start, end). */
+  start: number;
+  end: number;
+  amount: AmountMention | null;
+  /** Spans that are no words of the item (dates, other amounts, connectives); those outside start..end are ignored. */
+  claimed: readonly Span[];
+  account: AccountMention | null;
+  date: string | null;
+}
+
+function overlaps(s: Span, start: number, end: number): boolean {
+  return s.start < end && s.end > start;
+}
+
+function shifted(spans: readonly Span[], by: number): Span[] {
+  return by === 0 ? [...spans] : spans.map((s) => ({ start: s.start - by, end: s.end - by }));
+}
+
+/** The item a draft describes, or null when it has neither an amount nor any words. */
+export function buildItem(text: string, draft: ItemDraft, customCategories: readonly CategoryRef[]): ParsedItem | null {
+  const { start, end, amount, account } = draft;
+  const itemText = text.slice(start, end);
+  const own: Span[] = [...(amount ? [withPayingVerb(text, amount)] : []), ...(account ? [account] : [])];
+  const itemSpans = [...draft.claimed, ...own].filter((s) => overlaps(s, start, end));
+  const description = describe(itemText, shifted(itemSpans, start));
+  const value = amount && !amount.negative ? amount.value : null;
+  if (value === null && description === '') return null;
 
   // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单).
-  const itemWords = account && account.end <= end ? cutSpans(itemText, [account]) : itemText;
+  const inside = account !== null && account.start >= start && account.end <= end;
+  const itemWords = inside ? cutSpans(itemText, shifted([account], start)) : itemText;
   const { type, category } = readItem(itemWords, customCategories);
-  const itemDates = dates.filter((d) => d.start < end);
-  const date = firstDate(itemDates) ?? firstDate(dates);
-  return { item: { amount, account: account?.account ?? null, type, category, description, date }, multipleDetected };
+  return { amount: value, account: account?.account ?? null, type, category, description, date: draft.date };
+}
+
+/** The single-item parse of spans: the first item, up to where a second amount's item begins. */
+export function firstItem(spans: UtteranceSpans, customCategories: readonly CategoryRef[] = []): ParsedUtterance {
+  const { text, dates, claimed, mentioned, amounts } = spans;
+  const denied = mentioned.filter((a) => !amounts.includes(a));
+  const end = amounts.length >= 2 ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
+  const date = firstDate(dates.filter((d) => d.start < end)) ?? firstDate(dates);
+  const draft: ItemDraft = { start: 0, end, amount: amounts[0] ?? null, claimed: [...claimed, ...denied], account: spans.account, date };
+  return { item: buildItem(text, draft, customCategories) };
+}
+
+export function parseUtterance(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): ParsedUtterance {
+  return firstItem(readSpans(rawText, now), customCategories);
 }
 
 export function toParseResult(item: ParsedItem): ParseResult {

@@ -53,7 +53,8 @@ export interface ParseAnswer {
     description: string;
     account: string | null;
   }[];
-  multipleDetected: boolean;
+  /** More items were said than the offline parse keeps (MAX_BATCH_ITEMS). */
+  truncated: boolean;
 }
 export type NlpAnswer =
   | ParseAnswer
@@ -84,7 +85,7 @@ export function answerRequest(input: unknown, clock: () => ZonedNow = () => syst
           description: r.description,
           account: r.account,
         })),
-        multipleDetected: out.multipleDetected,
+        truncated: out.truncated,
       };
     }
     case 'classify':

@@ -1,8 +1,8 @@
 // The conversation of one session: it carries the dialogue's state from step to step, shows
 // and speaks each step, performs its effect (asks Understanding, writes the session book) and
 // keeps the transcript a window shows.
-import type { DraftBatch } from '@shared/draft-batch';
-import type { VoiceState } from '@shared/domain';
+import { DraftBatch } from '@shared/draft-batch';
+import type { ParseResult, VoiceState } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { ConversationEntry } from '@shared/ipc/voice';
 import type { ZonedNow } from '@shared/time';
@@ -21,6 +21,7 @@ import {
 } from './dialogue';
 import type { LedgerPort, LlmFailure, Understanding, UnderstandingContext } from './ports';
 import { SessionBook } from './session-book';
+import * as say from './templates';
 
 const MAX_TRANSCRIPT = 200;
 
@@ -95,7 +96,29 @@ export class Conversation {
     if (this.entries.length > MAX_TRANSCRIPT) this.entries.splice(0, this.entries.length - MAX_TRANSCRIPT);
   }
 
-  /** The session is over: the card goes without another word. */
+  /**
+   * A new session opens with the card the last one left unconfirmed (kept in the ledger's
+   * drafts table), read back; what is said next is added to it. False when there is none.
+   */
+  restore(): boolean {
+    let kept = null;
+    try {
+      kept = this.options.ledger.keptDrafts();
+    } catch (err) {
+      this.options.log('reading the kept drafts failed', err);
+    }
+    if (!kept || this.dialogue.batch) return false;
+    const batch = DraftBatch.fromDto(kept);
+    this.show({ ...this.dialogue, batch, addingMore: true, events: [], sentences: [say.restored(batch)], effect: { kind: 'none' } });
+    return true;
+  }
+
+  /** Drafts on the card that were not saved: what the ENDED summary lists as 未确认. */
+  unconfirmed(): ParseResult[] {
+    return this.dialogue.batch?.items.filter((item) => item.status !== 'cancelled').map((item) => item.result) ?? [];
+  }
+
+  /** The session is over: the card goes from the screen without another word, and stays kept for the next one. */
   drop(): void {
     const shown = this.dialogue.batch;
     this.dialogue = { ...this.dialogue, batch: null, askedForMoreChanges: false };
@@ -131,7 +154,7 @@ export class Conversation {
         const saved = this.book.save(effect.resolved, now());
         if (!saved.ok) return this.show(afterSaveFailure(this.dialogue, effect.before, saved.reason));
         this.host.emit({ type: 'saved', transactions: saved.rows });
-        return this.show(afterSave(this.dialogue, saved.rows.length, effect.thenContinue));
+        return this.show(afterSave(this.dialogue, saved.rows.length));
       }
       case 'undo':
         return this.show(afterUndo(this.dialogue, this.book.undo(now())));
@@ -141,6 +164,15 @@ export class Conversation {
         return this.host.exit();
       case 'none':
         return;
+    }
+  }
+
+  /** Every change of card is written through, so a crash or a closed window loses no draft. */
+  private keep(batch: DraftBatch | null): void {
+    try {
+      this.options.ledger.keepDrafts(batch?.toDto() ?? null);
+    } catch (err) {
+      this.options.log('keeping the drafts failed', err);
     }
   }
 
@@ -159,7 +191,13 @@ export class Conversation {
   /** The state follows the card: CONFIRMING while one is shown, LISTENING once it is gone. */
   private show(next: Step): void {
     const before = this.dialogue.batch;
-    this.dialogue = { batch: next.batch, askedForMoreChanges: next.askedForMoreChanges, offlineNoticed: next.offlineNoticed };
+    this.dialogue = {
+      batch: next.batch,
+      askedForMoreChanges: next.askedForMoreChanges,
+      offlineNoticed: next.offlineNoticed,
+      addingMore: next.addingMore ?? false,
+    };
+    if (before !== next.batch) this.keep(next.batch);
     const card = cardEvent(before, next);
     if (card) this.host.emit(card);
     if (!before !== !next.batch) this.host.setState(next.batch ? 'confirming' : 'listening');

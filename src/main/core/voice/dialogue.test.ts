@@ -23,6 +23,8 @@ interface DialogueCase {
   /** The last thing said was 「还需要修改吗？」. */
   asked?: boolean;
   offlineNoticed?: boolean;
+  /** 「再加一笔」 was said: the next words are new items. */
+  addingMore?: boolean;
   online?: boolean;
   text?: string;
   /** What Layer 1 makes of the words (checked, so a case cannot silently test another path). */
@@ -39,6 +41,7 @@ interface DialogueCase {
     effect: Record<string, unknown>;
     asked?: boolean;
     offlineNoticed?: boolean;
+    addingMore?: boolean;
   };
 }
 
@@ -77,7 +80,7 @@ function itemsOf(batch: DraftBatch): Partial<ItemRow>[] {
 function effectOf(effect: Effect): Record<string, unknown> {
   switch (effect.kind) {
     case 'save':
-      return { kind: 'save', confirmed: effect.resolved.confirmedItems.map((item) => item.index), thenContinue: effect.thenContinue };
+      return { kind: 'save', confirmed: effect.resolved.confirmedItems.map((item) => item.index) };
     case 'query': {
       const { from, to, type, category } = effect.query;
       return { kind: 'query', from, to, type, category };
@@ -94,7 +97,12 @@ function eventsOf(before: DraftBatch | null, taken: Step): string[] {
 
 /** One input through the dialogue, with Understanding's answer when the step asks for it. */
 function play(c: DialogueCase) {
-  const start: DialogueState = { batch: batchOf(c.batch), askedForMoreChanges: c.asked ?? false, offlineNoticed: c.offlineNoticed ?? false };
+  const start: DialogueState = {
+    batch: batchOf(c.batch),
+    askedForMoreChanges: c.asked ?? false,
+    offlineNoticed: c.offlineNoticed ?? false,
+    addingMore: c.addingMore ?? false,
+  };
   const env: DialogueEnv = { now: NOW, online: c.online ?? true, customCategories: [], place: (name, type) => ledger.placeCategory(name, type) };
   const input: DialogueInput = c.action ? { action: c.action } : { text: c.text ?? '' };
   const first = step(start, input, env);
@@ -105,7 +113,7 @@ function play(c: DialogueCase) {
     expect(first.effect.kind, 'the step does not ask Understanding').toBe(c.parse ? 'parse' : 'correct');
     const text = c.text ?? '';
     const answered: DialogueInput = c.parse
-      ? { text, parsed: { source: 'llm', truncated: false, multipleDetected: false, ...c.parse, results: c.parse.results.map(result) } }
+      ? { text, parsed: { source: 'llm', truncated: false, ...c.parse, results: c.parse.results.map(result) } }
       : { text, corrected: { source: 'llm', ...c.correct! } };
     last = step(first, answered, env);
     said.push(...last.sentences);
@@ -132,5 +140,6 @@ describe('dialogue table (testdata/dialogue.jsonl)', () => {
     expect(effectOf(last.effect)).toMatchObject(expected.effect);
     expect(last.askedForMoreChanges).toBe(expected.asked ?? false);
     expect(last.offlineNoticed).toBe(expected.offlineNoticed ?? start.offlineNoticed);
+    expect(last.addingMore).toBe(expected.addingMore ?? false);
   });
 });

@@ -8,7 +8,7 @@ import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { DraftFields } from '@shared/ipc/voice';
 import { toZonedIso, type ZonedNow } from '@shared/time';
-import { classifyIntent, correctLocal, detectQuery } from '../nlp/index';
+import { classifyIntent, correctLocal, detectQuery, readAmountReply } from '../nlp/index';
 import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from '../nlp/lexicon/dialogue';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
@@ -33,6 +33,8 @@ export interface DialogueState {
   askedForMoreChanges: boolean;
   /** The offline-correction notice is said once a session. */
   offlineNoticed: boolean;
+  /** 「再加一笔」 with items pending: what is said next is parsed and appended to the card. */
+  addingMore?: boolean;
 }
 
 export interface DialogueEnv extends Placement {
@@ -54,7 +56,7 @@ export type Effect =
   | { kind: 'parse'; text: string }
   | { kind: 'correct'; text: string; batch: DraftBatch }
   /** Save the confirmed items of `resolved` in one transaction; on failure the card is `before` again. */
-  | { kind: 'save'; resolved: DraftBatch; before: DraftBatch; thenContinue: boolean }
+  | { kind: 'save'; resolved: DraftBatch; before: DraftBatch }
   | { kind: 'undo' }
   | { kind: 'query'; query: LedgerQuery }
   | { kind: 'exit' };
@@ -86,13 +88,9 @@ export function cardEvent(before: DraftBatch | null, after: Step): VoiceEvent | 
   return { type: 'draftBatchUpdated', batch: after.batch?.toDto() ?? null };
 }
 
-/** After a save: the card is gone, and with `thenContinue` the user is asked for the next one. */
-export function afterSave(state: DialogueState, count: number, thenContinue: boolean): Step {
-  return next(state, {
-    batch: null,
-    events: thenContinue ? [{ type: 'continueRecording' }] : [],
-    sentences: [say.saved(count) + (thenContinue ? say.PHRASES.continueRecording : '')],
-  });
+/** After a save: the card is gone and the user hears how many items were written. */
+export function afterSave(state: DialogueState, count: number): Step {
+  return next(state, { batch: null, sentences: [say.saved(count)] });
 }
 
 /** Nothing was written: the drafts go back to how they were and the user hears why. */
@@ -138,31 +136,53 @@ function listening(state: DialogueState, text: string, env: DialogueEnv): Step {
     return says(state, say.PHRASES.nothingPending);
   // 「第一笔改成50」 with no card: a fix of drafts that are gone, not a new item 「改成」 50.
   if (intent === 'correction' && ITEM_REFERENCE.test(text)) return says(state, say.PHRASES.nothingPending);
-  if (intent === 'continueRecording') return next(state, { events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.continueRecording] });
+  // Nothing is pending, so nothing was just saved: 「记好了」 here would claim a save that never happened.
+  if (intent === 'continueRecording') return next(state, { events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.goOn] });
   return next(state, { effect: { kind: 'parse', text } });
 }
 
 function drafted(state: DialogueState, text: string, outcome: ParseOutcome, env: DialogueEnv): Step {
-  // Words with no amount anywhere ("今天天气不错") are not a transaction to confirm.
-  if (outcome.results.every((result) => result.amount === null)) return says(state, say.PHRASES.nothingParsed);
-  const batch = DraftBatch.fromResults(
-    outcome.results.map((result) => placedResult(result, env)),
-    toZonedIso(env.now),
-  );
-  const notices: string[] = [];
-  if (outcome.truncated || outcome.results.length > batch.size) notices.push(say.PHRASES.truncated);
-  if (outcome.multipleDetected && outcome.source === 'local') {
-    // Online but refused or too slow is not 「离线」: the user would look for a network problem.
-    const reachable = outcome.failure !== undefined && outcome.failure.kind !== 'network' && env.online;
-    notices.push(`${reachable ? say.PHRASES.llmSingle : say.PHRASES.offlineSingle}。`);
+  const results = outcome.results.map((result) => placedResult(result, env));
+  if (state.batch) return appendDrafts(state, state.batch, results, outcome.source);
+  // Words with neither an amount nor a known item ("今天天气不错") are not a transaction to confirm;
+  // 「打车，还有午饭35」 is, and the card asks for the taxi's amount.
+  if (!results.some((result) => result.amount !== null || result.category !== null)) return says(state, say.PHRASES.nothingParsed);
+  const batch = DraftBatch.fromResults(results, toZonedIso(env.now));
+  const notice = outcome.truncated || results.length > batch.size ? say.PHRASES.truncated : '';
+  return next(state, { batch, heard: text, sentences: [notice + say.readBack(batch)] });
+}
+
+/** What was said after 「再加一笔」, or an append correction: new pending items at the end of the card. */
+function appendDrafts(state: DialogueState, batch: DraftBatch, results: readonly ParseResult[], source: ParseResult['source']): Step {
+  let grown = batch;
+  const added: number[] = [];
+  let full = false;
+  for (const result of results) {
+    if (result.amount === null && result.category === null) continue;
+    const appended = grown.append({ ...result, source });
+    if (!appended) {
+      full = true;
+      break;
+    }
+    grown = appended;
+    added.push(grown.items[grown.items.length - 1]!.index);
   }
-  return next(state, { batch, heard: text, sentences: [notices.join('') + say.readBack(batch)] });
+  if (added.length === 0) return says(state, full ? say.PHRASES.appendLimit : say.PHRASES.nothingParsed);
+  const items = added.map((index) => ({ number: grown.displayNumber(index), result: grown.item(index)!.result }));
+  return next(state, { batch: grown, sentences: [say.appended(items, grown) + (full ? say.PHRASES.appendLimit : '')] });
 }
 
 // ---- CONFIRMING -----------------------------------------------------------------------
 
 function confirming(state: DialogueState, batch: DraftBatch, text: string, env: DialogueEnv): Step {
   const plain = stripPunctuation(text);
+  // 「二十八」 after 「第1笔打车多少钱？」 is that amount, not a correction of every item.
+  const missing = batch.missingAmountItems[0];
+  const reply = missing ? readAmountReply(text) : null;
+  if (missing && reply !== null) {
+    const filled = batch.updateItem(missing.index, { amount: reply });
+    return next(state, { batch: filled, sentences: [say.readBack(filled)] });
+  }
   if (state.askedForMoreChanges && NO_MORE_CHANGES.test(plain)) return resolve(state, batch.confirmAll(), batch);
   // Before Layer 1, which hears 撤销 as cancel: words naming the earlier save must not drop this card.
   if (UNDO_SAVE_REFERENCE.test(plain)) return says(state, say.PHRASES.undoWhileConfirming);
@@ -179,7 +199,9 @@ function confirming(state: DialogueState, batch: DraftBatch, text: string, env: 
       // Thinking aloud while reading the card: neither a correction nor worth an LLM call.
       return next(state);
     case 'continueRecording':
-      return continueRecording(state, batch);
+      // 「再加一笔」 with items pending means "I have more", never "drop these".
+      if (batch.isFull) return says(state, say.PHRASES.batchFull);
+      return next(state, { events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.goOn], addingMore: true });
     case 'confirmItem':
     case 'cancelItem': {
       const position = layer1.index ?? -1;
@@ -192,6 +214,7 @@ function confirming(state: DialogueState, batch: DraftBatch, text: string, env: 
   }
   const query = detectQuery(text, env.now);
   if (query) return next(state, { effect: { kind: 'query', query } });
+  if (state.addingMore && !ITEM_REFERENCE.test(text)) return next(state, { effect: { kind: 'parse', text } });
   // Layer 2: fill the wait with speech, then the LLM (3 s) or the local rules.
   return next(state, { sentences: [say.PHRASES.correcting], effect: { kind: 'correct', text, batch } });
 }
@@ -236,34 +259,26 @@ function applyCorrection(state: DialogueState, batch: DraftBatch, text: string, 
       return reply({ batch: changed, sentences: [sentence], askedForMoreChanges: true });
     }
     case 'append': {
-      let grown = batch;
-      const added: number[] = [];
-      let full = false;
-      for (const c of outcome.corrections) {
+      const results = outcome.corrections.flatMap((c): ParseResult[] => {
         const fields = c.updatedFields;
-        if (typeof fields.amount !== 'number' || !(fields.amount > 0)) continue;
+        if (typeof fields.amount !== 'number' || !(fields.amount > 0)) return [];
         const type = fields.type ?? 'EXPENSE';
-        const appended = grown.append({
-          amount: fields.amount,
-          type,
-          category: fields.category ? placedCategory(fields.category, fields.description ?? '', type, env) : null,
-          description: fields.description ?? '',
-          date: fields.date ?? null,
-          account: fields.account ?? null,
-          confidence: outcome.confidence,
-          source: outcome.source,
-        });
-        if (!appended) {
-          full = true;
-          break;
-        }
-        grown = appended;
-        added.push(grown.items[grown.items.length - 1]!.index);
-      }
-      if (added.length === 0 && !full) break;
-      const parts = added.map((index) => say.appended(grown.displayNumber(index), grown.item(index)!.result, grown.size));
-      if (full) parts.push(say.PHRASES.appendLimit);
-      return reply({ batch: grown, sentences: [notice() + parts.join('') + message] });
+        return [
+          {
+            amount: fields.amount,
+            type,
+            category: fields.category ? placedCategory(fields.category, fields.description ?? '', type, env) : null,
+            description: fields.description ?? '',
+            date: fields.date ?? null,
+            account: fields.account ?? null,
+            confidence: outcome.confidence,
+            source: outcome.source,
+          },
+        ];
+      });
+      if (results.length === 0) break;
+      const appended = appendDrafts(state, batch, results, outcome.source);
+      return reply({ batch: appended.batch, sentences: [notice() + appended.sentences.join('') + message] });
     }
     default:
       break;
@@ -315,6 +330,11 @@ function onAction(state: DialogueState, action: DraftAction, env: DialogueEnv): 
 
 function itemAction(state: DialogueState, kind: 'confirm' | 'cancel', index: number, batch: DraftBatch): Step {
   const changed = kind === 'confirm' ? batch.confirmItem(index) : batch.cancelItem(index);
+  // An item without an amount cannot be confirmed: ask for it instead.
+  const target = batch.item(index)!;
+  if (kind === 'confirm' && target.status === 'pending' && target.result.amount === null) {
+    return says(state, say.askAmount(batch.displayNumber(index), target.result, batch.size));
+  }
   if (changed.allResolved) return resolve(state, changed, batch);
   const number = changed.displayNumber(index);
   const sentence =
@@ -324,15 +344,19 @@ function itemAction(state: DialogueState, kind: 'confirm' | 'cancel', index: num
   return next(state, { batch: changed, sentences: [sentence] });
 }
 
-/** Nothing is pending any more: save what was confirmed, or say 已取消 and clear the card. */
+/**
+ * Nothing is pending any more: save what was confirmed, or say 已取消 and clear the card. An
+ * item still missing its amount keeps the card (and the others stay unsaved with it, so the
+ * ledger never holds part of a card): the user is asked for the amount again.
+ */
 function resolve(state: DialogueState, resolved: DraftBatch, before: DraftBatch): Step {
+  if (resolved.missingAmountItems.length > 0) {
+    const newlyConfirmed = resolved.confirmedItems.length - before.confirmedItems.length;
+    const confirmed = newlyConfirmed > 0 ? say.confirmedSome(newlyConfirmed) : '';
+    return next(state, { batch: resolved, sentences: [confirmed + say.amountQuestion(resolved)] });
+  }
   if (resolved.confirmedItems.length === 0) return next(state, { batch: null, sentences: [say.PHRASES.cancelled] });
-  return next(state, { effect: { kind: 'save', resolved, before, thenContinue: false } });
-}
-
-function continueRecording(state: DialogueState, batch: DraftBatch): Step {
-  if (batch.confirmedItems.length > 0) return next(state, { effect: { kind: 'save', resolved: batch, before: batch, thenContinue: true } });
-  return next(state, { batch: null, events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.continueRecording] });
+  return next(state, { effect: { kind: 'save', resolved, before } });
 }
 
 // ---- helpers --------------------------------------------------------------------------
@@ -343,6 +367,7 @@ function next(state: DialogueState, changes: Partial<Step> = {}): Step {
     batch: state.batch,
     askedForMoreChanges: false,
     offlineNoticed: state.offlineNoticed,
+    addingMore: false,
     events: [],
     sentences: [],
     effect: NONE,

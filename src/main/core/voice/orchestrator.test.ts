@@ -117,6 +117,8 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
         totals: (q) => ledger.totals(q),
         placeCategory: (name, type) => ledger.placeCategory(name, type),
         getMany: (ids) => ledger.getMany(ids),
+        keepDrafts: (batch) => ledger.keepDrafts(batch),
+        keptDrafts: () => ledger.keptDrafts(),
       }),
     });
     await t.orch.processTextInput('确认');
@@ -201,13 +203,17 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
     expect(t.last()).toBe(`${PHRASES.truncated}识别到10笔交易，共55元支出、0元收入。请查看详情后确认。`);
   });
 
-  it('离线降级为单笔: the local parser keeps one item and the user hears 「当前离线，仅支持单笔记账」', async () => {
+  it('离线多笔: the local parser gives every item, no 「仅支持单笔」, and more than ten says the same notice as the LLM path', async () => {
     const t = setup({ online: false });
     await t.begin();
     await t.orch.processTextInput('吃饭花了60，打车30');
-    expect(t.orch.batch?.size).toBe(1);
-    expect(t.orch.batch?.items[0]?.result.amount).toBe(60);
-    expect(t.last()?.startsWith('当前离线，仅支持单笔记账。记录支出60元')).toBe(true);
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([60, 30]);
+    expect(t.last()).toBe('识别到2笔交易：第1笔，支出60元，餐饮；第2笔，支出30元，交通。请确认或修改。');
+    await t.orch.processTextInput('取消');
+    const twelve = Array.from({ length: 12 }, (_, i) => `打车${i + 11}`).join('，');
+    await t.orch.processTextInput(twelve);
+    expect(t.orch.batch?.size).toBe(10);
+    expect(t.last()?.startsWith(PHRASES.truncated)).toBe(true);
   });
 
   it('nothing understood: stays LISTENING and asks again', async () => {
@@ -504,7 +510,8 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
     await t.orch.processTextInput('取消');
     t.llm.script({ status: 401, error: 'unauthorized' });
     await t.orch.processTextInput('吃饭花了60，打车30');
-    expect(t.last()).toBe(`${PHRASES.llmSingle}。记录支出60元，餐饮，确认吗？`);
+    // The local rules find both items; no 「仅支持单笔」 any more.
+    expect(t.last()).toBe('识别到2笔交易：第1笔，支出60元，餐饮；第2笔，支出30元，交通。请确认或修改。');
   });
 
   it('LLM 纠正超时降级: after 3 s the local rules apply 「改为收入」', async () => {
@@ -687,21 +694,32 @@ describe('CONFIRMING Layer 2 (LLM correction)', () => {
 });
 
 describe('commit, continue, exit', () => {
-  it('连续记账: confirmed items are saved, batch cleared, LISTENING, 「记好了，还有吗？」', async () => {
+  it('「继续记账」 with items pending keeps the card, says 请说, and the next words are added to it', async () => {
     const t = await withFour();
     await t.orch.processTextInput('确认第一笔');
     await t.orch.processTextInput('继续记账');
-    expect(t.rows().map((row) => row.description)).toEqual(['吃饭']);
-    expect(t.orch.batch).toBeNull();
-    expect(t.orch.state).toBe('listening');
-    expect(t.types()).toContain('continueRecording');
-    expect(t.last()).toBe(`已保存1笔交易。${PHRASES.continueRecording}`);
+    expect(t.rows()).toHaveLength(0);
+    expect(t.orch.batch?.size).toBe(4);
+    expect(t.orch.state).toBe('confirming');
+    expect(t.last()).toBe(PHRASES.goOn);
+    expect(t.said().some((text) => text.includes('记好了'))).toBe(false);
+    t.llm.script({ parse: [r(15, 'EXPENSE', '餐饮', '奶茶')] });
+    await t.orch.processTextInput('奶茶15');
+    expect(t.orch.batch?.items.map((i) => [i.status, i.result.amount])).toEqual([
+      ['confirmed', 60],
+      ['pending', 60],
+      ['pending', 30],
+      ['pending', 90],
+      ['pending', 15],
+    ]);
+    expect(t.last()).toBe('已追加第5笔，支出15元，餐饮。现在共5笔，请确认或修改。');
   });
 
   it('批量保存失败回滚: a bad item saves nothing, drafts stay as they were, the error is spoken', async () => {
     const t = setup();
     await t.begin();
-    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(null, 'EXPENSE', '交通', '打车')] });
+    // A model's amount of 0 is on the card (the user may fix it) but no amount the ledger takes.
+    t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(0, 'EXPENSE', '交通', '打车')] });
     await t.orch.processTextInput('吃饭60，打车');
     const before = t.orch.batch;
     await t.orch.processTextInput('确认');
@@ -717,13 +735,13 @@ describe('commit, continue, exit', () => {
     const t = setup();
     await t.begin();
     t.llm.script({
-      parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(0, 'EXPENSE', '交通', '零'), r(30, 'EXPENSE', '交通', '打车'), r(null, 'EXPENSE', '购物', '买书')],
+      parse: [r(60, 'EXPENSE', '餐饮', '吃饭'), r(0, 'EXPENSE', '交通', '零'), r(30, 'EXPENSE', '交通', '打车'), r(0, 'EXPENSE', '购物', '买书')],
     });
     await t.orch.processTextInput('吃饭60，零，打车30，买书');
     await t.orch.processTextInput('删掉第二笔');
     await t.orch.processTextInput('确认');
     expect(t.rows()).toHaveLength(0);
-    // The amountless 买书 is the 3rd item sent to the ledger, but 第4笔 on the card and in the read-back.
+    // The zero 买书 is the 3rd item sent to the ledger, but 第4笔 on the card and in the read-back.
     expect(t.events.filter((e) => e.type === 'error').at(-1)).toMatchObject({
       code: 'save_failed',
       message: expect.stringMatching(/^保存失败：第4笔/),
@@ -880,7 +898,7 @@ describe('timing and TTS coordination', () => {
     ]);
   });
 
-  it('idle: warning at 2 min 30 s, timeout at 3 min → sessionTimeout with summary, batch cleared, audio released', async () => {
+  it('idle: warning at 2 min 30 s, timeout at 3 min → sessionTimeout with summary, card off the screen but kept, audio released', async () => {
     const t = setup({ mode: 'auto' });
     await t.begin();
     t.llm.script({ parse: [r(60, 'EXPENSE', '餐饮', '吃饭')] });
@@ -892,10 +910,13 @@ describe('timing and TTS coordination', () => {
     await t.clock.advance(29_999);
     expect(t.types()).not.toContain('sessionTimeout');
     await t.clock.advance(1);
-    expect(t.events.at(-1)).toEqual({ type: 'sessionTimeout', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 } });
+    expect(t.events.at(-1)).toEqual({
+      type: 'sessionTimeout',
+      summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0, unconfirmed: [expect.objectContaining({ amount: 60 })] },
+    });
     expect(t.orch.batch).toBeNull();
     expect(t.input.running).toBe(false);
-    expect(t.last()).toBe(`${PHRASES.timedOut}本次没有记账。再见！`);
+    expect(t.last()).toBe(`${PHRASES.timedOut}本次没有记账。还有1笔未确认，下次开始记账时继续确认。再见！`);
   });
 
   it('activity restarts the idle countdown', async () => {
@@ -1187,5 +1208,153 @@ describe('start', () => {
     await Promise.all([t.orch.start(), t.orch.start(), t.orch.processTextInput('这个月花了多少')]);
     expect(t.input.startCalls).toBe(1);
     expect(t.said().filter((text) => text === PHRASES.welcome)).toHaveLength(1);
+  });
+});
+
+describe('offline: several items, a missing amount, drafts that outlive the session (no LLM)', () => {
+  /** A ledger port that counts saveBatch calls and their sizes. */
+  const counting = (saves: number[]) => (ledger: Ledger) => {
+    const port: LedgerPort = {
+      saveBatch: (results, o) => {
+        saves.push(results.length);
+        return ledger.saveBatch(results, o);
+      },
+      deleteTransactions: (ids) => ledger.deleteTransactions(ids),
+      totals: (q) => ledger.totals(q),
+      placeCategory: (name, type) => ledger.placeCategory(name, type),
+      getMany: (ids) => ledger.getMany(ids),
+      keepDrafts: (batch) => ledger.keepDrafts(batch),
+      keptDrafts: () => ledger.keptDrafts(),
+    };
+    return port;
+  };
+
+  it('the four-item sentence → 4 drafts → 「第三笔改为支出」 → 「确认」 → one saveBatch of 4', async () => {
+    const saves: number[] = [];
+    const t = setup({ online: false, ledgerPort: counting(saves) });
+    await t.begin();
+    await t.orch.processTextInput(FOUR_TEXT);
+    expect(t.orch.batch?.items.map((i) => [i.result.amount, i.result.type])).toEqual([
+      [60, 'EXPENSE'],
+      [60, 'EXPENSE'],
+      [30, 'INCOME'],
+      [90, 'INCOME'],
+    ]);
+    expect(t.said().some((text) => text.includes('单笔'))).toBe(false);
+    expect(t.last()).toMatch(/^识别到4笔交易：第1笔，支出60元，餐饮；/);
+    await t.orch.processTextInput('第三笔改为支出');
+    expect(t.orch.batch?.items[2]?.result.type).toBe('EXPENSE');
+    await t.orch.processTextInput('确认');
+    expect(saves).toEqual([4]);
+    expect(t.rows().map((row) => [row.amountFen, row.type])).toEqual(
+      expect.arrayContaining([
+        [6000, 'EXPENSE'],
+        [3000, 'EXPENSE'],
+        [9000, 'INCOME'],
+      ]),
+    );
+    expect(t.rows()).toHaveLength(4);
+    expect(t.orch.batch).toBeNull();
+    expect(t.ledger.keptDrafts()).toBeNull();
+  });
+
+  it('a missing amount is asked for, filled by the next bare amount, and the card read back again', async () => {
+    const saves: number[] = [];
+    const t = setup({ online: false, ledgerPort: counting(saves) });
+    await t.begin();
+    await t.orch.processTextInput('打车，还有午饭35');
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([null, 35]);
+    expect(t.last()).toBe('识别到2笔交易：第1笔，打车，金额未知；第2笔，支出35元，餐饮。第1笔打车多少钱？');
+    await t.orch.processTextInput('二十八');
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([28, 35]);
+    expect(t.last()).toBe('识别到2笔交易：第1笔，支出28元，交通；第2笔，支出35元，餐饮。请确认或修改。');
+    await t.orch.processTextInput('确认');
+    expect(saves).toEqual([2]);
+    expect(
+      t
+        .rows()
+        .map((row) => row.amountFen)
+        .sort(),
+    ).toEqual([2800, 3500]);
+  });
+
+  it('「确认」 with an amount missing saves nothing and asks again; once filled, one save of the whole card', async () => {
+    const saves: number[] = [];
+    const t = setup({ online: false, ledgerPort: counting(saves) });
+    await t.begin();
+    await t.orch.processTextInput('打车，还有午饭35');
+    await t.orch.processTextInput('确认');
+    expect(saves).toEqual([]);
+    expect(t.orch.batch?.items.map((i) => i.status)).toEqual(['pending', 'confirmed']);
+    expect(t.last()).toBe('已确认1笔。第1笔打车多少钱？');
+    await t.orch.processTextInput('确认');
+    expect(saves).toEqual([]);
+    expect(t.last()).toBe('第1笔打车多少钱？');
+    await t.orch.act({ action: 'confirmItem', index: 0 });
+    expect(t.orch.batch?.items[0]?.status).toBe('pending');
+    await t.orch.processTextInput('28块');
+    await t.orch.processTextInput('确认');
+    expect(saves).toEqual([2]);
+    expect(t.rows()).toHaveLength(2);
+  });
+
+  it('an idle timeout keeps pending drafts: the summary lists them and the next session opens with that card', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('吃饭60，打车30');
+    await t.clock.advance(180_000);
+    const ended = t.events.at(-1);
+    expect(ended?.type).toBe('sessionTimeout');
+    const summary = ended?.type === 'sessionTimeout' ? ended.summary : null;
+    expect(summary?.unconfirmed?.map((r) => r.amount)).toEqual([60, 30]);
+    expect(t.said().some((text) => text.includes('还有2笔未确认'))).toBe(true);
+    expect(t.rows()).toHaveLength(0);
+
+    const events: VoiceEvent[] = [];
+    const next = new VoiceOrchestrator({
+      mode: 'keyboard',
+      emit: (event) => events.push(event),
+      tts: t.tts,
+      understanding: createUnderstanding({ mode: 'offline', clock: t.clock }),
+      ledger: t.ledger,
+      clock: t.clock,
+    });
+    await next.start();
+    expect(next.state).toBe('confirming');
+    expect(next.batch?.items.map((i) => i.result.amount)).toEqual([60, 30]);
+    expect(events.find((e) => e.type === 'draftBatchUpdated')).toMatchObject({ batch: { items: [{ status: 'pending' }, { status: 'pending' }] } });
+    expect(events.filter((e) => e.type === 'ttsSpoken').map((e) => e.type === 'ttsSpoken' && e.text)).toEqual([
+      '上次还有2笔没有确认。识别到2笔交易：第1笔，支出60元，餐饮；第2笔，支出30元，交通。请确认或修改。',
+    ]);
+    // What is said first in the new session is added to the card, not taken as a correction.
+    await next.processTextInput('奶茶15');
+    expect(next.batch?.items.map((i) => i.result.amount)).toEqual([60, 30, 15]);
+    await next.processTextInput('确认');
+    expect(t.rows()).toHaveLength(3);
+    expect(t.ledger.keptDrafts()).toBeNull();
+    await next.dispose();
+  });
+
+  it('「没有了」 and a disposed session (window closed) keep the card too; 「取消」 lets it go', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('吃饭60，打车30');
+    await t.orch.processTextInput('取消第二笔');
+    await t.orch.processTextInput('没有了');
+    const ended = t.events.at(-1);
+    expect(ended?.type === 'exitSession' && ended.summary.unconfirmed?.map((r) => r.description)).toEqual(['吃饭']);
+    expect(t.ledger.keptDrafts()?.items.map((i) => i.status)).toEqual(['pending', 'cancelled']);
+
+    const again = setup({ online: false });
+    await again.begin();
+    await again.orch.processTextInput('午饭35');
+    await again.orch.dispose();
+    expect(again.ledger.keptDrafts()?.items.map((i) => i.result.amount)).toEqual([35]);
+
+    const gone = setup({ online: false });
+    await gone.begin();
+    await gone.orch.processTextInput('午饭35');
+    await gone.orch.processTextInput('取消');
+    expect(gone.ledger.keptDrafts()).toBeNull();
   });
 });

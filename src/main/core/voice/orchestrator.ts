@@ -159,7 +159,7 @@ export class VoiceOrchestrator {
     await this.capture.open();
     if (!this.usable) return;
     this.setState('listening');
-    void this.speaker.say(PHRASES.welcome);
+    if (!this.talk.restore()) void this.speaker.say(PHRASES.welcome);
   }
 
   setMode(mode: VoiceMode): Promise<void> {
@@ -218,9 +218,11 @@ export class VoiceOrchestrator {
     this.idleTimer.clear();
     this.capture.abort();
     await this.capture.close();
+    // Pending drafts stay kept in the ledger: the summary lists them and the next session opens with them.
+    const unconfirmed = this.talk.unconfirmed();
     this.talk.drop();
     this.setStateRaw('idle');
-    const summary = this.summary;
+    const summary: SessionSummary = { ...this.summary, ...(unconfirmed.length > 0 ? { unconfirmed } : {}) };
     void this.speaker.say(reason === 'timeout' ? PHRASES.timedOut + summaryText(summary) : summaryText(summary));
     this.emit(reason === 'timeout' ? { type: 'sessionTimeout', summary } : { type: 'exitSession', summary });
   }

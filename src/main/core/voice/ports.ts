@@ -2,7 +2,7 @@
 // audio/, asr/, tts/, llm/ and ledger/; tests use real parts where they run here and honest
 // doubles (speaking the same interface) where they cannot.
 import type { DraftBatch } from '@shared/draft-batch';
-import type { CorrectionResult, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
+import type { CorrectionResult, DraftBatchDto, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
 import type { Unsubscribe } from '@shared/listeners';
 import type { ZonedNow } from '@shared/time';
 
@@ -105,8 +105,6 @@ export interface ParseOutcome {
   source: 'llm' | 'local';
   /** More than 10 items were mentioned and only the first 10 kept. */
   truncated: boolean;
-  /** The local (offline) parser saw several items but returns one. */
-  multipleDetected: boolean;
   failure?: LlmFailure;
 }
 
@@ -136,8 +134,15 @@ export interface LedgerTotals {
 }
 
 export interface LedgerPort {
-  /** All-or-nothing; throws LedgerValidationError naming the bad item. */
-  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow }): TransactionRow[];
+  /**
+   * All-or-nothing; throws LedgerValidationError naming the bad item. `drafts`: the card that
+   * remains, kept in the same transaction (null: none).
+   */
+  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow; drafts?: DraftBatchDto | null }): TransactionRow[];
+  /** Keeps the card that is not confirmed yet, so it outlives the session and the app (null: none). */
+  keepDrafts(batch: DraftBatchDto | null): void;
+  /** The card the last session left unconfirmed, or null. */
+  keptDrafts(): DraftBatchDto | null;
   /** Removes rows by id in one transaction (undo of the last saved batch). */
   deleteTransactions(ids: readonly string[]): number;
   /** Sum over a calendar-day range (inclusive), for spoken queries. */

@@ -51,12 +51,15 @@ export class SessionBook {
     return { ...this.totals };
   }
 
-  /** The confirmed items in one transaction: all of them or, with the reason, none. */
+  /**
+   * The confirmed items in one transaction: all of them or, with the reason, none. The kept
+   * card is cleared in that same transaction, so a saved item never comes back as a draft.
+   */
   save(resolved: DraftBatch, now: ZonedNow): SaveOutcome {
     const results = resolved.confirmedItems.map((item) => item.result);
     let rows: TransactionRow[];
     try {
-      rows = this.ledger.saveBatch(results, { now });
+      rows = this.ledger.saveBatch(results, { now, drafts: null });
     } catch (err) {
       this.log('saveBatch failed', err);
       return { ok: false, reason: saveFailureText(err, resolved) };

@@ -62,7 +62,10 @@ describe('TTS templates', () => {
     ).toBe('已将第1笔修改为支出70元，餐饮。已将第2笔修改为支出40元，交通。还需要修改吗？');
     expect(say.itemCancelled(2, r(60, 'EXPENSE', '洗浴', '洗脚'), 3)).toBe('已取消第2笔（洗脚60元）。剩余3笔待确认。');
     expect(say.itemCancelled(2, r(8.5, 'EXPENSE', '交通', ''), 1)).toBe('已取消第2笔（交通8.50元）。剩余1笔待确认。');
-    expect(say.appended(3, r(15, 'EXPENSE', '饮品', '奶茶'), 3)).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');
+    const three = DraftBatch.fromResults([r(60, 'EXPENSE', '餐饮', '吃饭'), r(30, 'EXPENSE', '交通', '打车'), r(15, 'EXPENSE', '饮品', '奶茶')]);
+    expect(say.appended([{ number: 3, result: three.items[2]!.result }], three)).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');
+    const open = DraftBatch.fromResults([r(60, 'EXPENSE', '餐饮', '吃饭'), r(null, 'EXPENSE', '交通', '打车')]);
+    expect(say.appended([{ number: 2, result: open.items[1]!.result }], open)).toBe('已追加第2笔，打车，金额未知。现在共2笔，第2笔打车多少钱？');
     expect(say.saved(4)).toBe('已保存4笔交易。');
   });
 
@@ -71,14 +74,29 @@ describe('TTS templates', () => {
     expect(say.PHRASES.unclear).toBe('没听清要改什么，请再说一次');
     expect(say.PHRASES.appendLimit).toBe('已达上限，请先确认当前交易');
     expect(say.PHRASES.cancelled).toBe('已取消。');
-    expect(say.PHRASES.offlineSingle).toBe('当前离线，仅支持单笔记账');
-    expect(say.PHRASES.continueRecording).toBe('记好了，还有吗？');
+    expect(say.PHRASES.goOn).toBe('请说');
+    expect(say.PHRASES.batchFull).toBe('最多只能记10笔');
+  });
+
+  it('a missing amount is read back as unknown and asked for, never as 「未知金额元」', () => {
+    const batch = DraftBatch.fromResults([r(null, 'EXPENSE', '交通', '打车'), r(35, 'EXPENSE', '餐饮', '午饭')]);
+    expect(say.readBack(batch)).toBe('识别到2笔交易：第1笔，打车，金额未知；第2笔，支出35元，餐饮。第1笔打车多少钱？');
+    const one = DraftBatch.fromResults([r(null, 'EXPENSE', '交通', '打车')]);
+    expect(say.readBack(one)).toBe('打车，金额未知。打车多少钱？');
+    expect(say.itemCancelled(1, batch.items[0]!.result, 1)).toBe('已取消第1笔（打车，金额未知）。剩余1笔待确认。');
+    const many = DraftBatch.fromResults([...Array.from({ length: 6 }, () => r(10, 'EXPENSE', '餐饮', '午饭')), r(null, 'EXPENSE', '交通', '打车')]);
+    expect(say.readBack(many)).toBe('识别到7笔交易，共60元支出、0元收入。第7笔打车多少钱？');
+    for (const text of [say.readBack(batch), say.readBack(one), say.readBack(many)]) expect(text).not.toContain('未知金额元');
   });
 
   it('session summary names the count and the non-zero totals', () => {
     expect(say.summary({ savedCount: 3, expenseFen: 9050, incomeFen: 0, transferFen: 0 })).toBe('本次记了3笔，支出90.50元。再见！');
     expect(say.summary({ savedCount: 2, expenseFen: 6000, incomeFen: 3000, transferFen: 0 })).toBe('本次记了2笔，支出60元，收入30元。再见！');
     expect(say.summary({ savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 })).toBe('本次没有记账。再见！');
+    const kept = [r(null, 'EXPENSE', '交通', '打车'), r(35, 'EXPENSE', '餐饮', '午饭')];
+    expect(say.summary({ savedCount: 1, expenseFen: 600, incomeFen: 0, transferFen: 0, unconfirmed: kept })).toBe(
+      '本次记了1笔，支出6元。还有2笔未确认，下次开始记账时继续确认。再见！',
+    );
   });
 
   it('answers ledger queries by period, category and type', () => {

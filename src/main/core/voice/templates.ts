@@ -19,22 +19,44 @@ function categoryText(result: ParseResult): string {
   return result.category ?? '未分类';
 }
 
-/** 「支出60元，餐饮」: the core of every read-back. */
+/** What the user calls an item: its own words, else its category. */
+function itemName(result: ParseResult): string {
+  return result.description || result.category || '';
+}
+
+/** 「支出60元，餐饮」: the core of every read-back; 「打车，金额未知」 while the amount is missing. */
 export function itemText(result: ParseResult): string {
+  if (result.amount === null) return `${itemName(result) || categoryText(result)}，金额未知`;
   return `${typeLabel(result.type)}${amountText(result.amount)}元，${categoryText(result)}`;
 }
 
-/** Read-back of a fresh batch, adapted to its size (1 / 2–5 itemised / 6–10 summary). */
+/** 「第1笔打车多少钱？」: the question for an item that has no amount yet. */
+export function askAmount(number: number, result: ParseResult, batchSize: number): string {
+  return `${batchSize > 1 ? `第${number}笔` : ''}${itemName(result)}多少钱？`;
+}
+
+/** The question for the first item still missing its amount, or '' when every item has one. */
+export function amountQuestion(batch: DraftBatch): string {
+  const missing = batch.missingAmountItems[0];
+  return missing ? askAmount(batch.displayNumber(missing.index), missing.result, batch.size) : '';
+}
+
+/**
+ * Read-back of a fresh batch, adapted to its size (1 / 2–5 itemised / 6–10 summary). With an
+ * amount missing it ends with the question for it instead of asking to confirm.
+ */
 export function readBack(batch: DraftBatch): string {
   const items = batch.items;
-  if (items.length === 1) return `记录${itemText(items[0]!.result)}，确认吗？`;
+  const question = amountQuestion(batch);
+  if (items.length === 1) return question ? `${itemText(items[0]!.result)}。${question}` : `记录${itemText(items[0]!.result)}，确认吗？`;
+  const ask = question || (items.length <= 5 ? '请确认或修改。' : '请查看详情后确认。');
   if (items.length <= 5) {
     const parts = items.map((item, i) => `第${i + 1}笔，${itemText(item.result)}`);
-    return `识别到${items.length}笔交易：${parts.join('；')}。请确认或修改。`;
+    return `识别到${items.length}笔交易：${parts.join('；')}。${ask}`;
   }
   const total = (type: TransactionType) =>
     formatFen(items.reduce((sum, item) => (item.result.type === type && item.result.amount !== null ? sum + yuanToFen(item.result.amount) : sum), 0));
-  return `识别到${items.length}笔交易，共${total('EXPENSE')}元支出、${total('INCOME')}元收入。请查看详情后确认。`;
+  return `识别到${items.length}笔交易，共${total('EXPENSE')}元支出、${total('INCOME')}元收入。${ask}`;
 }
 
 /**
@@ -56,19 +78,32 @@ function dayText(date: string | null): string {
 }
 
 export function itemCancelled(number: number, result: ParseResult, remaining: number): string {
-  return `已取消第${number}笔（${result.description || categoryText(result)}${amountText(result.amount)}元）。剩余${remaining}笔待确认。`;
+  const amount = result.amount === null ? '，金额未知' : `${amountText(result.amount)}元`;
+  return `已取消第${number}笔（${itemName(result) || categoryText(result)}${amount}）。剩余${remaining}笔待确认。`;
 }
 
 export function itemConfirmed(number: number, remaining: number): string {
   return `已确认第${number}笔。剩余${remaining}笔待确认。`;
 }
 
-export function appended(number: number, result: ParseResult, total: number): string {
-  return `已追加第${number}笔，${itemText(result)}。现在共${total}笔，请确认或修改。`;
+/** 「已追加第3笔，支出15元，餐饮。现在共3笔，请确认或修改。」, or the amount question when one is missing. */
+export function appended(items: readonly { number: number; result: ParseResult }[], batch: DraftBatch): string {
+  const parts = items.map((item) => `第${item.number}笔，${itemText(item.result)}`);
+  return `已追加${parts.join('；')}。现在共${batch.size}笔，${amountQuestion(batch) || '请确认或修改。'}`;
+}
+
+/** 「确认」 with an amount still missing: the others are confirmed and wait for it. */
+export function confirmedSome(count: number): string {
+  return `已确认${count}笔。`;
 }
 
 export function saved(count: number): string {
   return `已保存${count}笔交易。`;
+}
+
+/** A new session opens with the drafts the last one left unconfirmed. */
+export function restored(batch: DraftBatch): string {
+  return `上次还有${batch.size}笔没有确认。${readBack(batch)}`;
 }
 
 export function saveFailed(reason: string): string {
@@ -91,24 +126,24 @@ export function undone(count: number): string {
 
 /** 「本次记了N笔…」: spoken on exit and timeout, also shown on the ended screen. */
 export function summary(s: SessionSummary): string {
-  if (s.savedCount === 0) return '本次没有记账。再见！';
+  const kept = s.unconfirmed?.length ? `还有${s.unconfirmed.length}笔未确认，下次开始记账时继续确认。` : '';
+  if (s.savedCount === 0) return `本次没有记账。${kept}再见！`;
   const parts = [`本次记了${s.savedCount}笔`];
   if (s.expenseFen > 0) parts.push(`支出${formatFen(s.expenseFen)}元`);
   if (s.incomeFen > 0) parts.push(`收入${formatFen(s.incomeFen)}元`);
   if (s.transferFen > 0) parts.push(`转账${formatFen(s.transferFen)}元`);
-  return `${parts.join('，')}。再见！`;
+  return `${parts.join('，')}。${kept}再见！`;
 }
 
 export const PHRASES = {
   welcome: '你好，请说要记的账，比如「午饭35块」。',
-  continueRecording: '记好了，还有吗？',
+  goOn: '请说',
+  batchFull: '最多只能记10笔',
   correcting: '好的，正在修改...',
   unclear: '没听清要改什么，请再说一次',
   whichItem: '不确定要修改哪笔，请说具体第几笔',
   appendLimit: '已达上限，请先确认当前交易',
   cancelled: '已取消。',
-  offlineSingle: '当前离线，仅支持单笔记账',
-  llmSingle: '智能解析暂不可用，仅支持单笔记账',
   offlineCorrection: '当前离线，仅支持简单修正。',
   truncated: '一次最多记10笔，已保留前10笔。',
   nothingParsed: '没听清金额，请再说一次。',

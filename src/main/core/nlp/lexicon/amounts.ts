@@ -19,10 +19,23 @@ export const MEASURE_WORDS = words(`
   起 共 直 定 般 会
 `);
 
+/** 二十一共, 十二块八零食: words that start with a numeral; a number run into one gives it its first character. */
+export const NUMERAL_WORDS = words('一共 一起 一下 一样 一般 一直 一定 一会 一些 一同 一并 零食 零钱 零花钱 零件 零售');
+
+/** 两块蛋糕, 三块肥皂: nouns counted in 块, so a small number of 块 before them is a count. */
+export const BLOCK_NOUNS = words(`
+  蛋糕 肥皂 香皂 手表 表 糖 巧克力 面包 饼干 豆腐 西瓜 瓜 月饼 披萨 比萨 肉 五花肉 排骨 牛排 鸡排 猪排 饼 糕 布 抹布 手帕
+  地 土地 砖 瓷砖 石头 石 玻璃 木板 板 电池 屏幕 硬盘 显卡 橡皮 奖牌 金牌 牌子 牌 玉 姜 黄油 奶酪 芝士 冰 墓地 田 宝石 磁铁 蛋饼
+`);
+
+/** 一块吃饭, 一块去: after 一块 these verbs make it "together", not one yuan. */
+export const TOGETHER_VERBS = words('吃 喝 去 玩 走 买 看 打 坐 回 住 过 逛 唱 出 来 做 干 聚');
+
 /** Words that start with a measure word but name the next item (午饭三十晚饭五十). */
 export const NOT_MEASURE = words(`
   晚饭 晚餐 晚上 点外卖 点餐 点菜 点心 天然气 台球 门票 盒饭 盒马 包子 包车 口罩 口红 口香糖 米线 米粉 米饭 行李 家具 家教 家政
-  年终 年费 年卡 月卡 月租 月供 头发 下午 起床 片儿
+  年终 年费 年卡 月卡 月租 月供 头发 下午 起床 片儿 夜宵 夜市 日料 日用 天猫 路费 路桥费 年检 共享单车 会员 会费 门诊 份子钱
+  个税 家电 首饰 排骨 笔记本 度假 副业 餐具
 `);
 
 /** Product and series names: a number right after them is the model (iphone15, mate60, ipadair5). */
@@ -47,3 +60,26 @@ export const FLOWER_BEFORE = words('买 鲜 送 插 献 种 养 束');
 
 /** 不是30, 满100减20, 原价一百, 优惠了二十: before an amount, one that was denied or not paid. */
 export const NOT_PAID = words('不是 不 满 减 减了 原价 原来 本来 优惠 优惠了 便宜 便宜了 省 省了 立减 抵扣 抵了 打折前');
+
+/**
+ * 一共二十, 加起来是三十: before an amount, a total (split.ts). It is no item of its own when it sums
+ * the items said before it (鸡蛋十二块牛奶八块一共二十). Longer words first.
+ */
+export const TOTAL_WORDS = words('加起来一共 加起来总共 加在一起 加起来 一共 总共 合计 共计 总计 总额 总的 一起 共');
+
+/** Between a total word and its amount: 一共花了二十, 总共是三十. */
+export const TOTAL_VERBS = words('花了 花 用了 付了 就是 是 才 要 有 大概 大约 差不多 算下来');
+
+/** 一百到两百, 三十或者四十: between two amounts, one amount the speaker is unsure of. */
+export const RANGE_JOINERS = words('或者 到 至 或 ~ ～ —');
+
+/** 打车30不对35, 三十，说错了，三十五: after an amount, the speaker takes it back. */
+export const TAKEN_BACK = words('说错了 不对 错了 口误 哦不 不不');
+
+/** After TAKEN_BACK and before the amount meant: 不对，应该是三十五. */
+export const MEANT = words('应该是 其实是 我是说 是 花了 付了');
+
+/** 就28, 二十八块吧: the only words a reply that is just an amount may hold (amount-reply.ts). */
+export const AMOUNT_REPLY_WORDS = words(`
+  大概 大约 差不多 一共 总共 花了 用了 付了 就是 应该是 是 就 吧 啊 呀 呢 嘛 哦 噢 嗯 呃 额 了 的
+`);

@@ -54,10 +54,38 @@ export const ORDINAL_JOINERS = words('和 跟 与 及 以及 还有 、 , ， �
 /** 还有第二笔改成30, 另外打车那笔是25: after 还有/另外, a change of a pending item, not a new one. */
 export const CHANGE_WORDS = words('改 换成 变成 应该 那笔 这笔 那一笔 这一笔 不对 错了 不是');
 
-/** 多记了十块, 少算了10: the amount was too high or too low by that much. */
-export const MISCOUNT_VERBS = words('记 算 写 收 付 花');
-/** 再加五块: the amount was too low by that much. */
-export const AMOUNT_RAISES = words('再加 加上 多加 还要加');
+// Relative amounts (correction.ts, amountChange): the words right before the amount say whether it
+// is the new amount (改成35) or a difference to the item's amount (加10块, 多算了3块).
+
+/**
+ * 加10块, 再加五块, 加上运费8块, 加个运费8块: that much more. Longer words first; 多加 is 'add …
+ * extra'. The words of two or more characters may have the thing added before the amount; 加 may
+ * not (加油200 is no raise of 200).
+ */
+export const AMOUNT_ADD_VERBS = words('还要加 再加上 再加个 再加 加上 加个 追加 添加 增加 外加 多加 加了 加');
+/** 减5块, 减去, 扣掉: that much less. Not 扣了 (扣了5块: what was charged, the new amount). */
+export const AMOUNT_SUBTRACT_VERBS = words('减去 减掉 减了 减 扣掉 扣除 扣去 去掉 抹掉 抹去 扣');
+/**
+ * 多记了十块, 少算了10, 多收了, 多扣了: the card counted that much too many (多 → less) or too
+ * few (少 → more). 多算了 is 'charged or recorded too much' alike; 多加 needs its 了 (多加了 →
+ * less), since 多加10块 says 'add 10 extra'.
+ */
+export const MISCOUNT_VERBS = words('记 算 写 录 输 填 报 收 扣');
+/** 多花了3块: the speaker spent that much more than the card says (少花了: less). */
+export const SPENDING_VERBS = words('花');
+/**
+ * 多付了5块, 多给了5块: 'I paid 5 more than the card says' (→ more) as much as 'I overpaid 5'
+ * (an error, got back or not: → less). A speaker may mean either, so the amount is left as it is.
+ */
+export const AMBIGUOUS_PAYMENT_VERBS = words('付 给 交');
+/** 第二笔贵了3块, 涨了: it cost that much more than the card says; after 记/算 (记贵了) the card is too high. */
+export const PRICE_UP = words('贵了 贵 涨了 涨');
+/** 便宜了5块, 优惠了, 降了: it cost that much less; 记便宜了: the card is too low. */
+export const PRICE_DOWN = words('便宜了 便宜 优惠了 优惠 降了 降');
+/** 第二笔退了5块, 返现: that much came back, so it cost that much less. */
+export const MONEY_BACK = words('退回了 退回 退了 返了 返现');
+/** 差不多四十, 至少30: a 多/少 that estimates, not one that changes the amount (都多10块). */
+export const ESTIMATE_WORDS = words('差不多 至少 最少 最多 至多 多少 不少 好多 很多 许多 更多 更少');
 
 /** 嗯, 对了, 然后: before an append verb. */
 export const APPEND_LEAD = words('嗯 哦 啊 那 对了 然后 我');

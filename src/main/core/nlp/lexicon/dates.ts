@@ -52,5 +52,8 @@ export const HOLIDAYS: Readonly<Record<string, readonly [number, number]>> = {
 /** 点外卖, 点餐: 点 followed by one of these is an order, not o'clock. */
 export const NOT_HOUR_WORDS = words('外卖 餐 菜 心 单');
 
-/** 3号线, 5号楼: 号 followed by one of these is a number, not a day of the month. */
-export const NOT_DAY_WORDS = words('线 楼 房间 门 床 店 桌 口 位 机 车 厅 馆 院 柜 窗 台');
+/** 3号线, 5号楼, 10号站: 号 followed by one of these is a number, not a day of the month. */
+export const NOT_DAY_WORDS = words('线 楼 房间 门 床 店 桌 口 位 机 车 厅 馆 院 柜 窗 台 站');
+
+/** 早上包子五块中午盖饭二十: parts of a day, which start the next item after an amount. */
+export const DAY_PARTS = words('早上 早晨 上午 中午 下午 傍晚 晚上 夜里 凌晨');

@@ -97,6 +97,88 @@ describe('confirmation card: states', () => {
   });
 });
 
+describe('confirmation card: a draft without an amount', () => {
+  const withMissing = () =>
+    batchOf([
+      { amount: null, category: '交通', description: '打车' },
+      { amount: 35, description: '午饭' },
+    ]);
+
+  it('marks it 缺金额 and disables only its own confirm; 全部确认 stays', async () => {
+    const { actions } = renderCard(withMissing());
+    const [first, second] = rows();
+    const badge = within(first!).getByText('缺金额');
+    expect(badge.classList.contains('amount')).toBe(true);
+    expect(first!.textContent).not.toContain('¥');
+    expect(first!.dataset['missingAmount']).toBe('true');
+    expect(second!.dataset['missingAmount']).toBeUndefined();
+    const confirmFirst = screen.getByRole('button', { name: '确认第1笔' }) as HTMLButtonElement;
+    expect(confirmFirst.disabled).toBe(true);
+    expect(confirmFirst.title).toBe('请先说出或填写金额');
+    expect((screen.getByRole('button', { name: '确认第2笔' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: '修改第1笔' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: '取消第1笔' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(
+      screen
+        .getByText(/待确认 2 · 已确认 0 · 已取消 0/)
+        .textContent?.replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('待确认 2 · 已确认 0 · 已取消 0 · 缺金额 1');
+    await fireEvent.click(screen.getByRole('button', { name: '全部确认' }));
+    expect(actions).toEqual([{ action: 'confirmAll' }]);
+  });
+
+  it('does not confirm it by swiping right; left still cancels', async () => {
+    const { actions } = renderCard(withMissing());
+    const slide = rows()[0]!.querySelector('.slide') as HTMLElement;
+    expect(slide.getAttribute('aria-roledescription')).toBe('可滑动：左滑取消');
+    for (const dx of [SWIPE_MIN_PX + 20, -(SWIPE_MIN_PX + 20)]) {
+      await fireEvent.pointerDown(slide, { pointerId: 1, button: 0, clientX: 200, clientY: 100 });
+      await fireEvent.pointerMove(slide, { pointerId: 1, clientX: 200 + dx, clientY: 100 });
+      await fireEvent.pointerUp(slide, { pointerId: 1, clientX: 200 + dx, clientY: 100 });
+    }
+    expect(actions).toEqual([{ action: 'cancelItem', index: 0 }]);
+  });
+
+  it('its editor takes a typed amount and sends it as editItem', async () => {
+    const { actions } = renderCard(withMissing());
+    await fireEvent.click(screen.getByRole('button', { name: '修改第1笔' }));
+    const form = screen.getByRole('form', { name: '修改第1笔' });
+    const amount = within(form).getByLabelText('金额（元）') as HTMLInputElement;
+    expect(amount.value).toBe('');
+    expect(amount.placeholder).toBe('缺金额');
+    await fireEvent.input(amount, { target: { value: '28' } });
+    await fireEvent.submit(form);
+    expect(actions).toEqual([{ action: 'editItem', index: 0, fields: { amount: 28 } }]);
+  });
+
+  it('shows the amount once the orchestrator fills it', async () => {
+    const { rerender } = renderCard(withMissing());
+    await rerender({
+      batch: batchOf([
+        { amount: 28, category: '交通', description: '打车' },
+        { amount: 35, description: '午饭' },
+      ]),
+      onAction: () => {},
+    });
+    expect(rows()[0]!.textContent).toContain('¥28');
+    expect(within(rows()[0]!).queryByText('缺金额')).toBeNull();
+    expect((screen.getByRole('button', { name: '确认第1笔' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a single card without an amount says 缺金额 and cannot be confirmed', async () => {
+    const { actions } = renderCard(batchOf([{ amount: null, category: '交通', description: '打车' }]));
+    const card = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(card).getByText('缺金额')).toBeTruthy();
+    const confirm = within(card).getByRole('button', { name: '确认' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    expect(confirm.title).toBe('请先说出或填写金额');
+    await fireEvent.click(within(card).getByRole('button', { name: '修改' }));
+    expect(within(card).getByRole('form', { name: '修改第1笔' })).toBeTruthy();
+    expect(actions).toEqual([]);
+  });
+});
+
 describe('confirmation card: swipe', () => {
   async function swipe(row: HTMLElement, dx: number, dy = 0) {
     const target = row.querySelector('.slide') as HTMLElement;

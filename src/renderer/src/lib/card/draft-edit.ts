@@ -70,3 +70,9 @@ export function changedFields(result: ParseResult, form: DraftForm, today: strin
 export function localToday(now: Date = new Date()): string {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
+
+/** Shown in a draft's amount place while the amount is missing (`amount === null`). */
+export const MISSING_AMOUNT = '缺金额';
+
+/** Why a draft without an amount cannot be confirmed yet, and what to do about it. */
+export const MISSING_AMOUNT_HINT = '请先说出或填写金额';

@@ -56,11 +56,15 @@ export function describeSaved(rows: readonly TransactionRow[]): string {
 }
 
 export function describeSummary(summary: SessionSummary): string {
-  if (summary.savedCount === 0) return '本次没有记录任何交易。';
+  // Drafts left pending are kept; the next session opens with them.
+  const pending = summary.unconfirmed?.length ?? 0;
+  const kept = `${pending} 笔未确认，下次继续确认`;
+  if (summary.savedCount === 0) return pending > 0 ? `本次还没有保存任何交易，${kept}。` : '本次没有记录任何交易。';
   const parts = [`共记录 ${summary.savedCount} 笔`];
   if (summary.expenseFen) parts.push(`支出 ${formatFenAmount(summary.expenseFen)}`);
   if (summary.incomeFen) parts.push(`收入 ${formatFenAmount(summary.incomeFen)}`);
   if (summary.transferFen) parts.push(`转账 ${formatFenAmount(summary.transferFen)}`);
+  if (pending > 0) parts.push(kept);
   return parts.join('，');
 }
 

@@ -139,16 +139,21 @@ export class VoiceSession {
     return this.#run(() => this.#api.voiceAction(action));
   }
 
-  /** A brand-new session: the old log and summary go, as the spec's restart requires. */
   /** Ends the session like saying 「没有了」: the summary shows, audio is released. */
   exit(): Promise<boolean> {
     return this.act({ action: 'exit' });
   }
 
+  /**
+   * A brand-new session: the old log and summary go, as the spec's restart requires. Drafts
+   * the last session left unconfirmed come back as the new session's batch (its snapshot),
+   * and what the new session already said while the command ran stays in the log.
+   */
   async restart(): Promise<boolean> {
+    const firstNew = this.#nextLogId;
     const ok = await this.act({ action: 'restart' });
     if (ok && this.#active) {
-      this.log = [];
+      this.log = this.log.filter((entry) => entry.id >= firstNew);
     }
     return ok;
   }

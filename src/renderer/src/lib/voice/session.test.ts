@@ -147,6 +147,52 @@ describe('voice session view', () => {
     expect(session.summary).toBeNull();
   });
 
+  it('says in the log how many drafts were left unconfirmed', async () => {
+    const { api, session } = await connected();
+    const unconfirmed = batchOf([{ amount: null }, { amount: 35 }]).items.map((i) => i.result);
+    api.emit({
+      channel: 'voice',
+      event: { type: 'exitSession', summary: { savedCount: 1, expenseFen: 6000, incomeFen: 0, transferFen: 0, unconfirmed } },
+    });
+    api.emit({
+      channel: 'voice',
+      event: { type: 'sessionTimeout', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0, unconfirmed } },
+    });
+    api.emit({
+      channel: 'voice',
+      event: { type: 'exitSession', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0, unconfirmed: [] } },
+    });
+    expect(session.log.map((l) => l.text)).toEqual([
+      '会话已结束。共记录 1 笔，支出 ¥60，2 笔未确认，下次继续确认',
+      '长时间没有操作，会话已结束。本次还没有保存任何交易，2 笔未确认，下次继续确认。',
+      '会话已结束。本次没有记录任何交易。',
+    ]);
+    expect(session.summary?.unconfirmed).toEqual([]);
+  });
+
+  it('restart brings back the kept drafts and keeps what the new session said meanwhile', async () => {
+    const { api, session } = await connected();
+    const kept = batchOf([{ amount: null }, { amount: 35 }]);
+    api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '旧会话' } });
+    api.emit({
+      channel: 'voice',
+      event: {
+        type: 'exitSession',
+        summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0, unconfirmed: kept.items.map((i) => i.result) },
+      },
+    });
+    api.set('confirming', { batch: kept, summary: null });
+    const original = api.voiceAction;
+    api.voiceAction = async (input) => {
+      api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '第1笔吃饭多少钱？' } });
+      return original(input);
+    };
+    expect(await session.restart()).toBe(true);
+    expect(session.state).toBe('confirming');
+    expect(session.batch?.items.map((i) => i.result.amount)).toEqual([null, 35]);
+    expect(session.log.map((l) => l.text)).toEqual(['第1笔吃饭多少钱？']);
+  });
+
   it('puts a failed command into the log and keeps ENDED when restart fails', async () => {
     const { api, session } = await connected();
     api.emit({ channel: 'voice', event: { type: 'stateChanged', state: 'ended' } });

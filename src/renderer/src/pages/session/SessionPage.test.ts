@@ -96,4 +96,52 @@ describe('session page', () => {
     await fireEvent.keyDown(window, { key: 'Escape' });
     expect(location.hash).toBe('#/ledger');
   });
+
+  it('ENDED with drafts left lists them under 未确认; 继续确认 restarts into their card', async () => {
+    const api = await open();
+    const left = batchOf([
+      { amount: null, category: '交通', description: '打车' },
+      { amount: 35, description: '午饭' },
+    ]);
+    const unconfirmed = left.items.map((i) => i.result);
+    api.emit({
+      channel: 'voice',
+      event: { type: 'exitSession', summary: { savedCount: 1, expenseFen: 6000, incomeFen: 0, transferFen: 0, unconfirmed } },
+    });
+    await tick();
+    const summary = screen.getByRole('region', { name: '会话总结' });
+    expect(within(summary).getByRole('heading', { name: /未确认/ })).toBeTruthy();
+    const list = within(summary).getByRole('list', { name: '未确认' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.replace(/\s+/g, ' ').trim()),
+    ).toEqual(['打车 缺金额', '午饭 ¥35']);
+    const buttons = within(summary).getAllByRole('button');
+    expect(buttons.map((b) => b.textContent)).toEqual(['查看明细（Esc）', '继续确认']);
+    expect(buttons.map((b) => b.classList.contains('primary'))).toEqual([false, true]);
+    expect(screen.getByRole('list', { name: '对话记录' }).textContent).toContain('2 笔未确认');
+
+    api.set('confirming', { batch: left, summary: null });
+    await fireEvent.click(within(summary).getByRole('button', { name: '继续确认' }));
+    await tick();
+    expect(api.calls.at(-1)).toEqual({ name: 'voiceAction', input: { action: 'restart' } });
+    expect(screen.queryByRole('region', { name: '会话总结' })).toBeNull();
+    const card = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(card).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(card).getByText('缺金额')).toBeTruthy();
+  });
+
+  it('ENDED without drafts left has no 未确认 and restart stays the primary action', async () => {
+    const api = await open();
+    api.emit({
+      channel: 'voice',
+      event: { type: 'exitSession', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0, unconfirmed: [] } },
+    });
+    await tick();
+    const summary = screen.getByRole('region', { name: '会话总结' });
+    expect(summary.textContent).not.toContain('未确认');
+    expect(within(summary).queryByRole('button', { name: '继续确认' })).toBeNull();
+    expect(within(summary).getByRole('button', { name: '重新开始' }).classList.contains('primary')).toBe(true);
+  });
 });

@@ -1,0 +1,76 @@
+// The voice card kept between sessions: beside the transactions, in the same file, saved
+// with them atomically, and read back only when it is well-formed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DraftBatch } from '@shared/draft-batch';
+import type { DraftBatchDto, ParseResult } from '@shared/domain';
+import { openLedger, type Ledger } from './index';
+import { item, NOW } from '../../../../test/support/ledger-fixtures';
+
+let dir: string;
+let path: string;
+let ledger: Ledger;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'skj-drafts-'));
+  path = join(dir, 'ledger.db');
+  ledger = openLedger({ path, now: () => NOW });
+});
+
+afterEach(() => {
+  ledger.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const draft = (over: Partial<ParseResult> = {}): ParseResult => ({ ...item({ date: null, ...over }), confidence: 0.9, source: 'local' });
+
+function card(...results: ParseResult[]): DraftBatchDto {
+  return DraftBatch.fromResults(results, '2026-02-17T12:00:00+08:00').toDto();
+}
+
+describe('Ledger drafts', () => {
+  it('a kept card survives closing and reopening the file (an app restart), amounts missing included', () => {
+    const kept = DraftBatch.fromDto(card(draft({ amount: null, description: '打车', category: '交通' }), draft({ amount: 35 })))
+      .confirmItem(1)
+      .toDto();
+    ledger.keepDrafts(kept);
+    ledger.close();
+    ledger = openLedger({ path, now: () => NOW });
+    expect(ledger.keptDrafts()).toEqual(kept);
+    expect(ledger.list({}).total).toBe(0);
+  });
+
+  it('null, or a card whose items are all cancelled, clears it', () => {
+    ledger.keepDrafts(card(draft()));
+    ledger.keepDrafts(null);
+    expect(ledger.keptDrafts()).toBeNull();
+    ledger.keepDrafts(DraftBatch.fromDto(card(draft())).cancelAll().toDto());
+    expect(ledger.keptDrafts()).toBeNull();
+  });
+
+  it('a save clears the card in the same transaction; a failed save leaves it as it was', () => {
+    const kept = card(draft({ amount: 60 }), draft({ amount: 30 }));
+    ledger.keepDrafts(kept);
+    expect(() => ledger.saveBatch([draft({ amount: 60 }), draft({ amount: 0 })], { drafts: null })).toThrow();
+    expect(ledger.keptDrafts()).toEqual(kept);
+    expect(ledger.list({}).total).toBe(0);
+    ledger.saveBatch([draft({ amount: 60 }), draft({ amount: 30 })], { drafts: null });
+    expect(ledger.keptDrafts()).toBeNull();
+    expect(ledger.list({}).total).toBe(2);
+  });
+
+  it('a damaged or foreign stored card is not shown', () => {
+    const write = (json: string) => ledger.database.prepare('INSERT OR REPLACE INTO drafts (id, batch, updated_at) VALUES (1, ?, ?)').run(json, 'x');
+    for (const bad of [
+      '{',
+      '[]',
+      '{"items":[],"createdAt":"x"}',
+      JSON.stringify({ items: [{ index: 0, status: 'pending', result: { amount: -5 } }], createdAt: 'x' }),
+    ]) {
+      write(bad);
+      expect(ledger.keptDrafts(), bad).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+// The card a voice session left unconfirmed, kept beside the transactions (never in them) so
+// an idle timeout, 「没有了」 or a closed window loses no draft, and the next session opens
+// with it. The stored JSON is read back through a schema: a file is a trust boundary.
+import { z } from 'zod';
+import { MAX_BATCH_ITEMS, TRANSACTION_TYPES, type DraftBatchDto } from '@shared/domain';
+
+const ParseResultSchema = z.object({
+  amount: z.number().positive().finite().nullable(),
+  type: z.enum(TRANSACTION_TYPES),
+  category: z.string().max(100).nullable(),
+  description: z.string().max(500),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .nullable(),
+  account: z.string().max(100).nullable(),
+  confidence: z.number().min(0).max(1),
+  source: z.enum(['local', 'llm']),
+});
+
+const DraftBatchSchema = z.object({
+  items: z
+    .array(z.object({ index: z.number().int().min(0), status: z.enum(['pending', 'confirmed', 'cancelled']), result: ParseResultSchema }))
+    .min(1)
+    .max(MAX_BATCH_ITEMS),
+  createdAt: z.string().max(40),
+});
+
+/** The stored card, or null when there is none or it cannot be trusted (then it is not shown). */
+export function readDrafts(json: string | undefined): DraftBatchDto | null {
+  if (json === undefined) return null;
+  try {
+    const parsed = DraftBatchSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A card worth keeping: one with an item that is not cancelled. */
+export function keepable(batch: DraftBatchDto | null): batch is DraftBatchDto {
+  return batch !== null && batch.items.some((item) => item.status !== 'cancelled');
+}
