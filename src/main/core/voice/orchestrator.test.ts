@@ -1298,6 +1298,18 @@ describe('offline: several items, a missing amount, drafts that outlive the sess
     expect(t.rows()).toHaveLength(2);
   });
 
+  it('relative corrections change amounts by the difference: 「金额都加10块」「第二笔多算了3块」', async () => {
+    const t = setup({ online: false });
+    await t.begin();
+    await t.orch.processTextInput('吃饭花了60，打车30');
+    await t.orch.processTextInput('金额都加10块');
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([70, 40]);
+    await t.orch.processTextInput('第二笔多算了3块');
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([70, 37]);
+    await t.orch.processTextInput('每笔减5块');
+    expect(t.orch.batch?.items.map((i) => i.result.amount)).toEqual([65, 32]);
+  });
+
   it('an idle timeout keeps pending drafts: the summary lists them and the next session opens with that card', async () => {
     const t = setup({ online: false });
     await t.begin();
