@@ -8,7 +8,7 @@ import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { DraftFields } from '@shared/ipc/voice';
 import { toZonedIso, type ZonedNow } from '@shared/time';
-import { classifyIntent, correctLocal, detectQuery, readAmountReply } from '../nlp/index';
+import { classifyIntent, correctLocal, detectQuery, parseLocal, readAmountReply } from '../nlp/index';
 import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from '../nlp/lexicon/dialogue';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
@@ -214,7 +214,9 @@ function confirming(state: DialogueState, batch: DraftBatch, text: string, env: 
   }
   const query = detectQuery(text, env.now);
   if (query) return next(state, { effect: { kind: 'query', query } });
-  if (state.addingMore && !ITEM_REFERENCE.test(text)) return next(state, { effect: { kind: 'parse', text } });
+  if (state.addingMore && layer1.intent !== 'correction' && !ITEM_REFERENCE.test(text) && addsItems(batch, text, env)) {
+    return next(state, { effect: { kind: 'parse', text } });
+  }
   // Layer 2: fill the wait with speech, then the LLM (3 s) or the local rules.
   return next(state, { sentences: [say.PHRASES.correcting], effect: { kind: 'correct', text, batch } });
 }
@@ -301,6 +303,21 @@ function targetIsAmbiguous(batch: DraftBatch, text: string, env: DialogueEnv): b
     return alone.intent === 'correction' && alone.corrections.some((c) => Object.keys(c.updatedFields).length > 0);
   } catch {
     return false;
+  }
+}
+
+/**
+ * After 「再加一笔」: words are new items unless the local rules read them as a change of the
+ * card (金额都加10块). 「打车20然后午饭30」 matches 打车 on the card, yet names kinds of spending
+ * with amounts: new items.
+ */
+function addsItems(batch: DraftBatch, text: string, env: DialogueEnv): boolean {
+  const options = { now: env.now, customCategories: [...env.customCategories] };
+  try {
+    if (correctLocal(text, batch.pendingView().items, options).intent !== 'correction') return true;
+    return parseLocal(text, options).results.some((result) => result.amount !== null && result.category !== null);
+  } catch {
+    return true;
   }
 }
 
