@@ -206,6 +206,16 @@ describe('the built bundle in other start conditions', () => {
     expect(existsSync(join(run.dataDir, 'ledger.db'))).toBe(false);
   }, 90_000);
 
+  it('「重启随口记」 from 设置 (after staging a backup restore) asks Electron to relaunch, then quits cleanly', async () => {
+    const run = await boot({ env: { BOOT_DRIVE: 'relaunch' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(ok(run.report.results['relaunch'])).toMatchObject({ ok: true });
+    const lifecycle = run.report.lifecycle;
+    expect(lifecycle).toContain('relaunch');
+    expect(lifecycle.indexOf('relaunch')).toBeLessThan(lifecycle.indexOf('quit'));
+    expect(lifecycle.at(-1)).toBe('exit 0');
+  }, 90_000);
+
   it('a ledger file it cannot open is reported in an error box, exit 1, and left untouched', async () => {
     const dataDir = join(scratch, 'damaged');
     mkdirSync(dataDir, { recursive: true });

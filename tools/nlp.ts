@@ -28,7 +28,16 @@ async function runJsonl(): Promise<void> {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === '') continue;
-    process.stdout.write(JSON.stringify(answerLine(line)) + '\n');
+    process.stdout.write(safeAnswer(line) + '\n');
+  }
+}
+
+/** One line's answer as JSON; whatever goes wrong is that line's `{error}`, never the tool's exit. */
+function safeAnswer(line: string): string {
+  try {
+    return JSON.stringify(answerLine(line));
+  } catch (e) {
+    return JSON.stringify({ error: `cannot process the request: ${e instanceof Error ? e.message : String(e)}` });
   }
 }
 

@@ -103,7 +103,7 @@ describe('POST parse-transaction', () => {
     expect(prompt).toContain('Today is 2026-02-17 (星期二)');
     expect(prompt).toContain('上周: 周一 2026-02-09');
     expect(prompt).toContain('周三 2026-02-11');
-    expect(prompt).toContain('奶茶、副业(收入)');
+    expect(prompt).toContain("User's custom categories: 奶茶、副业(收入)");
     expect(prompt).toContain('餐饮、交通、购物');
     expect(prompt).not.toMatch(/\{\{\w+\}\}/);
   });
@@ -155,7 +155,7 @@ describe('POST parse-transaction', () => {
     });
     const body = ParseTransactionResponseSchema.parse((await post(GATEWAY_PATHS.parse, { text: '地铁8块' })).json);
     expect(body.model).toBe('m2');
-    expect(h.chat.calls.map((c) => c.model)).toEqual(['m1', 'm2']);
+    expect(h.chat.calls.map((c) => c.model)).toEqual(['m1', 'm1', 'm1', 'm2']); // two retries first
   });
 
   it('answers 422 llm_parse_failed when both models answer unusably (not JSON / wrong shape)', async () => {
@@ -163,15 +163,18 @@ describe('POST parse-transaction', () => {
     expectError(await post(GATEWAY_PATHS.parse, { text: '午饭35' }), 422, 'llm_parse_failed');
   });
 
-  it('answers 502 upstream_error when both models fail with 500 or a non-completion body', async () => {
+  it('answers 422 llm_parse_failed with the upstream causes when both models fail with 500 or a non-completion body', async () => {
     await start((call) => (call.model === 'qwen-turbo' ? { status: 500 } : { raw: '<html>bad gateway</html>' }));
-    expectError(await post(GATEWAY_PATHS.parse, { text: '午饭35' }), 502, 'upstream_error');
+    const err = expectError(await post(GATEWAY_PATHS.parse, { text: '午饭35' }), 422, 'llm_parse_failed');
+    expect(err.message).toMatch(/qwen-turbo: LLM provider answered 500: .*scripted 500/);
+    expect(err.message).toMatch(/qwen-plus: LLM provider answer is not a chat completion/);
   });
 
   it('never holds a request past the provider timeout when the models hang', async () => {
     const h = await start(() => ({ hang: true }), { LLM_TIMEOUT_MS: '300' });
     const t0 = performance.now();
-    expectError(await post(GATEWAY_PATHS.parse, { text: '午饭35' }), 502, 'upstream_error');
+    const err = expectError(await post(GATEWAY_PATHS.parse, { text: '午饭35' }), 422, 'llm_parse_failed');
+    expect(err.message).toMatch(/no answer within \d+ ms/);
     const elapsed = performance.now() - t0;
     expect(elapsed).toBeGreaterThanOrEqual(590); // two attempts of 300 ms
     expect(elapsed).toBeLessThan(1500);
@@ -400,7 +403,8 @@ describe('POST asr/token', () => {
     const first = AsrTokenResponseSchema.parse((await post(GATEWAY_PATHS.asrToken, {})).json);
     expect(first.token).toBe('st-fake-1');
     expect(first.model).toBe('qwen3-asr-flash-realtime');
-    expect(first.wsUrl).toBe(`${h.tokens.baseUrl.replace('http', 'ws')}/api-ws/v1/realtime?model=qwen3-asr-flash-realtime`);
+    // The plain endpoint: the client appends ?model= itself, as the original service's clients do.
+    expect(first.wsUrl).toBe(`${h.tokens.baseUrl.replace('http', 'ws')}/api-ws/v1/realtime`);
     expect(first.expiresAt).toBe(Math.floor(clock.now() / 1000) + 1800);
     expect(h.tokens.lastTtl).toBe(1800);
 

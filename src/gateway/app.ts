@@ -1,7 +1,10 @@
 // The gateway's HTTP layer (Fastify): routes, request ids, auth, rate limits, error bodies.
 // The work itself is done by ./core, which the desktop app also runs in-process.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BlockList, isIP } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { systemClock, type Clock } from '@shared/clock';
 import {
@@ -16,11 +19,11 @@ import {
 } from '@shared/gateway';
 import { systemNow, type ZonedNow } from '@shared/time';
 import { createApiKeyCheck } from './auth';
-import type { GatewayConfig } from './config';
+import type { GatewayConfig, TrustProxy } from './config';
 import { createAsrTokenBroker, type AsrTokenBroker } from './core/asr-token';
 import { createChatProvider } from './core/chat-provider';
 import { GatewayError, UpstreamError } from './core/errors';
-import { createTransactionLlm, type TransactionLlm } from './core/transaction-llm';
+import { createTransactionLlm, DEFAULT_RETRY, type RetryPolicy, type TransactionLlm } from './core/transaction-llm';
 import { createRateLimiter, type RateLimiter } from './rate-limit';
 
 export interface GatewayAppOptions {
@@ -31,26 +34,100 @@ export interface GatewayAppOptions {
   now?: () => ZonedNow;
   /** false for silence; default JSON lines on stdout at level info. */
   logger?: boolean | { level?: string; stream?: { write(line: string): void } };
+  /** How long a failed authentication waits before its 401 (slows key guessing); default 250. */
+  authFailureDelayMs?: number;
+  /** Retries of an upstream 5xx/429 (tests shorten the backoff). */
+  retry?: RetryPolicy;
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Ids a caller may choose (request and session ids): nothing that could forge log structure. */
+const CALLER_ID = /^[\w.:-]{1,128}$/;
+/** Node's limit for a request to arrive in full (headers and body); slow senders get 408. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 type RouteGroup = 'llm' | 'asr';
+
+/**
+ * What the gateway knows about a route, in the route's own config: the hook decides auth and
+ * the rate-limit group from the route Fastify matched, never from the URL text (which may be
+ * spelled %61sr, carry ;params, or not match at all).
+ */
+interface GatewayRouteConfig {
+  /** Requires X-API-Key when GATEWAY_API_KEY is set. */
+  auth: boolean;
+  /** The rate-limit bucket; null: not limited. */
+  group: RouteGroup | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    gateway?: GatewayRouteConfig;
+  }
+  interface FastifyRequest {
+    /** The client address: the socket peer, or what trusted proxies say (TRUST_PROXY). */
+    readonly clientIp: string;
+  }
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 export async function buildGatewayApp(options: GatewayAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const now = options.now ?? (() => systemNow(new Date(clock.now())));
+  const authFailureDelayMs = options.authFailureDelayMs ?? 250;
+  const trust = proxyTrust(config.trustProxy);
+  const timestamp = () => new Date(clock.now()).toISOString();
+  const errorBody = (code: GatewayErrorCode, message: string): ErrorBody => ({ error: code, message, timestamp: timestamp() });
 
   const app = Fastify({
-    logger: options.logger ?? { level: 'info' },
+    logger: loggerOptions(options.logger),
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    ...(trust ? { trustProxy: trust } : {}),
     // Echo a caller's id so one request can be followed across client and gateway logs;
     // anything that could forge log structure is replaced.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && CALLER_ID.test(given) ? given : randomUUID();
+    },
+    // The client's session id (X-Session-Id) beside the request id on every line of a request.
+    childLoggerFactory(logger, bindings, childOptions, rawReq) {
+      const session = rawReq.headers['x-session-id'];
+      const withSession = typeof session === 'string' && CALLER_ID.test(session) ? { ...bindings, sessionId: session } : bindings;
+      return logger.child(withSession, childOptions);
+    },
+    // Requests Node cannot parse (431 headers too large, 400 malformed, 408 too slow) never
+    // reach Fastify: answer them on the socket with the same error body.
+    clientErrorHandler(err: NodeJS.ErrnoException, socket) {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, code, message] =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large' as const, 'request headers are too large']
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'request_timeout' as const, `the request did not arrive within ${REQUEST_TIMEOUT_MS / 1000} s`]
+            : [400, 'validation_failed' as const, `malformed HTTP request${err.code ? ` (${err.code})` : ''}`];
+      if (socket.writable) {
+        const body = JSON.stringify(errorBody(code, message));
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy();
+    },
+    // A path Fastify cannot decode (%E0%A4%A) is refused before routing.
+    frameworkErrors(error, _request, reply) {
+      const bad = (error as { code?: string }).code === 'FST_ERR_BAD_URL';
+      const [code, message] = bad ? (['validation_failed', error.message] as const) : (['internal_error', 'internal error'] as const);
+      void (reply as FastifyReply).code(GATEWAY_ERROR_CODES[code]).type('application/json').send(errorBody(code, message));
+    },
+  });
+
+  app.decorateRequest('clientIp', {
+    getter(this: FastifyRequest) {
+      return clientIpOf(this, trust);
     },
   });
 
@@ -82,45 +159,63 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
         model: config.llm.model,
         fallbackModel: config.llm.fallbackModel,
         log: (entry) => app.log.warn(entry),
+        retry: options.retry ?? DEFAULT_RETRY,
+        budgetMsPerModel: config.llm.timeoutMs,
+        clock,
       })
     : null;
   const tokens: AsrTokenBroker | null = config.asr.apiKey
-    ? createAsrTokenBroker({ apiKey: config.asr.apiKey, baseUrl: config.asr.baseUrl, clock, fetch: options.fetch })
+    ? createAsrTokenBroker({
+        apiKey: config.asr.apiKey,
+        baseUrl: config.asr.baseUrl,
+        ttlSeconds: config.asr.tokenTtlSeconds,
+        clock,
+        fetch: options.fetch,
+      })
     : null;
   const limiters: Record<RouteGroup, RateLimiter> = {
     llm: createRateLimiter({ perMinute: config.rateLimit.llmPerMinute, clock }),
     asr: createRateLimiter({ perMinute: config.rateLimit.asrPerMinute, clock }),
   };
+  // Wrong keys spend their own bucket, never the budget of the client that has the key.
+  const authFailures = createRateLimiter({ perMinute: config.rateLimit.authFailuresPerMinute, clock });
   const checkKey = config.gatewayApiKey ? createApiKeyCheck(config.gatewayApiKey) : null;
 
-  const timestamp = () => new Date(clock.now()).toISOString();
-  const sendError = (reply: FastifyReply, code: GatewayErrorCode, message: string) => {
-    const body: ErrorBody = { error: code, message, timestamp: timestamp() };
-    return reply.code(GATEWAY_ERROR_CODES[code]).type('application/json').send(body);
+  const sendError = (reply: FastifyReply, code: GatewayErrorCode, message: string) =>
+    reply.code(GATEWAY_ERROR_CODES[code]).type('application/json').send(errorBody(code, message));
+  const tooMany = (reply: FastifyReply, retryAfterMs: number, what: string) => {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    reply.header('Retry-After', String(seconds));
+    return sendError(reply, 'rate_limit_exceeded', `${what}; retry in ${seconds} s`);
   };
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
-    const group = groupOf(request.url);
-    if (!group) return;
-    const decision = limiters[group].take(`${group}:${request.ip}`);
-    if (!decision.allowed) {
-      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      reply.header('Retry-After', String(seconds));
-      return sendError(reply, 'rate_limit_exceeded', `too many requests; retry in ${seconds} s`);
-    }
-    if (checkKey) {
+    // The route Fastify matched decides; no config (health, 404) means no auth and no limit.
+    const route = request.routeOptions.config.gateway;
+    if (!route) return;
+    const client = request.clientIp;
+    if (route.auth && checkKey) {
       const presented = request.headers['x-api-key'];
       if (!checkKey(typeof presented === 'string' ? presented : undefined)) {
+        const decision = authFailures.take(client);
+        request.log.warn({ event: 'auth_failed', client, limited: !decision.allowed });
+        if (!decision.allowed) return tooMany(reply, decision.retryAfterMs, 'too many failed authentications');
+        // Wall-clock time on purpose (not the injected clock): it slows the caller, not the logic.
+        if (authFailureDelayMs > 0) await sleep(authFailureDelayMs);
         return sendError(reply, 'unauthorized', 'missing or invalid X-API-Key header');
       }
+    }
+    if (route.group) {
+      const decision = limiters[route.group].take(`${route.group}:${client}`);
+      if (!decision.allowed) return tooMany(reply, decision.retryAfterMs, 'too many requests');
     }
   });
 
   app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (err instanceof GatewayError) {
       if (err.retryAfterSeconds) reply.header('Retry-After', String(err.retryAfterSeconds));
-      if (err.status >= 500) request.log.warn({ code: err.code, msg: err.message });
+      if (err.status >= 500 || err.code === 'llm_parse_failed') request.log.warn({ code: err.code, msg: err.message });
       return sendError(reply, err.code, err.message);
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -129,14 +224,27 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return sendError(reply, 'validation_failed', 'request body must be JSON (Content-Type: application/json)');
     }
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, 'validation_failed', err.message);
+    const status = err.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code: GatewayErrorCode =
+        status === 404
+          ? 'not_found'
+          : status === 405
+            ? 'method_not_allowed'
+            : status === 408
+              ? 'request_timeout'
+              : status === 413
+                ? 'payload_too_large'
+                : status === 431
+                  ? 'headers_too_large'
+                  : 'validation_failed';
+      return sendError(reply, code, err.message);
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, 'internal_error', 'internal error');
   });
 
-  app.setNotFoundHandler((request, reply) => sendError(reply, 'not_found', `no route ${request.method} ${request.url}`));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 'not_found', `no route ${request.method} ${request.url.slice(0, 200)}`));
 
   /** Aborts the upstream call when the client hangs up before the answer is ready. */
   const clientGone = (reply: FastifyReply): AbortSignal => {
@@ -147,30 +255,49 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     return controller.signal;
   };
 
+  /** The other methods on a known path: 405 with Allow, behind the same auth as the route. */
+  const methodNotAllowed = (url: string, allow: string, gateway?: GatewayRouteConfig) => {
+    const methods = METHODS.filter((m) => !allow.split(', ').includes(m));
+    app.route({
+      method: [...methods],
+      url,
+      config: gateway ? { gateway: { ...gateway, group: null } } : {},
+      handler: async (request, reply) => {
+        reply.header('Allow', allow);
+        return sendError(reply, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}`);
+      },
+    });
+  };
+
+  const api = (group: RouteGroup): { config: { gateway: GatewayRouteConfig } } => ({ config: { gateway: { auth: true, group } } });
+
   app.get(GATEWAY_PATHS.health, async (): Promise<HealthResponse> => ({
     status: 'ok',
     llm: llm !== null,
     asr: tokens !== null,
     timestamp: timestamp(),
   }));
+  methodNotAllowed(GATEWAY_PATHS.health, 'GET, HEAD');
 
-  app.post(GATEWAY_PATHS.parse, async (request, reply) => {
+  app.post(GATEWAY_PATHS.parse, api('llm'), async (request, reply) => {
     const body = validate(ParseTransactionRequestSchema, request);
     const service = requireLlm(llm);
-    const answer = await service.parse(body, { now: now(), signal: clientGone(reply) });
+    const answer = await service.parse(body, { now: now(), signal: clientGone(reply), log: (entry) => request.log.warn(entry) }).catch(modelsFailed);
     request.log.info({ route: 'parse', model: answer.model, items: answer.transactions.length, truncated: !!answer.truncated });
     return answer;
   });
 
-  app.post(GATEWAY_PATHS.correct, async (request, reply) => {
+  app.post(GATEWAY_PATHS.correct, api('llm'), async (request, reply) => {
     const body = validate(CorrectTransactionRequestSchema, request);
     const service = requireLlm(llm);
-    const answer = await service.correct(body, { now: now(), signal: clientGone(reply) });
+    const answer = await service
+      .correct(body, { now: now(), signal: clientGone(reply), log: (entry) => request.log.warn(entry) })
+      .catch(modelsFailed);
     request.log.info({ route: 'correct', model: answer.model, intent: answer.intent, confidence: answer.confidence });
     return answer;
   });
 
-  app.post(GATEWAY_PATHS.asrToken, async () => {
+  app.post(GATEWAY_PATHS.asrToken, api('asr'), async () => {
     if (!tokens) throw new GatewayError('provider_not_configured', 'ASR token minting is not configured (set DASHSCOPE_API_KEY)');
     try {
       return await tokens.get();
@@ -180,13 +307,92 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     }
   });
 
+  for (const path of [GATEWAY_PATHS.parse, GATEWAY_PATHS.correct, GATEWAY_PATHS.asrToken]) {
+    methodNotAllowed(path, 'POST', { auth: true, group: null });
+  }
+
   return app;
 }
 
-function groupOf(url: string): RouteGroup | null {
-  if (url.startsWith('/api/v1/llm/')) return 'llm';
-  if (url.startsWith('/api/v1/asr/')) return 'asr';
-  return null;
+/**
+ * Both models failed: the original service answers 422 llm_parse_failed whatever the cause
+ * (its clients map 422 to "use the local rules"), with the upstream cause in the message.
+ * A cancelled request stays what it is; nobody reads its answer.
+ */
+function modelsFailed(err: unknown): never {
+  const cancelled = err instanceof GatewayError && err.cause instanceof UpstreamError && err.cause.code === 'aborted';
+  if (err instanceof GatewayError && err.code === 'upstream_error' && !cancelled) {
+    throw new GatewayError('llm_parse_failed', `both models failed: ${err.message}`, { cause: err });
+  }
+  throw err;
+}
+
+type TrustFunction = (address: string, hop: number) => boolean;
+
+/** TRUST_PROXY as the function Fastify's trustProxy takes (hop count or address ranges). */
+function proxyTrust(setting: TrustProxy): TrustFunction | null {
+  if (setting === false) return null;
+  if ('hops' in setting) {
+    const { hops } = setting;
+    return (_address, hop) => hop < hops;
+  }
+  const list = new BlockList();
+  const add = (cidr: string) => {
+    const [address, prefix] = cidr.split('/') as [string, string | undefined];
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  };
+  for (const entry of setting.addresses) for (const cidr of NAMED_RANGES[entry] ?? [entry]) add(cidr);
+  return (address) => {
+    const plain = unmapped(address);
+    const family = isIP(plain);
+    return family !== 0 && list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/** ::ffff:10.0.0.1 (an IPv4 peer on a dual-stack socket) is 10.0.0.1. */
+function unmapped(address: string): string {
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return m ? m[1]! : address;
+}
+
+/**
+ * Fastify's request.ip follows X-Forwarded-For through trusted proxies; a trusted proxy that
+ * sends only X-Real-IP (nginx's habit) is believed too.
+ */
+function clientIpOf(request: FastifyRequest, trust: TrustFunction | null): string {
+  const ip = request.ip;
+  if (!trust || request.headers['x-forwarded-for'] !== undefined) return ip;
+  const real = request.headers['x-real-ip'];
+  const peer = request.socket.remoteAddress;
+  if (typeof real !== 'string' || !peer || !trust(peer, 0)) return ip;
+  const candidate = real.trim();
+  return isIP(unmapped(candidate)) ? unmapped(candidate) : ip;
+}
+
+/** Pino options with a request serializer that logs the client address TRUST_PROXY decides. */
+function loggerOptions(logger: GatewayAppOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base = logger === undefined || logger === true ? { level: 'info' } : logger;
+  return {
+    ...base,
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: request.url,
+        host: request.host,
+        remoteAddress: request.clientIp,
+        remotePort: request.socket.remotePort,
+      }),
+    },
+  };
 }
 
 function requireLlm(llm: TransactionLlm | null): TransactionLlm {

@@ -1,7 +1,15 @@
 // Gateway configuration from the environment (names documented in the README).
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DASHSCOPE_COMPATIBLE_BASE_URL } from './core/chat-provider';
-import { DASHSCOPE_BASE_URL } from './core/asr-token';
+import { ASR_TOKEN_TTL_SECONDS, DASHSCOPE_BASE_URL } from './core/asr-token';
+
+/**
+ * Which peers may tell the client address (X-Forwarded-For / X-Real-IP): none, the nearest N
+ * hops, or the proxies at these addresses / CIDR ranges (also `loopback`, `linklocal`,
+ * `uniquelocal`).
+ */
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
 
 export interface GatewayConfig {
   llm: {
@@ -16,10 +24,14 @@ export interface GatewayConfig {
     /** Null: token minting answers 503. */
     apiKey: string | null;
     baseUrl: string;
+    /** Lifetime of each minted token (`expire_in_seconds`). */
+    tokenTtlSeconds: number;
   };
   /** Null: no X-API-Key check. */
   gatewayApiKey: string | null;
-  rateLimit: { asrPerMinute: number; llmPerMinute: number };
+  /** Per client address; failed authentications have their own bucket. */
+  rateLimit: { asrPerMinute: number; llmPerMinute: number; authFailuresPerMinute: number };
+  trustProxy: TrustProxy;
   port: number;
   host: string;
 }
@@ -48,6 +60,38 @@ const httpUrl = (fallback: string) =>
     return s;
   });
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
+}
+
+const trustProxy = optional.transform((s, ctx): TrustProxy => {
+  if (s === undefined || /^(false|off|no|0)$/i.test(s)) return false;
+  if (/^\d+$/.test(s)) {
+    const hops = Number(s);
+    if (hops <= 100) return { hops };
+  } else {
+    const addresses = s
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    const bad = addresses.filter((a) => !isProxyAddress(a));
+    if (addresses.length && !bad.length) return { addresses };
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: `expected a hop count (1–100) or a comma list of proxy addresses/CIDRs, got "${s}"`,
+  });
+  return z.NEVER;
+});
+
 const EnvSchema = z.object({
   LLM_BASE_URL: httpUrl(DASHSCOPE_COMPATIBLE_BASE_URL),
   LLM_API_KEY: optional,
@@ -56,9 +100,12 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: intIn(10_000, 100, 600_000),
   DASHSCOPE_API_KEY: optional,
   DASHSCOPE_BASE_URL: httpUrl(DASHSCOPE_BASE_URL),
+  ASR_TOKEN_TTL_SECONDS: intIn(ASR_TOKEN_TTL_SECONDS.default, ASR_TOKEN_TTL_SECONDS.min, ASR_TOKEN_TTL_SECONDS.max),
   GATEWAY_API_KEY: optional,
   RATE_LIMIT_ASR_PER_MIN: intIn(30, 1, 1_000_000),
   RATE_LIMIT_LLM_PER_MIN: intIn(60, 1, 1_000_000),
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: intIn(10, 1, 1_000_000),
+  TRUST_PROXY: trustProxy,
   PORT: intIn(8080, 0, 65535),
   HOST: optional,
 });
@@ -81,9 +128,14 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       fallbackModel: fallback,
       timeoutMs: e.LLM_TIMEOUT_MS,
     },
-    asr: { apiKey: e.DASHSCOPE_API_KEY ?? null, baseUrl: e.DASHSCOPE_BASE_URL },
+    asr: { apiKey: e.DASHSCOPE_API_KEY ?? null, baseUrl: e.DASHSCOPE_BASE_URL, tokenTtlSeconds: e.ASR_TOKEN_TTL_SECONDS },
     gatewayApiKey: e.GATEWAY_API_KEY ?? null,
-    rateLimit: { asrPerMinute: e.RATE_LIMIT_ASR_PER_MIN, llmPerMinute: e.RATE_LIMIT_LLM_PER_MIN },
+    rateLimit: {
+      asrPerMinute: e.RATE_LIMIT_ASR_PER_MIN,
+      llmPerMinute: e.RATE_LIMIT_LLM_PER_MIN,
+      authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MIN,
+    },
+    trustProxy: e.TRUST_PROXY,
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
   };

@@ -6,6 +6,16 @@ import { z } from 'zod';
 import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, TRANSACTION_TYPES } from './domain';
 import { isCalendarDate, parseZonedIso } from './time';
 
+/** The years a `context.now` may name (its own, local year): dates the prompts can spell. */
+export const CONTEXT_NOW_YEARS = { min: 1000, max: 9999 } as const;
+
+/** True for an ISO instant with an offset whose (local) year is 1000–9999. */
+export function isContextNow(value: string): boolean {
+  if (parseZonedIso(value) === null) return false;
+  const year = Number(value.slice(0, 4));
+  return year >= CONTEXT_NOW_YEARS.min && year <= CONTEXT_NOW_YEARS.max;
+}
+
 export const GATEWAY_PATHS = {
   parse: '/api/v1/llm/parse-transaction',
   correct: '/api/v1/llm/correct-transaction',
@@ -46,7 +56,9 @@ export const ParseContextSchema = z.object({
   now: z
     .string()
     .max(40)
-    .refine((v) => parseZonedIso(v) !== null, { error: 'context.now must be an ISO 8601 instant with a UTC offset' })
+    .refine(isContextNow, {
+      error: `context.now must be an ISO 8601 instant with a UTC offset, in the years ${CONTEXT_NOW_YEARS.min}–${CONTEXT_NOW_YEARS.max}`,
+    })
     .optional(),
 });
 export type ParseContext = z.infer<typeof ParseContextSchema>;
@@ -181,7 +193,9 @@ export type CorrectTransactionResponse = z.infer<typeof CorrectTransactionRespon
 export const AsrTokenResponseSchema = z.object({
   token: z.string().min(1),
   expiresAt: z.number().int(),
+  /** The realtime model; the client appends it to wsUrl as `?model=` (the original's wire). */
   model: z.string(),
+  /** The plain realtime endpoint (`wss://host/api-ws/v1/realtime`), without the model. */
   wsUrl: z.string(),
 });
 export type AsrTokenResponse = z.infer<typeof AsrTokenResponseSchema>;
@@ -198,9 +212,12 @@ export const GATEWAY_ERROR_CODES = {
   validation_failed: 400,
   unauthorized: 401,
   not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   llm_parse_failed: 422,
   rate_limit_exceeded: 429,
+  headers_too_large: 431,
   internal_error: 500,
   upstream_error: 502,
   provider_not_configured: 503,

@@ -2,7 +2,7 @@
 // protocol byte for byte — DashScope realtime JSON events, FunASR 2pass frames — and answer
 // from a script: the transcript for the Nth utterance, revealed as partials while audio
 // arrives, completed on commit.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -26,27 +26,35 @@ export interface ScriptedAsrServer {
 }
 
 interface Behaviour {
+  /** An upgrade the real service would refuse: the HTTP status and why; null to accept. */
+  refuse?(req: IncomingMessage): { status: number; message: string } | null;
   onConnection(ws: WebSocket, server: ScriptedAsrServer, record: (f: Record<string, unknown> | Buffer) => void): void;
 }
 
-async function startServer(behaviour: Behaviour): Promise<ScriptedAsrServer> {
+export interface AsrServerOptions {
+  /** Serve the socket on this HTTP server (at /api-ws/v1/realtime) instead of a port of its own. */
+  attachTo?: HttpServer;
+}
+
+async function startServer(behaviour: Behaviour, options: AsrServerOptions = {}): Promise<ScriptedAsrServer> {
   let refuse = 0;
   let refuseStatus = 503;
   const sockets = new Set<WebSocket>();
   const requests: ScriptedAsrServer['requests'] = [];
-  const wss = new WebSocketServer({
-    host: '127.0.0.1',
-    port: 0,
-    verifyClient: (info: { req: IncomingMessage }, cb: (ok: boolean, code?: number, message?: string) => void) => {
-      requests.push({ url: info.req.url ?? '', headers: info.req.headers });
-      if (refuse > 0) {
-        refuse--;
-        cb(false, refuseStatus, 'refused by test script');
-      } else cb(true);
-    },
-  });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const port = (wss.address() as AddressInfo).port;
+  const verifyClient = (info: { req: IncomingMessage }, cb: (ok: boolean, code?: number, message?: string) => void) => {
+    requests.push({ url: info.req.url ?? '', headers: info.req.headers });
+    const refused = behaviour.refuse?.(info.req);
+    if (refuse > 0) {
+      refuse--;
+      cb(false, refuseStatus, 'refused by test script');
+    } else if (refused) cb(false, refused.status, refused.message);
+    else cb(true);
+  };
+  const wss = options.attachTo
+    ? new WebSocketServer({ server: options.attachTo, path: '/api-ws/v1/realtime', verifyClient })
+    : new WebSocketServer({ host: '127.0.0.1', port: 0, verifyClient });
+  if (!options.attachTo) await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const port = ((options.attachTo ?? wss).address() as AddressInfo).port;
   const server: ScriptedAsrServer = {
     url: `ws://127.0.0.1:${port}/api-ws/v1/realtime`,
     connections: 0,
@@ -82,53 +90,64 @@ async function startServer(behaviour: Behaviour): Promise<ScriptedAsrServer> {
 
 const revealed = (text: string, bytes: number) => Math.min(text.length, Math.floor(bytes / 6400)); // one char per 200 ms
 
-/** DashScope realtime ASR (qwen3-asr-flash-realtime) in manual-commit mode. */
-export function startDashScopeServer(transcripts: string[]): Promise<ScriptedAsrServer> {
+/**
+ * DashScope realtime ASR (qwen3-asr-flash-realtime) in manual-commit mode. Like the service, it
+ * refuses an upgrade whose URL does not name exactly one model (`?model=`).
+ */
+export function startDashScopeServer(transcripts: string[], options: AsrServerOptions = {}): Promise<ScriptedAsrServer> {
   let utterance = 0;
-  return startServer({
-    onConnection(ws, server, record) {
-      let bytes = 0;
-      let eventNo = 0;
-      const send = (type: string, body: Record<string, unknown> = {}) =>
-        ws.send(JSON.stringify({ event_id: `event_srv_${++eventNo}`, type, ...body }));
-      send('session.created', { session: { id: 'sess_1', object: 'realtime.session', model: 'qwen3-asr-flash-realtime' } });
-      ws.on('message', (data, isBinary) => {
-        if (isBinary) return record(Buffer.from(data as Buffer));
-        const msg = JSON.parse(data.toString()) as Record<string, unknown>;
-        record(msg);
-        const text = transcripts[utterance] ?? '';
-        if (msg.type === 'session.update') send('session.updated', { session: msg.session });
-        else if (msg.type === 'input_audio_buffer.append') {
-          const before = revealed(text, bytes);
-          bytes += Buffer.from(String(msg.audio), 'base64').length;
-          const now = revealed(text, bytes);
-          if (now > before) {
-            send('conversation.item.input_audio_transcription.text', {
+  return startServer(
+    {
+      refuse(req) {
+        const models = new URL(req.url ?? '/', 'ws://fake').searchParams.getAll('model');
+        if (models.length === 1 && models[0]) return null;
+        return { status: 400, message: `expected exactly one model= in the URL, got ${JSON.stringify(models)}` };
+      },
+      onConnection(ws, server, record) {
+        let bytes = 0;
+        let eventNo = 0;
+        const send = (type: string, body: Record<string, unknown> = {}) =>
+          ws.send(JSON.stringify({ event_id: `event_srv_${++eventNo}`, type, ...body }));
+        send('session.created', { session: { id: 'sess_1', object: 'realtime.session', model: 'qwen3-asr-flash-realtime' } });
+        ws.on('message', (data, isBinary) => {
+          if (isBinary) return record(Buffer.from(data as Buffer));
+          const msg = JSON.parse(data.toString()) as Record<string, unknown>;
+          record(msg);
+          const text = transcripts[utterance] ?? '';
+          if (msg.type === 'session.update') send('session.updated', { session: msg.session });
+          else if (msg.type === 'input_audio_buffer.append') {
+            const before = revealed(text, bytes);
+            bytes += Buffer.from(String(msg.audio), 'base64').length;
+            const now = revealed(text, bytes);
+            if (now > before) {
+              send('conversation.item.input_audio_transcription.text', {
+                item_id: `item_${utterance}`,
+                content_index: 0,
+                text: text.slice(0, now - 1),
+                stash: text.slice(now - 1, now),
+                language: 'zh',
+                emotion: 'neutral',
+              });
+            }
+          } else if (msg.type === 'input_audio_buffer.commit') {
+            if (!server.answerCommits) return;
+            send('input_audio_buffer.committed', { item_id: `item_${utterance}` });
+            send('conversation.item.input_audio_transcription.completed', {
               item_id: `item_${utterance}`,
               content_index: 0,
-              text: text.slice(0, now - 1),
-              stash: text.slice(now - 1, now),
+              transcript: text,
               language: 'zh',
               emotion: 'neutral',
+              usage: { duration: bytes / 32000 },
             });
+            utterance++;
+            bytes = 0;
           }
-        } else if (msg.type === 'input_audio_buffer.commit') {
-          if (!server.answerCommits) return;
-          send('input_audio_buffer.committed', { item_id: `item_${utterance}` });
-          send('conversation.item.input_audio_transcription.completed', {
-            item_id: `item_${utterance}`,
-            content_index: 0,
-            transcript: text,
-            language: 'zh',
-            emotion: 'neutral',
-            usage: { duration: bytes / 32000 },
-          });
-          utterance++;
-          bytes = 0;
-        }
-      });
+        });
+      },
     },
-  });
+    options,
+  );
 }
 
 /** FunASR runtime websocket server in 2pass mode. */

@@ -1,6 +1,8 @@
 // ASR token broker: mints DashScope temporary API keys with the server's permanent key
 // (POST {base}/api/v1/tokens?expire_in_seconds=N, Bearer key → {token, expires_at}) and hands
-// them out with the realtime ASR WebSocket URL. A token is reused until 30 s before it expires.
+// them out with the realtime ASR WebSocket URL (the plain endpoint; the client appends
+// `?model=` from the answer's `model`, as the original service's clients do). A token is reused
+// until 30 s before it expires.
 // Reference: Alibaba Cloud Model Studio, "Generate a temporary API key" (TTL 1..1800 s).
 import { z } from 'zod';
 import { systemClock, type Clock } from '@shared/clock';
@@ -10,13 +12,16 @@ import { UpstreamError } from './errors';
 
 export const DASHSCOPE_BASE_URL = 'https://dashscope.aliyuncs.com';
 export const ASR_MODEL = 'qwen3-asr-flash-realtime';
-const TOKEN_TTL_SECONDS = 1800;
+/** DashScope accepts 1–1800 s; the default is the longest. */
+export const ASR_TOKEN_TTL_SECONDS = { default: 1800, min: 1, max: 1800 } as const;
 const REUSE_MARGIN_MS = 30_000;
 
 export interface AsrTokenBrokerOptions {
   apiKey: string;
   baseUrl?: string;
   model?: string;
+  /** Lifetime asked for each token (`expire_in_seconds`), 1–1800; default 1800. */
+  ttlSeconds?: number;
   timeoutMs?: number;
   clock?: Clock;
   fetch?: typeof fetch;
@@ -28,12 +33,16 @@ export interface AsrTokenBroker {
 
 const MintedSchema = z.object({ token: z.string().min(1), expires_at: z.number() });
 
-/** The realtime ASR endpoint that belongs to a DashScope REST base URL. */
-export function realtimeWsUrl(baseUrl: string, model: string): string {
+/**
+ * The realtime ASR endpoint that belongs to a DashScope REST base URL, without a query: the
+ * model travels as its own field and the client appends `?model=` itself.
+ */
+export function realtimeWsUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
   url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
   url.pathname = '/api-ws/v1/realtime';
-  url.search = `?model=${encodeURIComponent(model)}`;
+  url.search = '';
+  url.hash = '';
   return url.toString();
 }
 
@@ -41,6 +50,10 @@ export function createAsrTokenBroker(options: AsrTokenBrokerOptions): AsrTokenBr
   const baseUrl = (options.baseUrl ?? DASHSCOPE_BASE_URL).replace(/\/+$/, '');
   const model = options.model ?? ASR_MODEL;
   const clock = options.clock ?? systemClock;
+  const ttlSeconds = options.ttlSeconds ?? ASR_TOKEN_TTL_SECONDS.default;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < ASR_TOKEN_TTL_SECONDS.min || ttlSeconds > ASR_TOKEN_TTL_SECONDS.max) {
+    throw new RangeError(`ASR token lifetime must be ${ASR_TOKEN_TTL_SECONDS.min}–${ASR_TOKEN_TTL_SECONDS.max} s, got ${ttlSeconds}`);
+  }
   const doFetch = options.fetch ?? globalThis.fetch;
   let cached: AsrTokenResponse | null = null;
   // Concurrent requests during a refresh share one mint instead of each minting a token.
@@ -49,7 +62,7 @@ export function createAsrTokenBroker(options: AsrTokenBrokerOptions): AsrTokenBr
   async function mint(): Promise<AsrTokenResponse> {
     const res = await fetchWithTimeout(
       doFetch,
-      `${baseUrl}/api/v1/tokens?expire_in_seconds=${TOKEN_TTL_SECONDS}`,
+      `${baseUrl}/api/v1/tokens?expire_in_seconds=${ttlSeconds}`,
       { method: 'POST', headers: { authorization: `Bearer ${options.apiKey}` } },
       { timeoutMs: options.timeoutMs ?? 10_000, clock },
     );
@@ -60,7 +73,7 @@ export function createAsrTokenBroker(options: AsrTokenBrokerOptions): AsrTokenBr
       token: parsed.data.token,
       expiresAt: Math.floor(parsed.data.expires_at),
       model,
-      wsUrl: realtimeWsUrl(baseUrl, model),
+      wsUrl: realtimeWsUrl(baseUrl),
     };
   }
 

@@ -17,6 +17,8 @@ export interface ChatRequest {
   /** Ask for a JSON object (response_format); dropped for models that refuse it. */
   jsonMode: boolean;
   signal?: AbortSignal;
+  /** A shorter limit for this call (what is left of the caller's time budget). */
+  timeoutMs?: number;
 }
 
 export interface ChatReply {
@@ -61,7 +63,7 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
         body: JSON.stringify(body),
       },
-      { timeoutMs: options.timeoutMs, clock, signal: request.signal },
+      { timeoutMs: Math.max(1, Math.min(options.timeoutMs, request.timeoutMs ?? Infinity)), clock, signal: request.signal },
     );
     if (!res.ok) {
       const detail = res.text.slice(0, 300);

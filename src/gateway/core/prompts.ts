@@ -13,8 +13,8 @@ export interface PromptTemplates {
 }
 
 const REQUIRED: Record<keyof PromptTemplates, string[]> = {
-  parse: ['today', 'weekday', 'calendar', 'expenseCategories', 'incomeCategories', 'customCategories'],
-  correct: ['today', 'weekday', 'calendar', 'batchContext'],
+  parse: ['today', 'weekday', 'calendar', 'expenseCategories', 'incomeCategories', 'userData'],
+  correct: ['today', 'weekday', 'calendar', 'batchContext', 'userData'],
 };
 
 const PLACEHOLDER = /\{\{(\w+)\}\}/g;
@@ -60,18 +60,68 @@ export function calendarLines(today: string): string {
   ].join('\n');
 }
 
-function list(values: readonly string[] | undefined): string {
-  return values && values.length ? values.join('、') : '(none)';
+function list(values: readonly string[]): string {
+  return values.join('、');
 }
 
-function customNames(custom: readonly CustomCategory[] | undefined): string {
-  if (!custom?.length) return '(none)';
-  return custom
-    .map((c) => (typeof c === 'string' ? c : `${c.name}(${c.type === 'INCOME' ? '收入' : c.type === 'TRANSFER' ? '转账' : '支出'})`))
-    .join('、');
+/** What the user typed may hold at most this many characters per name and names per list. */
+export const MAX_NAME_CHARS = 50;
+export const MAX_NAMES = 50;
+
+// Control characters, line and paragraph separators, and the invisible bidi/format marks that
+// can make text read differently from what it holds (ZWJ stays: emoji need it).
+const UNSAFE_CHARS = /[\p{Cc}\u2028\u2029\u200B\u200C\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]+/gu;
+
+/**
+ * User text bound for a prompt: no control characters or line breaks (so it cannot start a
+ * line of its own), whitespace collapsed, at most `maxChars` characters.
+ */
+export function promptSafe(text: string, maxChars: number = MAX_NAME_CHARS): string {
+  const flat = text.replace(UNSAFE_CHARS, ' ').replace(/\s+/g, ' ').trim();
+  return [...flat].slice(0, maxChars).join('').trim();
 }
 
-/** Values shared by both prompts: the date facts and the category lists. */
+/** Names made prompt-safe, empty and repeated ones dropped, at most MAX_NAMES. */
+export function promptSafeNames(names: readonly string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const name of names ?? []) {
+    const safe = promptSafe(name);
+    if (safe && !out.includes(safe)) out.push(safe);
+    if (out.length === MAX_NAMES) break;
+  }
+  return out;
+}
+
+function customNames(custom: readonly CustomCategory[] | undefined): string[] {
+  return promptSafeNames(
+    (custom ?? []).map((c) => {
+      if (typeof c === 'string') return c;
+      const name = promptSafe(c.name);
+      return name ? `${name}(${c.type === 'INCOME' ? '收入' : c.type === 'TRANSFER' ? '转账' : '支出'})` : '';
+    }),
+  );
+}
+
+/** Names as one line of the data block: no tags, the list separator only between names. */
+function dataLine(names: readonly string[]): string {
+  return names.length ? names.map((n) => n.replace(/[<>]/g, ' ').replace(/\s+/g, ' ').trim()).join('、') : '(none)';
+}
+
+/**
+ * The user's own names for the prompt's delimited <user_data> block, one list per line. Each
+ * name is prompt-safe (no line breaks, at most 50 characters, at most 50 names) and has no
+ * `<` or `>`, so nothing the user typed can start a line of instructions or close the block.
+ */
+export function userDataBlock(context: ParseContext | null | undefined): string {
+  const accounts = promptSafeNames(context?.accounts);
+  return [
+    `User's custom categories: ${dataLine(customNames(context?.customCategories))}`,
+    `Recently used categories: ${dataLine(promptSafeNames(context?.recentCategories))}`,
+    `Accounts: ${dataLine(accounts.length ? accounts : ['钱包'])}`,
+  ].join('\n');
+}
+
+/** Values shared by both prompts: the date facts, the preset categories and the user's data. */
 export function commonValues(now: ZonedNow, context: ParseContext | null | undefined): Record<string, string> {
   const today = localDate(now);
   const visible = PRESET_CATEGORIES.filter((c) => !c.hidden);
@@ -81,13 +131,14 @@ export function commonValues(now: ZonedNow, context: ParseContext | null | undef
     calendar: calendarLines(today),
     expenseCategories: list(visible.filter((c) => c.type === 'EXPENSE').map((c) => c.name)),
     incomeCategories: list(visible.filter((c) => c.type === 'INCOME').map((c) => c.name)),
-    customCategories: customNames(context?.customCategories),
-    recentCategories: list(context?.recentCategories),
-    accounts: list(context?.accounts?.length ? context.accounts : ['钱包']),
+    userData: userDataBlock(context),
   };
 }
 
 const TYPE_WORDS = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' } as const;
+
+/** Batch text is user data inside the transactions block: no line breaks, no tags. */
+const batchText = (text: string | null | undefined, maxChars: number) => promptSafe((text ?? '').replace(/[<>]/g, ' '), maxChars);
 
 /** The batch as numbered lines, e.g. `1: 支出 30元, 交通, 打车, 2026-02-17`. */
 export function batchContext(items: readonly WireBatchItem[]): string {
@@ -95,8 +146,8 @@ export function batchContext(items: readonly WireBatchItem[]): string {
     .map((item) => {
       const parts = [
         `${item.type ? TYPE_WORDS[item.type] : '类型未知'} ${item.amount ?? '?'}元`,
-        item.category ?? '未分类',
-        item.description || '(无描述)',
+        batchText(item.category, MAX_NAME_CHARS) || '未分类',
+        batchText(item.description, 200) || '(无描述)',
       ];
       if (item.date) parts.push(item.date);
       return `${item.index}: ${parts.join(', ')}`;

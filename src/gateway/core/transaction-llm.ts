@@ -7,6 +7,7 @@ import type {
   ParseTransactionRequest,
   ParseTransactionResponse,
 } from '@shared/gateway';
+import { systemClock, type Clock } from '@shared/clock';
 import { localDate, parseZonedIso, type ZonedNow } from '@shared/time';
 import type { ChatMessage, ChatProvider } from './chat-provider';
 import { GatewayError, ModelReplyError, UpstreamError } from './errors';
@@ -22,12 +23,38 @@ export interface TransactionLlmOptions {
   prompts?: PromptTemplates;
   /** Structured log of each failed attempt (model, kind, message); never the user's text. */
   log?: (entry: Record<string, unknown>) => void;
+  /**
+   * Retries of an upstream 5xx/429 per model; default none (the desktop's direct mode has its
+   * own 3 s budget). The gateway passes DEFAULT_RETRY: 2 retries, jittered backoff from 200 ms.
+   */
+  retry?: RetryPolicy;
+  /**
+   * Time each model may use, retries included (the route's budget is this × the number of
+   * models; time a model leaves unused goes to the next). Unset: only the provider's own
+   * per-call timeout and the caller's signal bound a request.
+   */
+  budgetMsPerModel?: number;
+  clock?: Clock;
 }
+
+export interface RetryPolicy {
+  retries: number;
+  /** Backoff before retry n (1-based) is baseDelayMs × 2^(n-1) × a random factor in [0.5, 1.5). */
+  baseDelayMs: number;
+  random?: () => number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 200 };
+const NO_RETRY: RetryPolicy = { retries: 0, baseDelayMs: 0 };
+/** A retry is only worth making with at least this much of the budget left after the backoff. */
+const MIN_ATTEMPT_MS = 100;
 
 export interface CallOptions {
   /** The wall clock used when the request carries no `context.now`. */
   now: ZonedNow;
   signal?: AbortSignal;
+  /** This call's log (e.g. the HTTP request's, tagged with its ids); default the options' log. */
+  log?: (entry: Record<string, unknown>) => void;
 }
 
 export interface TransactionLlm {
@@ -39,35 +66,55 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
   const prompts = loadPrompts(options.prompts);
   const models = [options.model, options.fallbackModel].filter((m): m is string => !!m && m.length > 0);
   const log = options.log ?? (() => {});
+  const retry = options.retry ?? NO_RETRY;
+  const random = retry.random ?? Math.random;
+  const clock = options.clock ?? systemClock;
 
   async function withFallback<T>(
     route: string,
     messages: ChatMessage[],
-    signal: AbortSignal | undefined,
+    call: CallOptions,
     interpret: (json: unknown) => T,
   ): Promise<{ value: T; model: string }> {
-    const failures: unknown[] = [];
-    for (const model of [...new Set(models)]) {
-      try {
-        const reply = await options.provider.complete({ model, messages, jsonMode: true, signal });
-        return { value: interpret(extractJson(reply.content)), model };
-      } catch (err) {
-        if (err instanceof UpstreamError && err.code === 'aborted') {
-          throw new GatewayError('upstream_error', 'request cancelled', { cause: err });
+    const { signal } = call;
+    const logAttempt = call.log ?? log;
+    const failures: { model: string; error: unknown }[] = [];
+    const unique = [...new Set(models)];
+    const start = clock.now();
+    for (const [slot, model] of unique.entries()) {
+      const slotEnd = options.budgetMsPerModel ? start + options.budgetMsPerModel * (slot + 1) : Infinity;
+      for (let attempt = 0; ; attempt++) {
+        const left = slotEnd - clock.now();
+        try {
+          if (left <= 0) throw new UpstreamError('timeout', 'no time left in the request budget');
+          const timeoutMs = Number.isFinite(left) ? left : undefined;
+          const reply = await options.provider.complete({ model, messages, jsonMode: true, signal, timeoutMs });
+          return { value: interpret(extractJson(reply.content)), model };
+        } catch (err) {
+          if (err instanceof UpstreamError && err.code === 'aborted') {
+            throw new GatewayError('upstream_error', 'request cancelled', { cause: err });
+          }
+          logAttempt({ event: 'llm_attempt_failed', route, model, attempt: attempt + 1, kind: kindOf(err), message: (err as Error).message });
+          const backoff = retry.baseDelayMs * 2 ** attempt * (0.5 + random());
+          if (attempt < retry.retries && retryable(err) && clock.now() + backoff + MIN_ATTEMPT_MS <= slotEnd) {
+            await sleep(clock, backoff, signal);
+            continue;
+          }
+          failures.push({ model, error: err });
+          break;
         }
-        failures.push(err);
-        log({ event: 'llm_attempt_failed', route, model, kind: kindOf(err), message: (err as Error).message });
       }
     }
     // A bug of ours is not the provider's fault: let it surface as a 500.
-    const unexpected = failures.find((f) => !(f instanceof UpstreamError || f instanceof ModelReplyError));
-    if (unexpected) throw unexpected;
-    if (failures.some((f) => f instanceof ModelReplyError)) {
-      throw new GatewayError('llm_parse_failed', 'the language model did not return a usable answer');
+    const unexpected = failures.find((f) => !(f.error instanceof UpstreamError || f.error instanceof ModelReplyError));
+    if (unexpected) throw unexpected.error;
+    const causes = failures.map((f) => `${f.model}: ${(f.error as Error).message}`).join('; ');
+    if (failures.some((f) => f.error instanceof ModelReplyError)) {
+      throw new GatewayError('llm_parse_failed', `the language model did not return a usable answer (${causes})`);
     }
-    const network = failures.every((f) => f instanceof UpstreamError && f.code === 'network');
-    const last = failures.at(-1) as Error;
-    throw new GatewayError('upstream_error', `the language model provider failed: ${last.message}`, { network, cause: last });
+    const network = failures.every((f) => f.error instanceof UpstreamError && f.error.code === 'network');
+    const last = failures.at(-1)!.error as Error;
+    throw new GatewayError('upstream_error', `the language model provider failed (${causes})`, { network, cause: last });
   }
 
   return {
@@ -81,7 +128,7 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
           { role: 'system', content: system },
           { role: 'user', content: request.text },
         ],
-        call.signal,
+        call,
         (json) => normalizeParseReply(json, today),
       );
       return { transactions: value.transactions, model, ...(value.truncated ? { truncated: true } : {}) };
@@ -100,7 +147,7 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
           { role: 'system', content: system },
           { role: 'user', content: request.correctionText },
         ],
-        call.signal,
+        call,
         (json) => normalizeCorrectionReply(json, indexes),
       );
       return { ...value, model };
@@ -110,6 +157,28 @@ export function createTransactionLlm(options: TransactionLlmOptions): Transactio
 
 function resolveNow(context: ParseContext | null | undefined, fallback: ZonedNow): ZonedNow {
   return (context?.now && parseZonedIso(context.now)) || fallback;
+}
+
+/** An upstream 5xx or 429 may pass; anything else would fail the same way again. */
+function retryable(err: unknown): boolean {
+  return err instanceof UpstreamError && err.code === 'http' && err.status !== undefined && (err.status >= 500 || err.status === 429);
+}
+
+/** Waits on the clock; the caller hanging up ends the wait as a cancelled request. */
+function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cancelled = () => {
+      clock.clearTimeout(timer);
+      const cause = new UpstreamError('aborted', 'request cancelled by the caller');
+      reject(new GatewayError('upstream_error', 'request cancelled', { cause }));
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', cancelled);
+      resolve();
+    }, ms);
+    if (signal?.aborted) return cancelled();
+    signal?.addEventListener('abort', cancelled, { once: true });
+  });
 }
 
 function kindOf(err: unknown): string {

@@ -57,6 +57,12 @@ async function command<T>(name: string, input: unknown): Promise<T | null> {
 }
 
 function windowAction(action: WindowAction): void {
+  if (action.action === 'relaunch') {
+    // A staged backup restore is applied by the next start, before the ledger opens.
+    app.relaunch();
+    app.quit();
+    return;
+  }
   if (!windows) return;
   if (action.action === 'closeQuickEntry') windows.closeQuickEntry();
   else windows.showMain(action.route);

@@ -4,6 +4,7 @@ import type { AppEvent } from '@shared/events';
 import { Listeners, type Unsubscribe } from '@shared/listeners';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
+import { applyPendingRestore, LedgerBackups } from './ledger/backups';
 import type { VoiceMode } from '@shared/domain';
 import type { WindowAction } from '@shared/ipc/app';
 import type { HotkeyStatus, Microphone } from '@shared/ipc/app-settings';
@@ -33,6 +34,11 @@ export interface AppCoreOptions {
   windowAction?: (action: WindowAction) => void;
   /** How the shell's global hotkey ended up working, shown in 设置. */
   hotkeyStatus?: () => HotkeyStatus | null;
+  /**
+   * Automatic backups into <dataDir>/backups (on by default): `false` turns the daily copy
+   * off (the commands still work); `now` and `intervalMs` are for tests.
+   */
+  backups?: false | { now?: () => Date; intervalMs?: number };
 }
 
 export interface AppCore {
@@ -40,6 +46,8 @@ export interface AppCore {
   ledger: Ledger;
   /** The undoable ledger: the LedgerPort for voice saves and every write from the windows. */
   history: LedgerHistory;
+  /** The ledger's backups folder: daily copies and the staged restore. */
+  backups: LedgerBackups;
   settings: SettingsStore;
   /** The voice session behind the voice commands (one orchestrator at a time). */
   voice: VoiceSessionManager;
@@ -55,10 +63,32 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   // A first start (or a data folder chosen by SUIKOUJI_DATA_DIR) may find no folder yet.
   mkdirSync(options.dataDir, { recursive: true });
   const databasePath = join(options.dataDir, 'ledger.db');
-  const ledger = openLedger({ path: databasePath });
-  const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
+  const backupOptions = options.backups === false ? {} : (options.backups ?? {});
+  // A restore chosen in 设置 is applied here, before anything opens the ledger file.
+  applyPendingRestore(options.dataDir, { log, ...(backupOptions.now ? { now: backupOptions.now } : {}) });
   const listeners = new Listeners<{ event: (event: AppEvent) => void }>((err) => log('event listener failed', err));
   const emit = (event: AppEvent) => listeners.emit('event', event);
+  // A large file is checked after it opens: damage found then stops writes and is told to the windows.
+  const ledger = openLedger({
+    path: databasePath,
+    onDamage: (error) => {
+      log('ledger damaged', error);
+      emit({ channel: 'voice', event: { type: 'error', code: 'ledger_damaged', message: error.message } });
+    },
+  });
+  const backups = new LedgerBackups({
+    dataDir: options.dataDir,
+    source: () => ledger.database,
+    log,
+    ...backupOptions,
+  });
+  // A damaged ledger is never copied: its copies would push the good ones out of the rotation.
+  if (options.backups !== false) {
+    void ledger.integrity().then((damage) => {
+      if (!damage) void backups.start();
+    });
+  }
+  const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
   const history = new LedgerHistory(ledger, {
     onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
   });
@@ -88,8 +118,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ledger,
       history,
       voice,
-      appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath }),
+      appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath, readOnly: ledger.readOnly }),
       settings,
+      backups,
       ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
       ...(options.windowAction ? { windowAction: options.windowAction } : {}),
       ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
@@ -100,6 +131,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     dispatch,
     ledger,
     history,
+    backups,
     settings,
     voice,
     emit,
@@ -107,6 +139,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     async dispose() {
       stopWatchingSettings();
       await voice.dispose();
+      // A backup in progress reads through the ledger's connection: let it finish first.
+      await backups.dispose();
       listeners.clear();
       ledger.close();
     },

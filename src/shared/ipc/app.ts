@@ -9,6 +9,8 @@ import { settingsSaveSchema, type ConnectionTestResult, type Microphone, type Se
 export const windowActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('closeQuickEntry') }).strict(),
   z.object({ action: z.literal('showMain'), route: z.enum(['session', 'ledger', 'settings']).optional() }).strict(),
+  /** Restarts the app (a staged backup restore is applied at the next start). */
+  z.object({ action: z.literal('relaunch') }).strict(),
 ]);
 
 export type WindowAction = z.output<typeof windowActionSchema>;
@@ -27,6 +29,8 @@ export interface AppInfo {
   version: string;
   dataDir: string;
   databasePath: string;
+  /** The ledger file cannot be written (permissions): the windows show it read-only. */
+  readOnly: boolean;
 }
 
 export interface AppOutputs {

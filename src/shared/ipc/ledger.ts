@@ -1,28 +1,21 @@
 import { z } from 'zod';
 import type { TransactionRow, TransactionType } from '../domain';
-import { MAX_AMOUNT_YUAN } from '../money';
+import { calendarDate, fenAmount, fenBound, LAST_PERIOD_DAY, ledgerName, monthString } from './fields';
 import type { LEDGER_COMMANDS } from './ledger.names';
 
-export const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '应为 YYYY-MM-DD');
 export const txType = z.enum(['EXPENSE', 'INCOME', 'TRANSFER']);
-const fen = z
-  .number()
-  .int()
-  .min(0)
-  .max(MAX_AMOUNT_YUAN * 100);
-const name = z.string().trim().min(1, '名称不能为空').max(20, '名称最多20个字');
 const id = z.number().int().positive();
 
 /** The filters of the 明细 page; every field narrows the set (AND). */
 export const ledgerFilter = z
   .object({
-    from: ymd.optional(),
-    to: ymd.optional(),
+    from: calendarDate.optional(),
+    to: calendarDate.optional(),
     type: txType.optional(),
     category: z.string().max(50).optional(),
     account: z.string().max(50).optional(),
-    minFen: fen.optional(),
-    maxFen: fen.optional(),
+    minFen: fenBound.optional(),
+    maxFen: fenBound.optional(),
     /** Substring of the description or the category name. */
     text: z.string().trim().max(100).optional(),
   })
@@ -45,14 +38,14 @@ export const ledgerSchemas = {
       limit: z.number().int().min(1).max(500).default(50),
     })
     .strict(),
-  monthSummary: z
-    .object({
-      month: z.string().regex(/^\d{4}-\d{2}$/, '应为 YYYY-MM'),
-    })
-    .strict(),
+  monthSummary: z.object({ month: monthString }).strict(),
   listDays: ledgerFilter,
   periodStats: z
-    .object({ from: ymd, to: ymd, granularity: z.enum(['day', 'month']) })
+    .object({
+      from: calendarDate,
+      to: calendarDate.refine((to) => to <= LAST_PERIOD_DAY, `统计区间最晚到 ${LAST_PERIOD_DAY}`),
+      granularity: z.enum(['day', 'month']),
+    })
     .strict()
     .refine((v) => v.from <= v.to, '开始日期不能晚于结束日期')
     // One point per day (or month) goes back over IPC; a decade of days is already unreadable.
@@ -62,26 +55,26 @@ export const ledgerSchemas = {
       id: z.string().min(1).max(64),
       patch: z
         .object({
-          amountFen: fen.min(1, '金额必须大于0').optional(),
+          amountFen: fenAmount.optional(),
           type: txType.optional(),
           category: z.string().trim().min(1).max(50).optional(),
           account: z.string().trim().min(1).max(50).optional(),
           description: z.string().max(200).optional(),
-          date: ymd.optional(),
+          date: calendarDate.optional(),
         })
         .strict(),
     })
     .strict(),
   deleteTransactions: z.object({ ids: z.array(z.string().min(1).max(64)).min(1).max(10_000) }).strict(),
   listCategories: z.object({}).strict(),
-  addCategory: z.object({ name, type: txType }).strict(),
-  renameCategory: z.object({ id, name }).strict(),
+  addCategory: z.object({ name: ledgerName, type: txType }).strict(),
+  renameCategory: z.object({ id, name: ledgerName }).strict(),
   setCategoryHidden: z.object({ id, hidden: z.boolean() }).strict(),
   reorderCategories: z.object({ type: txType, ids: z.array(id).min(1).max(500) }).strict(),
   deleteCategory: z.object({ id }).strict(),
   listAccounts: z.object({}).strict(),
-  addAccount: z.object({ name }).strict(),
-  renameAccount: z.object({ id, name }).strict(),
+  addAccount: z.object({ name: ledgerName }).strict(),
+  renameAccount: z.object({ id, name: ledgerName }).strict(),
   setDefaultAccount: z.object({ id }).strict(),
   deleteAccount: z.object({ id }).strict(),
   /** One chunk of the export, so the window can show progress on large ledgers. */

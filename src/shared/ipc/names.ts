@@ -1,13 +1,14 @@
 // The only strings the preload needs: kept apart from the schemas so the sandboxed preload
 // bundle does not pull in zod. Each area lists its commands in its own *.names.ts file.
 import { APP_COMMANDS } from './app.names';
+import { BACKUP_COMMANDS } from './backups.names';
 import { LEDGER_COMMANDS } from './ledger.names';
 import { VOICE_COMMANDS } from './voice.names';
 
 export const INVOKE_CHANNEL = 'suikouji:invoke';
 export const EVENT_CHANNEL = 'suikouji:event';
 
-export const COMMAND_NAMES = [...APP_COMMANDS, ...LEDGER_COMMANDS, ...VOICE_COMMANDS] as const;
+export const COMMAND_NAMES = [...APP_COMMANDS, ...LEDGER_COMMANDS, ...VOICE_COMMANDS, ...BACKUP_COMMANDS] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** Name of the object the preload puts on `window`. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '../domain';
 import type { VOICE_COMMANDS } from './voice.names';
-import { txType, ymd } from './ledger';
+import { calendarDate, yuanAmount } from './fields';
+import { txType } from './ledger';
 
 const mode = z.enum(['auto', 'pushToTalk', 'keyboard']);
 const itemIndex = z.number().int().min(0).max(99);
@@ -9,11 +10,11 @@ const itemIndex = z.number().int().min(0).max(99);
 /** Edits from the confirmation card; they go through the orchestrator like a spoken fix. */
 export const draftFieldsSchema = z
   .object({
-    amount: z.number().positive().max(100_000_000).optional(),
+    amount: yuanAmount.optional(),
     type: txType.optional(),
     category: z.string().trim().min(1).max(20).optional(),
     description: z.string().max(100).optional(),
-    date: ymd.optional(),
+    date: calendarDate.optional(),
     account: z.string().trim().min(1).max(30).optional(),
   })
   .strict();

@@ -3,7 +3,8 @@
 // the JSON file named by BOOT_REPORT when the process exits, whatever the exit path.
 //   node --import ./register.mjs ./boot-driver.mjs
 // Env: BOOT_MAIN (the built out/main/index.js), BOOT_REPORT, BOOT_INVOKE_CHANNEL, and the
-// app's own SUIKOUJI_DATA_DIR. BOOT_DRIVE=0 only boots and waits for the app to quit itself.
+// app's own SUIKOUJI_DATA_DIR. BOOT_DRIVE=0 only boots and waits for the app to quit itself;
+// BOOT_DRIVE=relaunch asks for a restart (as 设置 does after staging a backup restore).
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { app, record } from 'electron';
@@ -60,6 +61,10 @@ async function drive() {
   if (!handler) throw new Error(`no ipcMain handler for ${process.env['BOOT_INVOKE_CHANNEL']}`);
   const fromMain = { sender: main.webContents, senderFrame: { url: main.webContents.getURL() } };
   const call = (name, input) => handler(fromMain, name, input);
+  if (process.env['BOOT_DRIVE'] === 'relaunch') {
+    results.relaunch = await call('windowAction', { action: 'relaunch' });
+    return;
+  }
 
   results.appInfo = await call('appInfo', {});
   results.forbidden = await handler({ sender: {}, senderFrame: { url: 'https://evil.example/' } }, 'appInfo', {});

@@ -96,6 +96,10 @@ class App extends EventEmitter {
   requestSingleInstanceLock() {
     return process.env['STANDIN_SECOND_INSTANCE'] !== '1';
   }
+  /** Electron starts a new instance once this one has quit; here the call is only recorded. */
+  relaunch() {
+    record.lifecycle.push('relaunch');
+  }
   /** As Electron: before-quit, close every window (a prevented close cancels), will-quit, quit, exit. */
   quit() {
     if (quitScheduled) return;

@@ -1,7 +1,7 @@
 // A loopback fake of DashScope's temporary-API-key endpoint:
 // POST /api/v1/tokens?expire_in_seconds=N with `Authorization: Bearer <key>` →
 // {"token":"st-…","expires_at":<unix s>}; a wrong key gets DashScope's 401 error body.
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeTokenServer {
@@ -13,6 +13,8 @@ export interface FakeTokenServer {
   readonly lastTtl: number | null;
   /** When set, the next calls answer this status. */
   failWith: number | null;
+  /** The HTTP server, e.g. to attach a fake realtime ASR socket at DashScope's path. */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startFakeTokenServer(options: { apiKey: string; nowMs?: ()
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    server,
     get minted() {
       return state.minted;
     },

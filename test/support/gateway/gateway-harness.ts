@@ -1,7 +1,7 @@
 // Starts the real gateway app on loopback against fake upstreams, for tests and tools.
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '@shared/clock';
-import { buildGatewayApp } from '../../../src/gateway/app';
+import { buildGatewayApp, type GatewayAppOptions } from '../../../src/gateway/app';
 import { loadGatewayConfig } from '../../../src/gateway/config';
 import { startFakeChatServer, type ChatScript, type FakeChatServer } from './fake-chat-server';
 import { startFakeTokenServer, type FakeTokenServer } from './fake-token-server';
@@ -25,6 +25,10 @@ export async function startGatewayHarness(options: {
   clock?: Clock;
   /** Listen on this port (0: any free one). */
   port?: number;
+  /** Upstream retry policy (default: the gateway's own, 2 retries from 200 ms). */
+  retry?: GatewayAppOptions['retry'];
+  /** Wait before each 401 (default: the gateway's own, 250 ms). */
+  authFailureDelayMs?: number;
 }): Promise<GatewayHarness> {
   const clock = options.clock;
   const chat = await startFakeChatServer(options.script);
@@ -43,6 +47,8 @@ export async function startGatewayHarness(options: {
   const app = await buildGatewayApp({
     config,
     clock,
+    retry: options.retry,
+    authFailureDelayMs: options.authFailureDelayMs,
     logger: {
       level: 'info',
       stream: {

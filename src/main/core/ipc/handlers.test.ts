@@ -11,7 +11,7 @@ const logged: string[] = [];
 beforeEach(() => {
   ledger = openLedger({ path: ':memory:', now: () => toZonedNow('2026-02-17T12:00:00+08:00') });
   dispatch = createDispatch(
-    createHandlers({ ledger, appInfo: () => ({ version: '0.0.0-test', dataDir: '/tmp/x', databasePath: ':memory:' }) }),
+    createHandlers({ ledger, appInfo: () => ({ version: '0.0.0-test', dataDir: '/tmp/x', databasePath: ':memory:', readOnly: false }) }),
     (msg) => logged.push(msg),
   );
 });
@@ -91,7 +91,7 @@ describe('voice commands with a session', () => {
       act: async () => {},
     };
     const withVoice = createDispatch(
-      createHandlers({ ledger, voice, appInfo: () => ({ version: 't', dataDir: '/tmp/x', databasePath: ':memory:' }) }),
+      createHandlers({ ledger, voice, appInfo: () => ({ version: 't', dataDir: '/tmp/x', databasePath: ':memory:', readOnly: false }) }),
     );
     expect(await withVoice('voicePushToTalk', { action: 'down', endOnSilence: true })).toMatchObject({ ok: true });
     expect(await withVoice('voicePushToTalk', { action: 'up' })).toMatchObject({ ok: true });

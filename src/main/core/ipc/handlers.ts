@@ -3,15 +3,16 @@ import { commandSchemas, type IpcResult } from '@shared/ipc/index';
 import { COMMAND_NAMES, type CommandName } from '@shared/ipc/names';
 import { LedgerNotFoundError, LedgerValidationError } from '../ledger/index';
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
+import { createBackupHandlers, type BackupHandlerDeps } from './backup-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
 import { CommandError, type Handlers } from './types';
 import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
 
 /** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
-export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps;
+export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps & BackupHandlerDeps;
 
 export function createHandlers(deps: HandlerDeps): Handlers {
-  return { ...createAppHandlers(deps), ...createLedgerHandlers(deps), ...createVoiceHandlers(deps) };
+  return { ...createAppHandlers(deps), ...createLedgerHandlers(deps), ...createVoiceHandlers(deps), ...createBackupHandlers(deps) };
 }
 
 export type Dispatch = (name: unknown, input: unknown) => Promise<IpcResult<unknown>>;

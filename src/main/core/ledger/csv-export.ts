@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { TransactionType } from '@shared/domain';
 import type { CsvChunk, LedgerFilter } from '@shared/ipc/ledger';
 import { formatFen } from '@shared/money';
+import { escapeCell } from './csv';
 import { LedgerRuleError } from './errors';
 import type { ExportCursor, ExportRow, Ledger } from './ledger';
 
@@ -24,12 +25,24 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { af
   let last: ExportRow | undefined;
   for (const row of ledger.iterateForExport(filter, after, limit)) {
     const [date, occurredAt, type, category, amountFen, account, description] = row;
-    records.push([date, occurredAt.slice(11, 19), TYPE_LABELS[type], category, formatFen(amountFen), account, description]);
+    // Text cells are escaped against formula injection; the amount stays a plain number
+    // (a spreadsheet must be able to sum it, and a number is never run as a formula).
+    records.push([
+      date,
+      occurredAt.slice(11, 19),
+      TYPE_LABELS[type],
+      escapeCell(category),
+      formatFen(amountFen),
+      escapeCell(account),
+      escapeCell(description),
+    ]);
     rows++;
     last = row;
   }
-  // CRLF after every record, as Excel writes it; quoting only where a field needs it.
-  const text = (after ? '' : BOM) + stringify(records, { record_delimiter: '\r\n' });
+  // CRLF after every record, as Excel writes it; quoting only where a field needs it. A lone
+  // CR or LF needs it too: csv-stringify quotes only the record delimiter itself (CRLF), and
+  // readers (ours included) end a record at either.
+  const text = (after ? '' : BOM) + stringify(records, { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
   const cursor = last && rows === limit ? `${last[0]}|${last[7]}|${last[8]}` : null;
   return { text, rows, total: after ? -1 : ledger.count(filter), cursor };
 }

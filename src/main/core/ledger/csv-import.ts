@@ -1,12 +1,13 @@
 import { OTHER_CATEGORY } from '@shared/categories';
 import { CodedError } from '@shared/errors';
 import type { TransactionType } from '@shared/domain';
+import { startsLikeFormula } from '@shared/ipc/fields';
 import type { ImportFormat } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { isCalendarDate } from '@shared/time';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
 import { CSV_HEADER, TYPE_LABELS } from './csv-export';
-import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv';
+import { CsvSyntaxError, parseCsv, unescapeCell, type CsvRecord } from './csv';
 import type { ImportRow } from './ledger';
 
 /** A file that cannot be imported; nothing is written. `line` is 1-based, 0 for the whole file. */
@@ -31,9 +32,11 @@ const TYPE_BY_LABEL = new Map(Object.entries(TYPE_LABELS).map(([type, label]) =>
 
 /**
  * Reads an import file: our own export, an Alipay bill (GBK) or a WeChat Pay bill (UTF-8).
- * `categories` are the user's, for mapping the bills' own category names onto them.
+ * `categories` are the user's, for mapping the bills' own category names onto them;
+ * `accounts` are the names of the user's accounts. A name from the file that starts like a
+ * formula is refused unless the ledger already has it (see importName).
  */
-export function parseImport(bytes: Uint8Array, categories: readonly CategoryCandidate[]): ParsedImport {
+export function parseImport(bytes: Uint8Array, categories: readonly CategoryCandidate[], accounts: readonly string[] = []): ParsedImport {
   const { text, encoding } = decode(bytes);
   let records: CsvRecord[];
   try {
@@ -44,7 +47,8 @@ export function parseImport(bytes: Uint8Array, categories: readonly CategoryCand
   }
   if (records.length === 0) throw new ImportError(0, '文件是空的');
   const first = records[0]!.fields.map((f) => f.trim());
-  if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) return { format: 'suikouji', encoding, ...parseOwn(records), ignored: 0 };
+  if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1])
+    return { format: 'suikouji', encoding, ...parseOwn(records, categories, accounts), ignored: 0 };
   const headerAt = records.findIndex((r) => {
     const f = r.fields.map((x) => x.trim());
     return f.includes('收/支') && f.some((x) => x === '交易时间' || x === '交易创建时间');
@@ -126,7 +130,22 @@ function parseDate(text: string, line: number): string {
   return date;
 }
 
-function parseOwn(records: CsvRecord[]): { rows: ImportRow[] } {
+/**
+ * A category or account name read from a file. One that starts like a formula (= + - @ …)
+ * is refused unless the ledger already has it: the import must not bring a name into the
+ * ledger that every later export has to defuse. `exists` says whether it is already there.
+ */
+function importName(cell: string, what: '分类' | '账户', line: number, exists: (name: string) => boolean): string {
+  const clean = unescapeCell(cell.trim()).trim();
+  if (!clean) throw new ImportError(line, `${what}为空`);
+  if (clean.length > 20) throw new ImportError(line, `${what}名称超过20个字`);
+  if (startsLikeFormula(clean) && !exists(clean)) {
+    throw new ImportError(line, `${what}「${clean}」以 = + - @ 等符号开头，表格软件会把它当作公式，不能新建这样的${what}`);
+  }
+  return clean;
+}
+
+function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[], accounts: readonly string[]): { rows: ImportRow[] } {
   const header = records[0]!.fields.map((f) => f.trim());
   if (header.length !== CSV_HEADER.length || header.some((h, i) => h !== CSV_HEADER[i])) {
     throw new ImportError(records[0]!.line, `列不正确，应为「${CSV_HEADER.join(',')}」`);
@@ -136,19 +155,17 @@ function parseOwn(records: CsvRecord[]): { rows: ImportRow[] } {
     const [date, time, typeLabel, category, amount, account, description] = fields as [string, string, string, string, string, string, string];
     const type = TYPE_BY_LABEL.get(typeLabel.trim());
     if (!type) throw new ImportError(line, `类型「${typeLabel}」无效（应为 支出、收入 或 转账）`);
-    if (!category.trim()) throw new ImportError(line, '分类为空');
-    if (category.trim().length > 20) throw new ImportError(line, '分类名称超过20个字');
-    if (!account.trim()) throw new ImportError(line, '账户为空');
-    if (account.trim().length > 20) throw new ImportError(line, '账户名称超过20个字');
+    const categoryName = importName(category, '分类', line, (name) => categories.some((c) => c.type === type && c.name === name));
+    const accountName = importName(account, '账户', line, (name) => accounts.includes(name));
     return {
       line,
       date: parseDate(date, line),
       time: parseTime(time, line),
       type,
-      category: category.trim(),
+      category: categoryName,
       amountFen: parseAmount(amount, line),
-      account: account.trim(),
-      description: description.slice(0, 200),
+      account: accountName,
+      description: unescapeCell(description).slice(0, 200),
     };
   });
   return { rows };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOM, exportCsv, ImportError, LedgerHistory, openLedger, type Ledger } from './index';
-import { parseCsv } from './csv';
+import { BOM, exportCsv, ImportError, LedgerHistory, openLedger, parseImport, type Ledger } from './index';
+import { escapeCell, parseCsv, unescapeCell } from './csv';
+import { startsLikeFormula } from '@shared/ipc/fields';
 import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -234,5 +235,145 @@ describe('parseCsv', () => {
       { line: 2, fields: ['x\ny', 'z'] },
       { line: 5, fields: ['last', '1'] },
     ]);
+  });
+});
+
+describe('CSV injection', () => {
+  // Everything a spreadsheet may run as a formula when a cell starts with it.
+  const hostile = [
+    '=HYPERLINK("http://evil.example","点我")',
+    '+1+1',
+    '-2+3',
+    '@SUM(A1:A2)',
+    '\t=1',
+    '\r=1',
+    '＝1+1',
+    '＋1',
+    '－1',
+    '＠A1',
+    '  =1+1',
+    '\u3000=1',
+    "\n=cmd|' /C calc'!A0",
+    '−1',
+  ];
+  const harmless = ['午饭', '', "'引号开头", 'a=b', '1-2', '邮箱 a@b.c', ' 空格开头'];
+  const tricky = ["'=已转义的样子", "''两个引号", "'\t=1", "'"];
+
+  it('escapes a text cell that starts like a formula and reads every cell back to its text', () => {
+    for (const text of [...hostile, ...harmless, ...tricky]) {
+      const cell = escapeCell(text);
+      expect(startsLikeFormula(cell), JSON.stringify(text)).toBe(false);
+      expect(unescapeCell(cell), JSON.stringify(text)).toBe(text);
+    }
+    for (const text of hostile) expect(escapeCell(text)).toBe(`'${text}`);
+    for (const text of harmless) expect(escapeCell(text)).toBe(text);
+    expect(escapeCell("'=已转义的样子")).toBe("''=已转义的样子");
+    // A cell with a leading quote that our export did not write stays as it is.
+    expect(unescapeCell("'引号开头")).toBe("'引号开头");
+  });
+
+  it('holds for random text built from the characters that matter', () => {
+    const alphabet = ["'", '=', '+', '-', '@', '\t', '\r', '\n', ' ', '\u3000', '＝', '－', 'a', '1', '"', ','];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: next() % 6 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(startsLikeFormula(escapeCell(text)), JSON.stringify(text)).toBe(false);
+      expect(unescapeCell(escapeCell(text)), JSON.stringify(text)).toBe(text);
+    }
+  });
+
+  it('exports hostile descriptions, categories and accounts as text, the amount as a number, and imports them back exactly', () => {
+    source.addCategory('=出租车', 'EXPENSE');
+    source.addAccount('@信用卡');
+    const rows = [...hostile, ...harmless, ...tricky].map((description, i) => ({
+      line: i + 2,
+      date: '2026-02-01',
+      time: `12:00:${String(i).padStart(2, '0')}`,
+      type: 'EXPENSE' as const,
+      category: i % 2 ? '=出租车' : '餐饮',
+      amountFen: 100 + i,
+      account: i % 3 ? '@信用卡' : '钱包',
+      description,
+    }));
+    source.importRows(rows);
+    const { text } = exportCsv(source);
+    const records = parseCsv(text.slice(1)).slice(1);
+    expect(records).toHaveLength(rows.length);
+    for (const { fields } of records) {
+      for (const cell of fields) expect(startsLikeFormula(cell), JSON.stringify(cell)).toBe(false);
+      expect(fields[4]).toMatch(/^\d+(\.\d{2})?$/);
+    }
+    expect(records[0]!.fields).toEqual(['2026-02-01', '12:00:00', '支出', '餐饮', '1', '钱包', `'${hostile[0]}`]);
+    expect(records[1]!.fields.slice(3, 7)).toEqual(["'=出租车", '1.01', "'@信用卡", "'+1+1"]);
+
+    // Read back by a ledger that has the names: every cell comes back as it was.
+    const parsed = parseImport(utf8(text), source.categoryCandidates(), ['钱包', '@信用卡']);
+    expect(parsed.rows.map(({ line: _line, ...row }) => row)).toEqual(rows.map(({ line: _line, ...row }) => row));
+    expect(() => parseImport(utf8(text), source.categoryCandidates())).toThrow(/第3行：账户「@信用卡」/);
+    expect(() => parseImport(utf8(text), [], ['@信用卡'])).toThrow(/第3行：分类「=出租车」/);
+  });
+
+  it('round-trips hostile descriptions through export and import into an empty ledger', () => {
+    const rows = [...hostile, ...harmless, ...tricky].map((description, i) => ({
+      line: i + 2,
+      date: '2026-02-01',
+      time: `12:00:${String(i).padStart(2, '0')}`,
+      type: 'EXPENSE' as const,
+      category: '餐饮',
+      amountFen: 100 + i,
+      account: '钱包',
+      description,
+    }));
+    source.importRows(rows);
+    const { text } = exportCsv(source);
+    const history = new LedgerHistory(target);
+    expect(history.importFile(utf8(text))).toEqual({ imported: rows.length, skippedDuplicates: 0 });
+    expect(comparable(target)).toEqual(comparable(source));
+    expect(history.importFile(utf8(text))).toEqual({ imported: 0, skippedDuplicates: rows.length });
+  });
+
+  it.each([
+    ['a category', '2026-02-01,12:00:00,支出,=HYPERLINK("x"),35,钱包,午饭', /第2行：分类「=HYPERLINK\("x"\)」以 = \+ - @ 等符号开头/],
+    ['an escaped category', "2026-02-01,12:00:00,支出,'+cmd,35,钱包,午饭", /第2行：分类「\+cmd」/],
+    ['a full-width category', '2026-02-01,12:00:00,支出,＝1+1,35,钱包,午饭', /第2行：分类「＝1\+1」/],
+    ['an account', '2026-02-01,12:00:00,支出,餐饮,35,-1+1,午饭', /第2行：账户「-1\+1」以 = \+ - @ 等符号开头/],
+    ['an account after spaces', '2026-02-01,12:00:00,支出,餐饮,35,"\t@A1",午饭', /第2行：账户「@A1」/],
+  ])('refuses to create %s that starts like a formula, naming the line, and writes nothing', (_name, row, message) => {
+    const history = new LedgerHistory(target);
+    const bytes = utf8(`\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n${row}\r\n`);
+    expect(() => history.previewImport(bytes)).toThrow(message);
+    expect(() => history.importFile(bytes)).toThrow(ImportError);
+    expect(() => history.importFile(bytes)).toThrow(/文件未导入任何记录/);
+    expect(target.count()).toBe(0);
+    expect(target.listCategories().some((c) => c.name.includes('1'))).toBe(false);
+  });
+});
+
+describe('re-import compares rows as multisets', () => {
+  const header = '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n';
+  const tea = '2026-02-03,15:00:00,支出,餐饮,15,钱包,奶茶\r\n';
+
+  it('imports identical twin rows, then only the copies the ledger lacks', () => {
+    const history = new LedgerHistory(target);
+    expect(history.importFile(utf8(header + tea))).toEqual({ imported: 1, skippedDuplicates: 0 });
+    const twins = utf8(header + tea + tea);
+    expect(history.previewImport(twins)).toMatchObject({ total: 2, duplicates: 1 });
+    expect(history.previewImport(twins).rows.map((r) => r.duplicate)).toEqual([true, false]);
+    expect(history.importFile(twins)).toEqual({ imported: 1, skippedDuplicates: 1 });
+    expect(history.importFile(twins)).toEqual({ imported: 0, skippedDuplicates: 2 });
+    expect(history.importFile(utf8(header + tea + tea + tea))).toEqual({ imported: 1, skippedDuplicates: 2 });
+    expect(target.totals({ from: '2026-02-03', to: '2026-02-03', type: 'EXPENSE' })).toEqual({ totalFen: 4500, count: 3 });
+  });
+
+  it('restores a backup with twins saved in the same second into a ledger that lost one of them', () => {
+    source.saveBatch([item({ amount: 15, description: '奶茶' }), item({ amount: 15, description: '奶茶' }), item({ amount: 9 })]);
+    const backup = exportCsv(source).text;
+    const history = new LedgerHistory(target);
+    expect(history.importFile(utf8(backup))).toEqual({ imported: 3, skippedDuplicates: 0 });
+    const tea1 = target.list({ limit: 10 }).rows.find((r) => r.description === '奶茶')!;
+    target.deleteTransaction(tea1.id);
+    expect(history.importFile(utf8(backup))).toEqual({ imported: 1, skippedDuplicates: 2 });
+    expect(comparable(target)).toEqual(comparable(source));
   });
 });

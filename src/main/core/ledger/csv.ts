@@ -2,6 +2,7 @@
 // error can name the line the user sees in a text editor.
 import { CsvError, parse } from 'csv-parse/sync';
 import { CodedError } from '@shared/errors';
+import { startsLikeFormula } from '@shared/ipc/fields';
 
 export interface CsvRecord {
   /** 1-based line the record starts on. */
@@ -51,4 +52,22 @@ function lineFeeds(field: string): number {
   let n = 0;
   for (let i = field.indexOf('\n'); i >= 0; i = field.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/**
+ * A text cell as the export writes it: one that a spreadsheet would run as a formula
+ * (startsLikeFormula: = + - @, tab, CR, full-width forms, after leading spaces) gets a `'`
+ * in front, OWASP's rule for CSV injection; the cell then opens as plain text. A cell that
+ * already starts with a `'` which unescapeCell would take off gets one more, so reading the
+ * export back always gives the original text.
+ */
+export function escapeCell(text: string): string {
+  return startsLikeFormula(text) || unescapeCell(text) !== text ? `'${text}` : text;
+}
+
+/** The original text of a cell escapeCell wrote; any other cell comes back unchanged. */
+export function unescapeCell(cell: string): string {
+  if (!cell.startsWith("'")) return cell;
+  const rest = cell.slice(1);
+  return startsLikeFormula(rest) || rest.startsWith("'") ? rest : cell;
 }

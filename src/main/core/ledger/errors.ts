@@ -1,7 +1,10 @@
 import { CodedError } from '@shared/errors';
 
-/** Why the ledger file could not be opened; the file is never modified in these cases. */
-export type LedgerOpenErrorCode = 'not_a_database' | 'schema_too_new' | 'open_failed';
+/**
+ * Why the ledger file could not be opened (or, for 'corrupt', was found damaged by the check
+ * that runs after a large ledger opened); the file is never modified in these cases.
+ */
+export type LedgerOpenErrorCode = 'not_a_database' | 'empty_file' | 'corrupt' | 'schema_too_new' | 'read_only' | 'open_failed';
 
 export class LedgerOpenError extends CodedError<LedgerOpenErrorCode> {
   constructor(
@@ -32,3 +35,15 @@ export class LedgerNotFoundError extends CodedError<'not_found'> {
 
 /** A request that breaks a bookkeeping rule (duplicate name, deleting a preset, …). */
 export class LedgerRuleError extends CodedError {}
+
+export const READ_ONLY_MESSAGE = '账本文件是只读的，无法保存。请检查文件权限或更换数据目录。';
+
+/**
+ * A write to a ledger that must not be written: the file (or its folder) is read-only, or the
+ * check after opening found it damaged. A rule error, so the windows show the message as is.
+ */
+export class LedgerWriteRefusedError extends LedgerRuleError {
+  constructor(code: 'read_only' | 'corrupt', message: string) {
+    super(code, message);
+  }
+}

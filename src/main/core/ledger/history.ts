@@ -87,7 +87,11 @@ export class LedgerHistory implements LedgerPort {
   }
 
   previewImport(bytes: Uint8Array): ImportPreview {
-    const parsed = parseImport(bytes, this.ledger.categoryCandidates());
+    const parsed = parseImport(
+      bytes,
+      this.ledger.categoryCandidates(),
+      this.ledger.accounts().map((a) => a.name),
+    );
     const { duplicate } = this.ledger.importRows(parsed.rows, { dryRun: true });
     return {
       format: parsed.format,
@@ -101,7 +105,11 @@ export class LedgerHistory implements LedgerPort {
 
   /** All or nothing: a malformed file throws ImportError before anything is written. */
   importFile(bytes: Uint8Array): ImportOutcome {
-    const parsed = parseImport(bytes, this.ledger.categoryCandidates());
+    const parsed = parseImport(
+      bytes,
+      this.ledger.categoryCandidates(),
+      this.ledger.accounts().map((a) => a.name),
+    );
     const { ids, duplicate } = this.ledger.importRows(parsed.rows);
     if (ids.length > 0) this.record({ kind: 'import', rows: this.ledger.rawRows(ids) }, 'import');
     return { imported: ids.length, skippedDuplicates: duplicate.filter(Boolean).length };

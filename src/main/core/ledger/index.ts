@@ -1,7 +1,15 @@
 import { Ledger, type LedgerOptions } from './ledger';
 
 export { Ledger, type ImportRow, type LedgerOptions, type ListQuery, type RawTransaction, type TransactionPatch } from './ledger';
-export { LedgerNotFoundError, LedgerOpenError, LedgerRuleError, LedgerValidationError } from './errors';
+export {
+  LedgerNotFoundError,
+  LedgerOpenError,
+  LedgerRuleError,
+  LedgerValidationError,
+  LedgerWriteRefusedError,
+  READ_ONLY_MESSAGE,
+  type LedgerOpenErrorCode,
+} from './errors';
 export { SCHEMA_VERSION } from './migrations';
 export { LedgerHistory, type ChangeReason, type LedgerHistoryOptions } from './history';
 export { exportCsv, BOM, CSV_HEADER } from './csv-export';

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -67,6 +67,18 @@ describe('Ledger: schema and seeds', () => {
       expect((err as Error).message).toContain('文件未被改动');
     }
     expect(readFileSync(path, 'utf8')).toBe('these are my notes, not a database');
+  });
+
+  it('creates a new ledger under a temporary name, so a crash while creating leaves no half-made ledger.db', () => {
+    const path = join(dir, 'new.db');
+    // What a crash in the middle of an earlier creation leaves behind.
+    writeFileSync(`${path}.creating`, '');
+    writeFileSync(`${path}.creating-journal`, 'x');
+    const ledger = openLedger({ path });
+    expect(ledger.schemaVersion).toBe(SCHEMA_VERSION);
+    ledger.close();
+    expect(existsSync(`${path}.creating`)).toBe(false);
+    expect(existsSync(`${path}.creating-journal`)).toBe(false);
   });
 
   it('refuses a database from a newer app version and does not modify it', () => {

@@ -1,11 +1,14 @@
 // The JSON-lines protocol of `npm run nlp -- --jsonl` (../shared/golden/README.md): one request
 // a line, one answer a line. Kept here so the shell tool and the tests run exactly the app's code.
 import { z } from 'zod';
+import { MAX_AMOUNT_YUAN } from '@shared/money';
 import { TRANSACTION_TYPES, type ClassifyResult, type CorrectionResult, type LedgerQuery } from '@shared/domain';
-import { systemNow, toZonedNow, type ZonedNow } from '@shared/time';
+import { formatYmd, isCalendarDate, MAX_YEAR, MIN_YEAR, systemNow, toZonedNow, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectQuery, parseLocal } from './index';
 
 const MAX_TEXT = 10_000;
+/** The years the app keeps, as the error lines name them. */
+const YEARS = `${formatYmd(MIN_YEAR, 1, 1).slice(0, 4)}–${MAX_YEAR}`;
 
 const zonedNow = z
   .string()
@@ -17,17 +20,18 @@ const zonedNow = z
     } catch {
       return false;
     }
-  }, 'now must be an ISO 8601 instant with a UTC offset, e.g. 2026-02-17T12:00:00+08:00');
+  }, `now must be an ISO 8601 instant with a UTC offset in the years ${YEARS}, e.g. 2026-02-17T12:00:00+08:00`);
 
 const customCategories = z.array(z.object({ name: z.string().min(1).max(100), type: z.enum(TRANSACTION_TYPES) })).max(200);
 
+// The card's items as the app keeps them: amounts within the ledger's range, real days.
 const BatchItemSchema = z.object({
-  index: z.number().int().min(0),
-  amount: z.number().nullable().optional().default(null),
+  index: z.number().int().min(0).max(999),
+  amount: z.number().min(0).max(MAX_AMOUNT_YUAN).nullable().optional().default(null),
   category: z.string().nullable().optional().default(null),
   type: z.enum(TRANSACTION_TYPES).nullable().optional().default(null),
   description: z.string().nullable().optional().default(null),
-  date: z.string().nullable().optional(),
+  date: z.string().refine(isCalendarDate, `date must be a real day YYYY-MM-DD in the years ${YEARS}`).nullable().optional(),
 });
 
 export const NlpRequestSchema = z.discriminatedUnion('op', [
@@ -67,11 +71,44 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
-/** Answers one request object; never throws (a bad request gets `{error}`). */
+/**
+ * Answers one request object; never throws. A bad request gets `{error}`, and so does one
+ * the parser cannot finish (it throws) or whose answer would carry a day outside the years
+ * the app keeps (明天 said on 9999-12-31): one line's failure is that line's answer.
+ */
 export function answerRequest(input: unknown, clock: () => ZonedNow = () => systemNow()): NlpAnswer {
   const parsed = NlpRequestSchema.safeParse(input);
   if (!parsed.success) return { error: `invalid request: ${describeIssues(parsed.error)}` };
-  const request = parsed.data;
+  let answer: NlpAnswer;
+  try {
+    answer = answerParsed(parsed.data, clock);
+  } catch (e) {
+    return { error: `cannot process the request: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const outside = datesOf(answer).find((d) => !isCalendarDate(d));
+  if (outside !== undefined) return { error: `cannot process the request: the day ${outside} is outside the years ${YEARS}` };
+  // JSON would write Infinity or NaN as null, an answer that says something else.
+  if (amountsOf(answer).some((a) => !Number.isFinite(a))) return { error: 'cannot process the request: an amount is not a finite number' };
+  return answer;
+}
+
+function amountsOf(answer: NlpAnswer): number[] {
+  const amounts: unknown[] = [];
+  if ('transactions' in answer) amounts.push(...answer.transactions.map((t) => t.amount));
+  if ('corrections' in answer) amounts.push(...answer.corrections.map((c) => c.updatedFields.amount));
+  return amounts.filter((a): a is number => typeof a === 'number');
+}
+
+/** Every day an answer names (transactions, corrections, a query's period). */
+function datesOf(answer: NlpAnswer): string[] {
+  const dates: unknown[] = [];
+  if ('transactions' in answer) dates.push(...answer.transactions.map((t) => t.date));
+  if ('corrections' in answer) dates.push(...answer.corrections.map((c) => c.updatedFields.date));
+  if ('query' in answer && answer.query) dates.push(answer.query.from, answer.query.to);
+  return dates.filter((d): d is string => typeof d === 'string');
+}
+
+function answerParsed(request: z.output<typeof NlpRequestSchema>, clock: () => ZonedNow): NlpAnswer {
   const now = 'now' in request && request.now ? toZonedNow(request.now) : clock();
   switch (request.op) {
     case 'parse': {

@@ -1,7 +1,7 @@
 // Questions about the ledger (「这个月花了多少」「今天吃饭花了多少」「上周收入多少」) → a LedgerQuery
 // answered from the local database instead of being booked as a transaction.
 import type { LedgerQuery, TransactionType } from '@shared/domain';
-import { addDays, localDate, type ZonedNow } from '@shared/time';
+import { addDays, formatYmd, localDate, type ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAmounts, moneyMentions } from './amounts';
 import { findDates, mondayOf } from './dates';
@@ -21,12 +21,8 @@ interface Period {
   label: string;
 }
 
-function ymd(y: number, m: number, d: number): string {
-  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
 function lastDayOf(y: number, m: number): string {
-  return addDays(ymd(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1), -1);
+  return addDays(formatYmd(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1), -1);
 }
 
 function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string; named: boolean } {
@@ -50,19 +46,19 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
       /上(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/,
       () => {
         const [py, pm] = m === 1 ? [y - 1, 12] : [y, m - 1];
-        return { from: ymd(py, pm, 1), to: lastDayOf(py, pm), label: '上个月' };
+        return { from: formatYmd(py, pm, 1), to: lastDayOf(py, pm), label: '上个月' };
       },
     ],
-    [/(?:这|本)(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/, () => ({ from: ymd(y, m, 1), to: today, label: '这个月' })],
-    [/今年|本年/, () => ({ from: ymd(y, 1, 1), to: today, label: '今年' })],
-    [/去年/, () => ({ from: ymd(y - 1, 1, 1), to: ymd(y - 1, 12, 31), label: '去年' })],
+    [/(?:这|本)(?:个)?月(?!\d|[一二三四五六七八九十]+[号日])/, () => ({ from: formatYmd(y, m, 1), to: today, label: '这个月' })],
+    [/今年|本年/, () => ({ from: formatYmd(y, 1, 1), to: today, label: '今年' })],
+    [/去年/, () => ({ from: formatYmd(y - 1, 1, 1), to: formatYmd(y - 1, 12, 31), label: '去年' })],
     [
       /(?<![\d一二三四五六七八九十年])(\d{1,2}|[一二三四五六七八九十]{1,3})月份?(?!\d|[一二三四五六七八九十]+[号日])/,
       (x) => {
         const month = parseNumeral(x[1]!);
         if (!month || month < 1 || month > 12) return null;
         const year = month > m ? y - 1 : y;
-        return { from: ymd(year, month, 1), to: lastDayOf(year, month), label: `${month}月` };
+        return { from: formatYmd(year, month, 1), to: lastDayOf(year, month), label: `${month}月` };
       },
     ],
   ];
@@ -77,7 +73,7 @@ function readPeriod(text: string, now: ZonedNow): { period: Period; rest: string
     const label = text.slice(day.start, day.end);
     return { period: { from: day.date!, to: day.date!, label }, rest: text.slice(0, day.start) + text.slice(day.end), named: true };
   }
-  return { period: { from: ymd(y, m, 1), to: today, label: '这个月' }, rest: text, named: false };
+  return { period: { from: formatYmd(y, m, 1), to: today, label: '这个月' }, rest: text, named: false };
 }
 
 // 本月支出, 本周收入, 上个月餐饮开销: a period and a total word with nothing else ask for the total.

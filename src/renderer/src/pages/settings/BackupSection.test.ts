@@ -1,0 +1,92 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BackupInfo, BackupListing, IpcResult } from '@shared/ipc/index';
+import type { WindowAction } from '@shared/ipc/app';
+import BackupSection from './BackupSection.svelte';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+const older: BackupInfo = { name: 'ledger-20260304-090000.db', takenAt: '2026-03-04 09:00:00', size: 40960, rows: 12, kind: 'daily' };
+const newer: BackupInfo = { name: 'ledger-20260305-090000.db', takenAt: '2026-03-05 09:00:00', size: 45056, rows: 14, kind: 'daily' };
+
+/** The backup commands as main answers them: staging only records the name. */
+class FakeBackupApi {
+  listing: BackupListing = { backups: [newer, older], dir: '/home/u/.config/随口记/backups', restorePending: false };
+  restores: string[] = [];
+  actions: WindowAction[] = [];
+  backupList = async (): Promise<IpcResult<BackupListing>> => ({ ok: true, value: structuredClone(this.listing) });
+  backupNow = async (): Promise<IpcResult<BackupInfo>> => {
+    const made: BackupInfo = { ...newer, name: 'ledger-20260305-120000.db', takenAt: '2026-03-05 12:00:00' };
+    this.listing.backups.unshift(made);
+    return { ok: true, value: made };
+  };
+  backupRestore = async (input: { name: string }): Promise<IpcResult<{ restored: BackupInfo; restartRequired: true }>> => {
+    this.restores.push(input.name);
+    const restored = this.listing.backups.find((b) => b.name === input.name)!;
+    this.listing.restorePending = true;
+    return { ok: true, value: { restored, restartRequired: true } };
+  };
+  windowAction = async (input: WindowAction): Promise<IpcResult<null>> => {
+    this.actions.push(input);
+    return { ok: true, value: null };
+  };
+}
+
+afterEach(() => cleanup());
+
+async function open(api = new FakeBackupApi()) {
+  render(BackupSection, { props: { api } });
+  await tick();
+  await tick();
+  return api;
+}
+
+describe('backup section', () => {
+  it('lists backups with time, rows and size, and backs up now', async () => {
+    const api = await open();
+    expect(screen.getByRole('radio', { name: '2026-03-05 09:00:00 · 14 笔 · 44 KB' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: '2026-03-04 09:00:00 · 12 笔 · 40 KB' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: '立即备份' }));
+    await tick();
+    await tick();
+    expect(screen.getByRole('status').textContent).toContain('已备份');
+    expect(screen.getAllByRole('radio')).toHaveLength(3);
+    expect(api.restores).toEqual([]);
+  });
+
+  it('restores only after the confirm step, then offers the restart', async () => {
+    const api = await open();
+    const start = screen.getByRole('button', { name: '从备份恢复…' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    await fireEvent.click(screen.getByRole('radio', { name: /2026-03-04 09:00:00/ }));
+    await fireEvent.click(start);
+    const confirm = screen.getByRole('group', { name: '确认恢复' });
+    expect(confirm.textContent).toContain('将用 2026-03-04 09:00:00 的备份（12 笔）替换当前账本');
+    expect(confirm.textContent).toContain('当前账本会先另存为一份「恢复前」备份');
+    // Nothing is asked of main until the user confirms; 取消 goes back.
+    expect(api.restores).toEqual([]);
+    await fireEvent.click(screen.getByRole('button', { name: '取消' }));
+    expect(screen.queryByRole('group', { name: '确认恢复' })).toBeNull();
+    expect(api.restores).toEqual([]);
+
+    await fireEvent.click(screen.getByRole('button', { name: '从备份恢复…' }));
+    await fireEvent.click(screen.getByRole('button', { name: '确认恢复' }));
+    await tick();
+    await tick();
+    expect(api.restores).toEqual(['ledger-20260304-090000.db']);
+    const pending = screen.getByRole('status', { name: '恢复状态' });
+    expect(pending.textContent).toContain('已准备好从 2026-03-04 09:00:00 的备份恢复');
+    expect(pending.textContent).toContain('重启随口记后生效');
+    await fireEvent.click(screen.getByRole('button', { name: '立即重启' }));
+    await tick();
+    expect(api.actions).toEqual([{ action: 'relaunch' }]);
+  });
+
+  it('shows a pending restore after the page is reopened', async () => {
+    const api = new FakeBackupApi();
+    api.listing.restorePending = true;
+    await open(api);
+    expect(screen.getByRole('status', { name: '恢复状态' }).textContent).toContain('重启随口记后生效');
+    expect(screen.queryByRole('radiogroup')).toBeNull();
+  });
+});
