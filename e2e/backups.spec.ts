@@ -1,14 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { createAppCore, type AppCore } from '@core/app-core';
 import type { ParseResult } from '@shared/domain';
-import type { WindowAction } from '@shared/ipc/app';
-import { API_GLOBAL, COMMAND_NAMES } from '@shared/ipc/names';
-import { BRIDGE_PATH, startBridge, type Bridge } from './bridge/server';
-import { installApiShim } from './bridge/shim';
-import { expect, overflowingElements, screenshots, test, testSecretBox } from './fixtures';
+import type { Bridge } from './bridge/server';
+import { bootApp, expect, openAppPage, overflowingElements, screenshots, test, type BootedApp } from './fixtures';
 
 // 「从备份恢复」 end to end: a backup made from 设置, a restore confirmed there, and the
 // restart the app asks for — simulated by disposing the core and building it again on the
@@ -25,26 +21,7 @@ const item = (description: string): ParseResult => ({
   source: 'llm',
 });
 
-interface Running {
-  core: AppCore;
-  bridge: Bridge;
-  windowActions: WindowAction[];
-}
-
-async function boot(dataDir: string): Promise<Running> {
-  const windowActions: WindowAction[] = [];
-  const core = createAppCore({
-    dataDir,
-    version: 'e2e',
-    secretBox: testSecretBox,
-    windowAction: (action) => windowActions.push(action),
-    voice: { tts: { engine: 'log', log: () => {} } },
-    log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
-  });
-  const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
-  core.onEvent((event) => bridge.broadcast(event));
-  return { core, bridge, windowActions };
-}
+type Running = BootedApp;
 
 async function shutdown(running: Running): Promise<void> {
   await running.bridge.close();
@@ -54,14 +31,8 @@ async function shutdown(running: Running): Promise<void> {
 test('a backup made in 设置 is restored after the confirm step and the restart', async ({ browser }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'skj-e2e-backup-'));
   const context = await browser.newContext({ viewport: { width: 900, height: 600 }, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
-  const open = async (bridge: Bridge, hash: string): Promise<Page> => {
-    const page = await context.newPage();
-    page.on('pageerror', (err) => console.error('[page error]', err));
-    await page.addInitScript(installApiShim, { globalName: API_GLOBAL, commandNames: [...COMMAND_NAMES], bridgePath: BRIDGE_PATH });
-    await page.goto(bridge.url + hash);
-    return page;
-  };
-  let running = await boot(dataDir);
+  const open = (bridge: Bridge, hash: string): Promise<Page> => openAppPage(context, bridge, hash);
+  let running = await bootApp(dataDir);
   try {
     // The start-up backup of the (empty) new ledger is made in the background meanwhile.
     running.core.history.saveBatch([item('早餐豆浆')]);
@@ -102,7 +73,7 @@ test('a backup made in 设置 is restored after the confirm step and the restart
 
     // The relaunch: the shell quits (the core is disposed) and starts again on the same folder.
     await shutdown(running);
-    running = await boot(dataDir);
+    running = await bootApp(dataDir);
     expect(running.core.ledger.list().rows.map((t) => t.description)).toEqual(['早餐豆浆']);
     expect(existsSync(join(dataDir, 'ledger.db.restore'))).toBe(false);
     const before = readdirSync(join(dataDir, 'backups')).filter((n) => n.endsWith('-before-restore.db'));

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { test as base, chromium, type Browser, type Page } from '@playwright/test';
+import { test as base, chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
 import { createAppCore, type AppCore } from '@core/app-core';
 import type { Ledger } from '@core/ledger/index';
@@ -78,6 +78,39 @@ async function startScriptedModel(): Promise<ScriptedModel> {
   return { server, answer: (...contents) => queue.push(...contents) };
 }
 
+export interface BootedApp {
+  core: AppCore;
+  bridge: Bridge;
+  /** What the renderer asked the shell's windows to do. */
+  windowActions: WindowAction[];
+}
+
+/** The app core on `dataDir` behind a loopback bridge, as the shell builds it. */
+export async function bootApp(dataDir: string): Promise<BootedApp> {
+  const windowActions: WindowAction[] = [];
+  const core = createAppCore({
+    dataDir,
+    version: 'e2e',
+    secretBox: testSecretBox,
+    windowAction: (action) => windowActions.push(action),
+    // Spoken replies still reach the page (ttsSpoken), without a sound card.
+    voice: { tts: { engine: 'log', log: () => {} } },
+    log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
+  });
+  const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
+  core.onEvent((event) => bridge.broadcast(event));
+  return { core, bridge, windowActions };
+}
+
+/** A page of the renderer with the preload's API shimmed onto the bridge. */
+export async function openAppPage(context: BrowserContext, bridge: Bridge, hash = ''): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error('[page error]', err));
+  await page.addInitScript(installApiShim, { globalName: API_GLOBAL, commandNames: [...COMMAND_NAMES], bridgePath: BRIDGE_PATH });
+  await page.goto(bridge.url + hash);
+  return page;
+}
+
 export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions }, { browser: Browser }>({
   appOptions: [{ connection: 'offline' }, { option: true }],
   browser: [
@@ -98,19 +131,8 @@ export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions
         secrets: { dashscopeApiKey: FAKE_LLM_KEY },
       });
     }
-    const windowActions: WindowAction[] = [];
-    const core = createAppCore({
-      dataDir,
-      version: 'e2e',
-      secretBox: testSecretBox,
-      windowAction: (action) => windowActions.push(action),
-      // Spoken replies still reach the page (ttsSpoken), without a sound card.
-      voice: { tts: { engine: 'log', log: () => {} } },
-      log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
-    });
+    const { core, bridge, windowActions } = await bootApp(dataDir);
     const { ledger } = core;
-    const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
-    core.onEvent((event) => bridge.broadcast(event));
     const pages: Page[] = [];
     const harness: AppHarness = {
       page: undefined as unknown as Page,
@@ -127,14 +149,7 @@ export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions
           timezoneId: 'Asia/Shanghai',
           colorScheme: options.colorScheme ?? 'light',
         });
-        const page = await context.newPage();
-        page.on('pageerror', (err) => console.error('[page error]', err));
-        await page.addInitScript(installApiShim, {
-          globalName: API_GLOBAL,
-          commandNames: [...COMMAND_NAMES],
-          bridgePath: BRIDGE_PATH,
-        });
-        await page.goto(bridge.url + hash);
+        const page = await openAppPage(context, bridge, hash);
         pages.push(page);
         return page;
       },

@@ -5,7 +5,8 @@ import { answerRequest } from './protocol';
 
 // Copies of ../shared/golden/nlp.jsonl and split.jsonl (the acceptance cases) plus our own corpora
 // in the same format (corpus-hardening.jsonl: other words for the same kinds of sentence;
-// corpus-split.jsonl: utterances of several items, and of one that looks like several), so CI on a
+// corpus-split.jsonl: utterances of several items, and of one that looks like several;
+// corpus-correct-relative.jsonl: corrections by a difference, 加10块, 多算了3块), so CI on a
 // fresh machine grades the same cases.
 function load(name: string): GoldenCase[] {
   const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
@@ -15,7 +16,14 @@ function load(name: string): GoldenCase[] {
     .map((l) => JSON.parse(l) as GoldenCase);
 }
 
-for (const file of ['golden-nlp.jsonl', 'corpus.jsonl', 'corpus-hardening.jsonl', 'golden-split.jsonl', 'corpus-split.jsonl']) {
+for (const file of [
+  'golden-nlp.jsonl',
+  'corpus.jsonl',
+  'corpus-hardening.jsonl',
+  'golden-split.jsonl',
+  'corpus-split.jsonl',
+  'corpus-correct-relative.jsonl',
+]) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);
     it('has cases', () => expect(cases.length).toBeGreaterThan(20));

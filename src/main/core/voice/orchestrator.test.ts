@@ -78,6 +78,22 @@ function setup(options: SetupOptions = {}) {
   return { begin, clock, ledger, tts, llm, input, asrs, events, orch, rows, types, said, last, spokenSince, settle };
 }
 
+/** The real ledger as the voice port, counting saveBatch calls by their sizes. */
+function counting(saves: number[]): (ledger: Ledger) => LedgerPort {
+  return (ledger) => ({
+    saveBatch: (results, o) => {
+      saves.push(results.length);
+      return ledger.saveBatch(results, o);
+    },
+    deleteTransactions: (ids) => ledger.deleteTransactions(ids),
+    totals: (q) => ledger.totals(q),
+    placeCategory: (name, type) => ledger.placeCategory(name, type),
+    getMany: (ids) => ledger.getMany(ids),
+    keepDrafts: (batch) => ledger.keepDrafts(batch),
+    keptDrafts: () => ledger.keptDrafts(),
+  });
+}
+
 /** Starts a keyboard session and parses the four-item example through the (scripted) LLM. */
 async function withFour(options: SetupOptions = {}) {
   const t = setup(options);
@@ -107,20 +123,7 @@ describe('parse → DraftBatch (voice-batch-transaction)', () => {
 
   it('多笔全部确认: 「确认」 is Layer 1 (no LLM call) and saves all four in one saveBatch, then clears', async () => {
     const saves: number[] = [];
-    const t = await withFour({
-      ledgerPort: (ledger) => ({
-        saveBatch: (results, o) => {
-          saves.push(results.length);
-          return ledger.saveBatch(results, o);
-        },
-        deleteTransactions: (ids) => ledger.deleteTransactions(ids),
-        totals: (q) => ledger.totals(q),
-        placeCategory: (name, type) => ledger.placeCategory(name, type),
-        getMany: (ids) => ledger.getMany(ids),
-        keepDrafts: (batch) => ledger.keepDrafts(batch),
-        keptDrafts: () => ledger.keptDrafts(),
-      }),
-    });
+    const t = await withFour({ ledgerPort: counting(saves) });
     await t.orch.processTextInput('确认');
     expect(t.llm.correctRequests).toHaveLength(0);
     expect(saves).toEqual([4]);
@@ -1212,23 +1215,6 @@ describe('start', () => {
 });
 
 describe('offline: several items, a missing amount, drafts that outlive the session (no LLM)', () => {
-  /** A ledger port that counts saveBatch calls and their sizes. */
-  const counting = (saves: number[]) => (ledger: Ledger) => {
-    const port: LedgerPort = {
-      saveBatch: (results, o) => {
-        saves.push(results.length);
-        return ledger.saveBatch(results, o);
-      },
-      deleteTransactions: (ids) => ledger.deleteTransactions(ids),
-      totals: (q) => ledger.totals(q),
-      placeCategory: (name, type) => ledger.placeCategory(name, type),
-      getMany: (ids) => ledger.getMany(ids),
-      keepDrafts: (batch) => ledger.keepDrafts(batch),
-      keptDrafts: () => ledger.keptDrafts(),
-    };
-    return port;
-  };
-
   it('the four-item sentence → 4 drafts → 「第三笔改为支出」 → 「确认」 → one saveBatch of 4', async () => {
     const saves: number[] = [];
     const t = setup({ online: false, ledgerPort: counting(saves) });
