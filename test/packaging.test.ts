@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { minimatch } from 'minimatch';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { unpackedPath, WORKER_PACKAGES } from '../src/main/core/worker-require';
 
 // What an installer holds is not the project folder: electron-builder packs out/**, the
 // resources and the PRODUCTION dependencies into app.asar, and unpacks only what
@@ -112,4 +115,52 @@ describe('electron-builder.yml unpacks what native code must load from a real fi
       ).toBe(true);
     }
   });
+});
+
+/** Every file under the production packages, as paths relative to the project. */
+function productionFiles(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (entry.name === 'node_modules') continue;
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(relative(root, path));
+    }
+  };
+  for (const dir of productionPackageDirs()) walk(join(root, dir));
+  return out;
+}
+
+describe('worker threads find their packages outside the asar', () => {
+  // A worker thread cannot read inside app.asar: this lays out app.asar.unpacked with exactly
+  // the files asarUnpack selects, and a plain worker requires and uses each worker package
+  // from there, so a dependency left inside the archive fails here.
+  const resources = mkdtempSync(join(tmpdir(), 'skj-unpacked-'));
+  afterAll(() => rmSync(resources, { recursive: true, force: true }));
+
+  it('better-sqlite3 and sherpa-onnx-node load and work from app.asar.unpacked alone', async () => {
+    const unpacked = productionFiles().filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
+    for (const file of unpacked) cpSync(join(root, file), join(resources, 'app.asar.unpacked', file));
+    const requireHere = createRequire(import.meta.url);
+    const entries = Object.fromEntries(
+      WORKER_PACKAGES.map((name) => [name, unpackedPath(join(resources, 'app.asar', relative(root, requireHere.resolve(name))))]),
+    );
+    expect(Object.values(entries).every((path) => path.startsWith(join(resources, 'app.asar.unpacked')))).toBe(true);
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const Database = require(workerData['better-sqlite3']);
+      const db = new Database(':memory:');
+      const sqlite = db.prepare('select 6 * 7 as n').get().n;
+      db.close();
+      const sherpa = require(workerData['sherpa-onnx-node']);
+      parentPort.postMessage({ sqlite, recognizer: typeof sherpa.OnlineRecognizer, from: require.resolve(workerData['sherpa-onnx-node']) });`;
+    const answer = await new Promise<Record<string, unknown>>((done, fail) => {
+      const worker = new Worker(code, { eval: true, workerData: entries });
+      worker.once('message', done);
+      worker.once('error', fail);
+    });
+    expect(answer).toEqual({ sqlite: 42, recognizer: 'function', from: entries['sherpa-onnx-node'] });
+    expect(dirname(String(answer['from']))).toContain('app.asar.unpacked');
+  }, 60_000);
 });

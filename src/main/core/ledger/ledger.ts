@@ -9,6 +9,7 @@ import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
+import { resolveForWorker } from '../worker-require';
 import { keepable, readDrafts } from './drafts';
 import {
   LedgerNotFoundError,
@@ -18,16 +19,7 @@ import {
   LedgerWriteRefusedError,
   READ_ONLY_MESSAGE,
 } from './errors';
-import {
-  damagedError,
-  guardWrites,
-  openChecked,
-  QUICK_CHECK_WORKER,
-  restoreSidecars,
-  sqliteDriver,
-  SYNC_CHECK_MAX_BYTES,
-  type Sidecars,
-} from './open-file';
+import { damagedError, guardWrites, openChecked, QUICK_CHECK_WORKER, restoreSidecars, SYNC_CHECK_MAX_BYTES, type Sidecars } from './open-file';
 
 export interface LedgerOptions {
   /** A file path, or ':memory:' in tests. */
@@ -183,7 +175,7 @@ export class Ledger implements LedgerPort {
   /** quick_check off the main thread, on its own read-only connection. */
   private checkInBackground(onDamage: ((error: LedgerOpenError) => void) | undefined): Promise<LedgerOpenError | null> {
     return new Promise((resolve) => {
-      const worker = new Worker(QUICK_CHECK_WORKER, { eval: true, workerData: { driver: sqliteDriver(), path: this.path } });
+      const worker = new Worker(QUICK_CHECK_WORKER, { eval: true, workerData: { driver: resolveForWorker('better-sqlite3'), path: this.path } });
       this.checker = worker;
       // A check still running never holds the app open.
       worker.unref();

@@ -14,7 +14,6 @@ import {
   unlinkSync,
   type Stats,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { LedgerOpenError, type LedgerWriteRefusedError } from './errors';
@@ -379,8 +378,3 @@ try {
 }
 parentPort.postMessage(result);
 `;
-
-/** Where the worker loads better-sqlite3 from: the same copy this module uses. */
-export function sqliteDriver(): string {
-  return createRequire(import.meta.url).resolve('better-sqlite3');
-}
