@@ -1,5 +1,6 @@
 // `npm run bench` — runs every suite in bench/suites and prints a table, or one JSON object
-// with `--json` so figures can be tracked over time. `--only PREFIX` runs matching suites.
+// with `--json` so figures can be tracked over time. `--only PREFIX` runs the suites that hold
+// metrics starting with PREFIX (a suite name, or a metric's like `ledger.balances`) and shows only those.
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,7 +25,7 @@ const log = (line: string) => {
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(suiteDir, file)).href)) as { default: Suite };
   const suite = mod.default;
-  if (only && !suite.name.startsWith(only)) continue;
+  if (only && !suite.name.startsWith(only) && !only.startsWith(`${suite.name}.`)) continue;
   log(`… ${suite.name}`);
   await suite.run(createContext((name, metric) => (results[name] = metric)));
 }
@@ -32,15 +33,17 @@ for (const file of files) {
 if (json) {
   process.stdout.write(JSON.stringify(results) + '\n');
 } else {
-  const rows = Object.entries(results).map(([name, m]) => [
-    name,
-    m.p50_ms !== undefined ? `${m.p50_ms}` : '',
-    m.p99_ms !== undefined ? `${m.p99_ms}` : '',
-    m.value !== undefined ? `${m.value}${m.unit ? ' ' + m.unit : ''}` : '',
-    m.n !== undefined ? `${m.n}` : '',
-    m.budget ?? '',
-    m.ok === undefined ? '' : m.ok ? 'ok' : 'OVER',
-  ]);
+  const rows = Object.entries(results)
+    .filter(([name]) => !only || name.startsWith(only))
+    .map(([name, m]) => [
+      name,
+      m.p50_ms !== undefined ? `${m.p50_ms}` : '',
+      m.p99_ms !== undefined ? `${m.p99_ms}` : '',
+      m.value !== undefined ? `${m.value}${m.unit ? ' ' + m.unit : ''}` : '',
+      m.n !== undefined ? `${m.n}` : '',
+      m.budget ?? '',
+      m.ok === undefined ? '' : m.ok ? 'ok' : 'OVER',
+    ]);
   const header = ['metric', 'p50 ms', 'p99 ms', 'value', 'n', 'budget', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';

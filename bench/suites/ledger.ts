@@ -36,16 +36,20 @@ const suite: Suite = {
         budget: { p50: 2 },
       });
 
-      // 1 000 000 rows over three years (≈ 27 000 a month), inserted in bulk.
+      // 1 000 000 rows over three years (≈ 27 000 a month) in five accounts, inserted in bulk:
+      // 90 % expense, 8 % income, 2 % transfers (half between the accounts, half to a
+      // counterparty). The account triggers run for every row, as for any write.
       const db = ledger.database;
+      const accounts = [1, ...['银行卡', '微信', '支付宝', '信用卡'].map((name, i) => ledger.addAccount(name, (i + 1) * 100_000).id)];
       const cats = db.prepare('SELECT id, type FROM categories').all() as { id: number; type: string }[];
       const expense = cats.filter((c) => c.type === 'EXPENSE').map((c) => c.id);
       const income = cats.filter((c) => c.type === 'INCOME').map((c) => c.id);
+      const transfer = cats.filter((c) => c.type === 'TRANSFER').map((c) => c.id);
       const rnd = lcg(42);
       const insert = db.prepare(
         `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
-           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at)
-         VALUES (?, ?, 'CNY', ?, ?, 1, ?, ?, ?, ?, 'import', ?, ?)`,
+           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty)
+         VALUES (?, ?, 'CNY', ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?, ?)`,
       );
       const start = Date.parse('2024-01-01T00:00:00+08:00');
       const span = Date.parse('2026-12-31T23:59:59+08:00') - start;
@@ -54,23 +58,54 @@ const suite: Suite = {
           const ms = start + Math.floor(rnd() * span);
           const local = new Date(ms + 8 * 3600_000).toISOString();
           const iso = `${local.slice(0, 19)}+08:00`;
-          const isIncome = rnd() < 0.1;
-          const pool = isIncome ? income : expense;
+          const kind = rnd();
+          const type = kind < 0.02 ? 'TRANSFER' : kind < 0.1 ? 'INCOME' : 'EXPENSE';
+          const pool = type === 'TRANSFER' ? transfer : type === 'INCOME' ? income : expense;
+          const from = accounts[Math.floor(rnd() * accounts.length)]!;
+          const to = type === 'TRANSFER' && kind < 0.01 ? accounts[(accounts.indexOf(from) + 1) % accounts.length]! : null;
           insert.run(
             `bench-${i}`,
             1 + Math.floor(rnd() * 50_000),
-            isIncome ? 'INCOME' : 'EXPENSE',
+            type,
             pool[Math.floor(rnd() * pool.length)]!,
+            from,
             `条目${i % 997}`,
             iso,
             iso.slice(0, 10),
             ms,
             iso,
             iso,
+            to,
+            type === 'TRANSFER' && to === null ? '房东' : '',
           );
         }
       })();
       db.exec('ANALYZE');
+
+      // Every account's balance and the total: one row per account (the triggers' running
+      // totals), checked once against a full recomputation so the figure is the right one.
+      const balances = ledger.accountBalances();
+      const recomputed = db
+        .prepare(
+          `SELECT a.initial_balance_fen
+             + COALESCE((SELECT SUM(CASE t.type WHEN 'INCOME' THEN t.amount_fen ELSE -t.amount_fen END) FROM transactions t WHERE t.account_id = a.id), 0)
+             + COALESCE((SELECT SUM(t.amount_fen) FROM transactions t WHERE t.to_account_id = a.id AND t.type = 'TRANSFER'), 0) AS fen
+           FROM accounts a ORDER BY a.sort_order, a.id`,
+        )
+        .pluck()
+        .all() as number[];
+      if (JSON.stringify(balances.accounts.map((a) => a.balanceFen)) !== JSON.stringify(recomputed)) {
+        throw new Error(`balances ${JSON.stringify(balances.accounts.map((a) => a.balanceFen))} differ from the rows: ${JSON.stringify(recomputed)}`);
+      }
+      await ctx.measure('ledger.balances1M', () => ledger.accountBalances(), { iterations: 500, warmup: 20, budget: { p50: 20 } });
+
+      // A budget on every expense category and a total, set for May and inherited by June:
+      // June's status reads its ≈ 27 000 rows once per budgeted category and once in total.
+      ledger.setBudgets('2025-05', [
+        { categoryId: null, amountFen: 30_000_000 },
+        ...expense.map((categoryId) => ({ categoryId, amountFen: 2_000_000 })),
+      ]);
+      await ctx.measure('ledger.budgetMonth1M', () => ledger.budgetStatus('2025-06'), { iterations: 100, warmup: 5, budget: { p50: 20 } });
 
       await ctx.measure('ledger.monthSummary1M', () => ledger.monthSummary('2025-06'), {
         iterations: 100,

@@ -114,6 +114,10 @@ export interface TransactionRow {
   source: ParseSource | 'manual' | 'import';
   createdAt: string;
   updatedAt: string;
+  /** TRANSFER rows only: the user's account the money went to (null: it left to a counterparty). */
+  toAccount?: string | null;
+  /** TRANSFER rows only: who outside the user's accounts received it ('' when toAccount is set or unknown). */
+  counterparty?: string;
 }
 
 export interface SessionSummary {

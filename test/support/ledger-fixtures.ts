@@ -1,6 +1,7 @@
 // Shared by the ledger's tests: one instant and one parse result to vary.
 import type { ParseResult } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
+import type { ManualEntry } from '@core/ledger/index';
 
 export const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
 
@@ -13,5 +14,15 @@ export const item = (over: Partial<ParseResult> = {}): ParseResult => ({
   account: null,
   confidence: 0.9,
   source: 'llm',
+  ...over,
+});
+
+/** One entry of the 记一笔 form: 10 yuan of 餐饮 from 钱包 on 2026-02-10 08:15. */
+export const entry = (over: Partial<ManualEntry> = {}): ManualEntry => ({
+  amountFen: 1000,
+  type: 'EXPENSE',
+  category: '餐饮',
+  date: '2026-02-10',
+  time: '08:15',
   ...over,
 });

@@ -1,4 +1,4 @@
-/** Ledger commands (明细, 统计, 分类/账户, import/export, undo). */
+/** Ledger commands (明细, 统计, 分类/账户, import/export, undo, 记一笔, balances, budgets). */
 export const LEDGER_COMMANDS = [
   'listTransactions',
   'searchTransactions',
@@ -24,4 +24,10 @@ export const LEDGER_COMMANDS = [
   'undo',
   'redo',
   'historyState',
+  'addTransaction',
+  'recentCategories',
+  'accountBalances',
+  'archiveAccount',
+  'setBudgets',
+  'budgetStatus',
 ] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TransactionRow, TransactionType } from '../domain';
-import { calendarDate, fenAmount, fenBound, LAST_PERIOD_DAY, ledgerName, monthString } from './fields';
+import { MAX_AMOUNT_YUAN } from '../money';
+import { calendarDate, fenAmount, fenBound, hasFenPrecision, LAST_PERIOD_DAY, ledgerName, monthString, yuanAmount } from './fields';
 import type { LEDGER_COMMANDS } from './ledger.names';
 
 export const txType = z.enum(['EXPENSE', 'INCOME', 'TRANSFER']);
@@ -21,6 +22,22 @@ export const ledgerFilter = z
   })
   .strict();
 export type LedgerFilter = z.infer<typeof ledgerFilter>;
+
+const name50 = z.string().trim().min(1).max(50);
+
+/** An account's opening balance in yuan: negative for a card that starts in debt. */
+const initialBalanceYuan = z
+  .number()
+  .min(-MAX_AMOUNT_YUAN, '初始余额超过上限（1亿元）')
+  .max(MAX_AMOUNT_YUAN, '初始余额超过上限（1亿元）')
+  .refine(hasFenPrecision, '初始余额最多两位小数（精确到分）');
+
+/** A budget in yuan: 0 and negative refused with their own words. */
+const budgetYuan = z
+  .number()
+  .gt(0, '预算金额必须大于0')
+  .max(MAX_AMOUNT_YUAN, '预算金额超过上限（1亿元）')
+  .refine(hasFenPrecision, '预算金额最多两位小数（精确到分）');
 
 /** Import files travel as base64; 40 MB of text is far beyond any personal bill export. */
 const fileBytes = z.object({ dataBase64: z.string().min(1, '文件为空').max(40_000_000, '文件太大') }).strict();
@@ -61,6 +78,8 @@ export const ledgerSchemas = {
           account: z.string().trim().min(1).max(50).optional(),
           description: z.string().max(200).optional(),
           date: calendarDate.optional(),
+          toAccount: z.string().trim().min(1).max(50).optional(),
+          counterparty: z.string().trim().min(1).max(50).optional(),
         })
         .strict(),
     })
@@ -73,7 +92,7 @@ export const ledgerSchemas = {
   reorderCategories: z.object({ type: txType, ids: z.array(id).min(1).max(500) }).strict(),
   deleteCategory: z.object({ id }).strict(),
   listAccounts: z.object({}).strict(),
-  addAccount: z.object({ name: ledgerName }).strict(),
+  addAccount: z.object({ name: ledgerName, initialBalanceYuan: initialBalanceYuan.default(0) }).strict(),
   renameAccount: z.object({ id, name: ledgerName }).strict(),
   setDefaultAccount: z.object({ id }).strict(),
   deleteAccount: z.object({ id }).strict(),
@@ -91,6 +110,31 @@ export const ledgerSchemas = {
   undo: z.object({}).strict(),
   redo: z.object({}).strict(),
   historyState: z.object({}).strict(),
+  /** The 记一笔 form. A TRANSFER names toAccount or counterparty; the ledger explains what is missing. */
+  addTransaction: z
+    .object({
+      amountYuan: yuanAmount,
+      type: txType,
+      category: name50.optional(),
+      date: calendarDate,
+      time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/, '时间应为 HH:MM'),
+      account: name50.optional(),
+      note: z.string().max(200).optional(),
+      toAccount: name50.optional(),
+      counterparty: name50.optional(),
+    })
+    .strict(),
+  recentCategories: z.object({ type: txType, limit: z.number().int().min(1).max(20).default(3) }).strict(),
+  accountBalances: z.object({}).strict(),
+  archiveAccount: z.object({ id, archived: z.boolean() }).strict(),
+  /** The batch editor: the month's whole budget set; an empty list leaves the month without budgets. */
+  setBudgets: z
+    .object({
+      month: monthString,
+      items: z.array(z.object({ categoryId: id.nullable(), amountYuan: budgetYuan }).strict()).max(500),
+    })
+    .strict(),
+  budgetStatus: z.object({ month: monthString }).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
 export interface Page<T> {
@@ -158,6 +202,62 @@ export interface AccountInfo {
   name: string;
   isDefault: boolean;
   count: number;
+}
+
+/** An account with its money; amounts in fen, negative when the account is overdrawn. */
+export interface AccountBalance extends AccountInfo {
+  initialBalanceFen: number;
+  /** initial + income + transfers in − expense − transfers out. */
+  balanceFen: number;
+  /** Archived accounts keep their rows and count in the total; new entries cannot use them. */
+  archived: boolean;
+}
+
+export interface AccountBalances {
+  accounts: AccountBalance[];
+  /** Every account's balance summed, archived ones included (archiving moves no money). */
+  totalFen: number;
+}
+
+/** ok < 80 %, warn 80–99 %, over ≥ 100 %. */
+export type BudgetLevel = 'ok' | 'warn' | 'over';
+
+export interface BudgetLine {
+  /** null: the month's total budget. */
+  categoryId: number | null;
+  category: string | null;
+  budgetFen: number;
+  /** Expenses of the month (in the category, or all of them for the total); transfers never count. */
+  spentFen: number;
+  /** spent / budget in whole percent, rounded down (99.9 % is 99, still 'warn'). */
+  percent: number;
+  level: BudgetLevel;
+}
+
+export interface BudgetStatus {
+  month: string;
+  /** The month the budgets were set for: `month` itself, an earlier one (inherited), or null (none). */
+  source: string | null;
+  inherited: boolean;
+  /** Category budgets in the user's category order. */
+  lines: BudgetLine[];
+  total: BudgetLine | null;
+}
+
+/** A budget threshold crossed for the first time in its month. */
+export interface BudgetAlert {
+  month: string;
+  categoryId: number | null;
+  category: string | null;
+  threshold: 80 | 100;
+  percent: number;
+  spentFen: number;
+  budgetFen: number;
+}
+
+export interface RecentCategory {
+  id: number;
+  name: string;
 }
 
 export interface CsvChunk {
@@ -239,4 +339,10 @@ export interface LedgerOutputs {
   undo: HistoryStep;
   redo: HistoryStep;
   historyState: HistoryState;
+  addTransaction: TransactionRow;
+  recentCategories: RecentCategory[];
+  accountBalances: AccountBalances;
+  archiveAccount: AccountBalance;
+  setBudgets: BudgetStatus;
+  budgetStatus: BudgetStatus;
 }

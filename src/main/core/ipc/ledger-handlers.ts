@@ -1,4 +1,5 @@
 import type { LEDGER_COMMANDS } from '@shared/ipc/ledger.names';
+import { yuanToFen } from '@shared/money';
 import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, exportCsv, type Ledger } from '../ledger/index';
 import { CommandError, type AreaHandlers } from './types';
 
@@ -52,7 +53,7 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     reorderCategories: (input) => changed(() => ledger.reorderCategories(input.type, input.ids)),
     deleteCategory: (input) => changed(() => (ledger.deleteCategory(input.id), { deleted: true as const })),
     listAccounts: () => ledger.listAccounts(),
-    addAccount: (input) => changed(() => ledger.addAccount(input.name)),
+    addAccount: (input) => changed(() => ledger.addAccount(input.name, yuanToFen(input.initialBalanceYuan))),
     renameAccount: (input) => changed(() => ledger.renameAccount(input.id, input.name)),
     setDefaultAccount: (input) => changed(() => ledger.setDefaultAccount(input.id)),
     deleteAccount: (input) => changed(() => (ledger.deleteAccount(input.id), { deleted: true as const })),
@@ -62,5 +63,17 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     undo: () => guard(() => history.undo()),
     redo: () => guard(() => history.redo()),
     historyState: () => history.state(),
+    addTransaction: ({ amountYuan, ...entry }) => guard(() => history.addTransaction({ ...entry, amountFen: yuanToFen(amountYuan) })),
+    recentCategories: (input) => ledger.recentCategories(input.type, input.limit),
+    accountBalances: () => ledger.accountBalances(),
+    archiveAccount: (input) => changed(() => ledger.archiveAccount(input.id, input.archived)),
+    setBudgets: (input) =>
+      changed(() =>
+        ledger.setBudgets(
+          input.month,
+          input.items.map((i) => ({ categoryId: i.categoryId, amountFen: yuanToFen(i.amountYuan) })),
+        ),
+      ),
+    budgetStatus: (input) => guard(() => ledger.budgetStatus(input.month)),
   };
 }

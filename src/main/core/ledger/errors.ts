@@ -47,3 +47,11 @@ export class LedgerWriteRefusedError extends LedgerRuleError {
     super(code, message);
   }
 }
+
+/** A category or account name as stored: trimmed, 1–20 characters. */
+export function cleanName(name: string): string {
+  const clean = name.trim();
+  if (clean.length === 0) throw new LedgerRuleError('invalid_name', '名称不能为空');
+  if (clean.length > 20) throw new LedgerRuleError('invalid_name', '名称最多20个字');
+  return clean;
+}

@@ -1,9 +1,10 @@
 import type { DraftBatchDto, ParseResult, TransactionRow, TransactionType } from '@shared/domain';
-import type { HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
+import type { BudgetAlert, HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
 import { LedgerRuleError } from './errors';
+import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 
 export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo';
@@ -13,6 +14,15 @@ type Entry = { kind: 'save' | 'import' | 'delete'; rows: RawTransaction[] } | { 
 export interface LedgerHistoryOptions {
   /** Called after every change, so windows refresh without polling. */
   onChange?: (reason: ChangeReason) => void;
+  /**
+   * Called after a change (save, manual add, edit, delete, import, undo, redo) that made
+   * this month's spending reach a budget threshold for the first time (see
+   * Ledger.crossedAlerts): once per category, month and threshold, never again for the same
+   * three, whatever undo and redo do. Only the current month of the ledger's clock alerts:
+   * edits of past months and imports of old bills stay silent. Without this option nothing
+   * is checked or recorded, so no threshold is used up before someone listens.
+   */
+  onBudgetAlert?: (alerts: BudgetAlert[]) => void;
   /** Oldest entries fall off beyond this many. */
   limit?: number;
 }
@@ -31,6 +41,7 @@ export class LedgerHistory implements LedgerPort {
   private readonly redoStack: Entry[] = [];
   private readonly limit: number;
   private readonly onChange: (reason: ChangeReason) => void;
+  private readonly onBudgetAlert: ((alerts: BudgetAlert[]) => void) | null;
 
   constructor(
     readonly ledger: Ledger,
@@ -38,12 +49,20 @@ export class LedgerHistory implements LedgerPort {
   ) {
     this.limit = options.limit ?? 100;
     this.onChange = options.onChange ?? (() => {});
+    this.onBudgetAlert = options.onBudgetAlert ?? null;
   }
 
   saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow; drafts?: DraftBatchDto | null }): TransactionRow[] {
     const rows = this.ledger.saveBatch(results, options);
     if (rows.length > 0) this.record({ kind: 'save', rows: this.ledger.rawRows(rows.map((r) => r.id)) }, 'save');
     return rows;
+  }
+
+  /** One entry of the 记一笔 form, recorded like a voice save so Ctrl+Z takes it back. */
+  addTransaction(entry: ManualEntry): TransactionRow {
+    const row = this.ledger.addTransaction(entry);
+    this.record({ kind: 'save', rows: this.ledger.rawRows([row.id]) }, 'save');
+    return row;
   }
 
   /**
@@ -143,6 +162,7 @@ export class LedgerHistory implements LedgerPort {
     this.apply(entry, 'undo');
     this.redoStack.push(entry);
     this.onChange('undo');
+    this.checkBudgets(entry);
     return { ...this.state(), done: label(entry) };
   }
 
@@ -152,6 +172,7 @@ export class LedgerHistory implements LedgerPort {
     this.apply(entry, 'redo');
     this.undoStack.push(entry);
     this.onChange(entry.kind);
+    this.checkBudgets(entry);
     return { ...this.state(), done: label(entry) };
   }
 
@@ -171,6 +192,17 @@ export class LedgerHistory implements LedgerPort {
     if (this.undoStack.length > this.limit) this.undoStack.shift();
     this.redoStack.length = 0;
     this.onChange(reason);
+    this.checkBudgets(entry);
+  }
+
+  /** Reports the thresholds a change made this month's spending reach for the first time. */
+  private checkBudgets(entry: Entry): void {
+    if (!this.onBudgetAlert) return;
+    const rows = entry.kind === 'edit' ? [...entry.before, ...entry.after] : entry.rows;
+    const month = this.ledger.currentMonth();
+    if (!rows.some((r) => r.occurred_date.startsWith(month))) return;
+    const alerts = this.ledger.crossedAlerts(month);
+    if (alerts.length > 0) this.onBudgetAlert(alerts);
   }
 
   private apply(entry: Entry, direction: 'undo' | 'redo'): void {

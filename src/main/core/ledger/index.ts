@@ -1,6 +1,8 @@
 import { Ledger, type LedgerOptions } from './ledger';
 
 export { Ledger, type ImportRow, type LedgerOptions, type ListQuery, type RawTransaction, type TransactionPatch } from './ledger';
+export type { BudgetInput } from './budgets';
+export type { ManualEntry } from './entries';
 export {
   LedgerNotFoundError,
   LedgerOpenError,

@@ -139,6 +139,6 @@ describe('categories and accounts', () => {
     expect(row!.account).toBe('零钱');
     expect(() => ledger.deleteAccount(cash.id)).toThrow(/默认账户不能删除/);
     const bank = ledger.listAccounts().find((a) => a.name === '招商银行')!;
-    expect(() => ledger.deleteAccount(bank.id)).toThrow(/还有1笔记录/);
+    expect(() => ledger.deleteAccount(bank.id)).toThrow('该账户有 1 笔记录，不能删除，可以归档');
   });
 });

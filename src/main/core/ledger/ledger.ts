@@ -1,17 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
+import { DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
 import { isTransactionType, type DraftBatchDto, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
 import type { CategoryTotal, MonthSummary, Page } from '@shared/ipc/index';
-import type { AccountInfo, CategoryInfo, DayTotal, ImportRowDto, LedgerFilter, PeriodStats, TrendPoint } from '@shared/ipc/ledger';
+import type {
+  AccountBalance,
+  AccountBalances,
+  AccountInfo,
+  BudgetAlert,
+  BudgetStatus,
+  CategoryInfo,
+  DayTotal,
+  ImportRowDto,
+  LedgerFilter,
+  PeriodStats,
+  RecentCategory,
+  TrendPoint,
+} from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { addDays, formatOffset, isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
 import { resolveForWorker } from '../worker-require';
+import { Accounts } from './accounts';
+import { Budgets, type BudgetInput } from './budgets';
 import { keepable, readDrafts } from './drafts';
+import { editedTarget, prepareEntry, type ManualEntry } from './entries';
 import {
+  cleanName,
   LedgerNotFoundError,
   type LedgerOpenError,
   LedgerRuleError,
@@ -58,6 +75,8 @@ export interface RawTransaction {
   source: string;
   created_at: string;
   updated_at: string;
+  to_account_id: number | null;
+  counterparty: string;
 }
 
 export type ExportRow = [string, string, TransactionType, string, number, string, string, number, number];
@@ -79,6 +98,10 @@ export interface TransactionPatch {
   account?: string;
   description?: string;
   date?: string;
+  /** For a TRANSFER: the account it goes to (clears the counterparty). */
+  toAccount?: string;
+  /** For a TRANSFER: who outside the user's accounts it goes to (clears the to-account). */
+  counterparty?: string;
 }
 
 type Row = {
@@ -94,14 +117,17 @@ type Row = {
   source: TransactionRow['source'];
   created_at: string;
   updated_at: string;
+  to_account: string | null;
+  counterparty: string;
 };
 
 const SELECT_ROW = `
   SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
-         t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at
+         t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty
   FROM transactions t
   JOIN categories c ON c.id = t.category_id
-  JOIN accounts a ON a.id = t.account_id`;
+  JOIN accounts a ON a.id = t.account_id
+  LEFT JOIN accounts ta ON ta.id = t.to_account_id`;
 
 function toRow(r: Row): TransactionRow {
   return {
@@ -117,6 +143,7 @@ function toRow(r: Row): TransactionRow {
     source: r.source,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    ...(r.type === 'TRANSFER' ? { toAccount: r.to_account, counterparty: r.counterparty } : {}),
   };
 }
 
@@ -132,6 +159,8 @@ export class Ledger implements LedgerPort {
   private checker: Worker | null = null;
   /** For a read-only open: which of -wal/-shm existed before, so close leaves the folder as found. */
   private readonly sidecarsBefore: Sidecars | null;
+  private readonly accountBook: Accounts;
+  private readonly budgets: Budgets;
 
   constructor(options: LedgerOptions) {
     this.path = options.path;
@@ -143,10 +172,12 @@ export class Ledger implements LedgerPort {
     this.checked = opened.checkLater ? this.checkInBackground(options.onDamage) : Promise.resolve(null);
     this.insertTx = this.db.prepare(
       `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
-         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at)
+         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty)
        VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
-         @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt)`,
+         @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty)`,
     );
+    this.accountBook = new Accounts(this.db, this.clock);
+    this.budgets = new Budgets(this.db, this.clock);
   }
 
   close(): void {
@@ -209,8 +240,9 @@ export class Ledger implements LedgerPort {
     const now = options.now ?? this.clock();
     const stamp = toZonedIso(now);
     const categories = this.categoryCandidates();
-    const accounts = this.accountIds();
-    const defaultAccount = this.defaultAccountId();
+    // An archived account takes no new entries: a spoken 「招行」 then lands in the default.
+    const accounts = this.accountBook.openIds();
+    const defaultAccount = this.accountBook.defaultId();
     const prepared = results.map((result, i) => {
       const amountFen = validateAmount(result.amount, i);
       if (!isTransactionType(result.type)) throw new LedgerValidationError(i, `类型无效（${String(result.type)}）`);
@@ -234,6 +266,8 @@ export class Ledger implements LedgerPort {
         source: options.source ?? result.source,
         createdAt: stamp,
         updatedAt: stamp,
+        toAccountId: null,
+        counterparty: '',
       };
     });
     // The card that remains is written in the same transaction: a crash between the two
@@ -363,8 +397,11 @@ export class Ledger implements LedgerPort {
     return totals.sort((a, b) => b.totalFen - a.totalFen);
   }
 
+  /** Without a type: income and expense rows together; transfers only when asked for by type. */
   totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
-    const { where, params } = this.filter(query);
+    const filtered = this.filter(query);
+    const where = query.type ? filtered.where : `${filtered.where ? `${filtered.where} AND` : 'WHERE'} +t.type <> 'TRANSFER'`;
+    const params = filtered.params;
     const r = this.db
       .prepare(`SELECT COALESCE(SUM(t.amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions t ${where}`)
       .get(...params) as LedgerTotals;
@@ -387,8 +424,10 @@ export class Ledger implements LedgerPort {
     const categoryName = patch.category ?? (patch.type && patch.type !== current.type ? null : current.category);
     const category = matchCategory(categoryName, type, this.categoryCandidates());
     if (!category) throw new LedgerValidationError(0, '没有可用的分类');
-    const accountId = patch.account ? this.accountIds().get(patch.account) : undefined;
+    const accountIds = this.accountBook.ids();
+    const accountId = patch.account ? accountIds.get(patch.account) : undefined;
     if (patch.account && accountId === undefined) throw new LedgerValidationError(0, `账户不存在（${patch.account}）`);
+    const target = editedTarget(type, patch, this.rawRows([id])[0]!, accountId, accountIds);
     let occurredAt = current.occurredAt;
     let occurredDate = current.date;
     if (patch.date && patch.date !== current.date) {
@@ -399,7 +438,8 @@ export class Ledger implements LedgerPort {
     this.db
       .prepare(
         `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
-           description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ? WHERE id = ?`,
+           description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ?,
+           to_account_id = ?, counterparty = ? WHERE id = ?`,
       )
       .run(
         amountFen,
@@ -411,9 +451,44 @@ export class Ledger implements LedgerPort {
         occurredDate,
         Date.parse(occurredAt),
         toZonedIso(this.clock()),
+        target.toAccountId,
+        target.counterparty,
         id,
       );
     return this.getTransaction(id)!;
+  }
+
+  /** Saves one entry of the 记一笔 form (rules in ./entries.ts). */
+  addTransaction(entry: ManualEntry): TransactionRow {
+    const now = this.clock();
+    const prepared = prepareEntry(entry, { categories: this.categoryCandidates(), accounts: this.accountBook, now });
+    const id = randomUUID();
+    const stamp = toZonedIso(now);
+    this.insertTx.run({ id, ...prepared, currency: DEFAULT_CURRENCY, source: 'manual', createdAt: stamp, updatedAt: stamp });
+    return this.getTransaction(id)!;
+  }
+
+  /**
+   * The categories of `type` most recently entered (by entry order, not by day), newest
+   * first, hidden ones left out: the first cells of the form's grid. Reads at most the
+   * last 2 000 rows of the type, so a ledger of millions answers as fast as a small one.
+   */
+  recentCategories(type: TransactionType, limit = 3): RecentCategory[] {
+    const names = new Map(
+      (this.db.prepare('SELECT id, name FROM categories WHERE type = ? AND hidden = 0').all(type) as RecentCategory[]).map((c) => [c.id, c.name]),
+    );
+    const recent: RecentCategory[] = [];
+    const rows = this.db
+      .prepare('SELECT category_id FROM transactions WHERE +type = ? ORDER BY rowid DESC LIMIT 2000')
+      .pluck()
+      .iterate(type) as IterableIterator<number>;
+    for (const categoryId of rows) {
+      const name = names.get(categoryId);
+      if (name === undefined || recent.some((c) => c.id === categoryId)) continue;
+      recent.push({ id: categoryId, name });
+      if (recent.length >= limit) break;
+    }
+    return recent;
   }
 
   deleteTransaction(id: string): void {
@@ -520,6 +595,8 @@ export class Ledger implements LedgerPort {
           source: r.source,
           createdAt: r.created_at,
           updatedAt: r.updated_at,
+          toAccountId: r.to_account_id,
+          counterparty: r.counterparty,
         });
       }
     })();
@@ -530,7 +607,8 @@ export class Ledger implements LedgerPort {
     const update = this.db.prepare(
       `UPDATE transactions SET amount_fen = @amount_fen, currency = @currency, type = @type, category_id = @category_id,
          account_id = @account_id, description = @description, occurred_at = @occurred_at, occurred_date = @occurred_date,
-         occurred_ms = @occurred_ms, source = @source, created_at = @created_at, updated_at = @updated_at WHERE id = @id`,
+         occurred_ms = @occurred_ms, source = @source, created_at = @created_at, updated_at = @updated_at,
+         to_account_id = @to_account_id, counterparty = @counterparty WHERE id = @id`,
     );
     this.db.transaction(() => {
       for (const r of rows) {
@@ -559,7 +637,7 @@ export class Ledger implements LedgerPort {
       for (const c of this.db.prepare('SELECT id, name, type FROM categories').all() as { id: number; name: string; type: string }[]) {
         categoryIds.set(`${c.type}:${c.name}`, c.id);
       }
-      const accountIds = this.accountIds();
+      const accountIds = this.accountBook.ids();
       rows.forEach((r, i) => {
         if (duplicate[i]) return;
         let categoryId = categoryIds.get(`${r.type}:${r.category}`);
@@ -588,6 +666,8 @@ export class Ledger implements LedgerPort {
           source: 'import',
           createdAt: stamp,
           updatedAt: stamp,
+          toAccountId: null,
+          counterparty: '',
         });
         ids.push(id);
       });
@@ -686,68 +766,72 @@ export class Ledger implements LedgerPort {
     this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
   }
 
-  // ---- accounts -----------------------------------------------------------------------
+  // ---- accounts (./accounts.ts) ------------------------------------------------------
 
   listAccounts(): AccountInfo[] {
-    const rows = this.db
-      .prepare(
-        `SELECT a.id, a.name, a.is_default AS isDefault,
-           (SELECT COUNT(*) FROM transactions t WHERE t.account_id = a.id) AS count
-         FROM accounts a ORDER BY a.sort_order, a.id`,
-      )
-      .all() as (Omit<AccountInfo, 'isDefault'> & { isDefault: number })[];
-    return rows.map((r) => ({ ...r, isDefault: r.isDefault === 1 }));
+    return this.accountBook.list();
   }
 
   account(id: number): AccountInfo {
-    const found = this.listAccounts().find((a) => a.id === id);
-    if (!found) throw new LedgerRuleError('not_found', '这个账户不存在');
-    return found;
+    return this.accountBook.get(id);
   }
 
-  addAccount(name: string): AccountInfo {
-    const clean = cleanName(name);
-    this.assertAccountNameFree(clean);
-    const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM accounts').get() as { n: number };
-    const info = this.db
-      .prepare('INSERT INTO accounts (name, is_default, sort_order, created_at) VALUES (?, 0, ?, ?)')
-      .run(clean, next.n, toZonedIso(this.clock()));
-    return this.account(Number(info.lastInsertRowid));
+  addAccount(name: string, initialBalanceFen = 0): AccountInfo {
+    return this.accountBook.add(name, initialBalanceFen);
   }
 
   renameAccount(id: number, name: string): AccountInfo {
-    const current = this.account(id);
-    const clean = cleanName(name);
-    if (clean !== current.name) this.assertAccountNameFree(clean);
-    this.db.prepare('UPDATE accounts SET name = ? WHERE id = ?').run(clean, id);
-    return this.account(id);
+    return this.accountBook.rename(id, name);
   }
 
   setDefaultAccount(id: number): AccountInfo[] {
-    this.account(id);
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE accounts SET is_default = 0').run();
-      this.db.prepare('UPDATE accounts SET is_default = 1 WHERE id = ?').run(id);
-    })();
-    return this.listAccounts();
+    return this.accountBook.setDefault(id);
+  }
+
+  archiveAccount(id: number, archived: boolean): AccountBalance {
+    return this.accountBook.setArchived(id, archived);
   }
 
   deleteAccount(id: number): void {
-    const current = this.account(id);
-    if (current.isDefault) throw new LedgerRuleError('account_in_use', '默认账户不能删除，请先把别的账户设为默认');
-    if (current.count > 0) throw new LedgerRuleError('account_in_use', `「${current.name}」下还有${current.count}笔记录，不能删除`);
-    this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+    this.accountBook.delete(id);
+  }
+
+  accountBalances(): AccountBalances {
+    return this.accountBook.balances();
+  }
+
+  // ---- budgets (./budgets.ts) ---------------------------------------------------------
+
+  /**
+   * Replaces a month's budgets. Thresholds this month's spending already reaches under them
+   * are recorded as fired without an alert: alerts tell of spending that crosses a budget,
+   * and the user setting one below what is spent sees the red bar in the editor already.
+   */
+  setBudgets(month: string, items: readonly BudgetInput[]): BudgetStatus {
+    return this.transaction(() => {
+      const status = this.budgets.set(month, items);
+      this.budgets.crossedAlerts(this.currentMonth());
+      return status;
+    });
+  }
+
+  budgetStatus(month: string): BudgetStatus {
+    return this.budgets.status(month);
+  }
+
+  /** Thresholds newly reached in `month`, recorded so each fires once (see Budgets.crossedAlerts). */
+  crossedAlerts(month: string): BudgetAlert[] {
+    return this.budgets.crossedAlerts(month);
+  }
+
+  /** The month (YYYY-MM) of the ledger's clock: the one budget alerts are about. */
+  currentMonth(): string {
+    return localDate(this.clock()).slice(0, 7);
   }
 
   private assertCategoryNameFree(name: string, type: TransactionType): void {
     if (this.db.prepare('SELECT 1 FROM categories WHERE name = ? AND type = ?').get(name, type)) {
       throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的分类`);
-    }
-  }
-
-  private assertAccountNameFree(name: string): void {
-    if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(name)) {
-      throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的账户`);
     }
   }
 
@@ -805,28 +889,10 @@ export class Ledger implements LedgerPort {
   categoryCandidates(): CategoryCandidate[] {
     return this.db.prepare('SELECT id, name, type, sort_order AS sortOrder FROM categories').all() as CategoryCandidate[];
   }
-
-  private accountIds(): Map<string, number> {
-    const rows = this.db.prepare('SELECT id, name FROM accounts').all() as { id: number; name: string }[];
-    return new Map(rows.map((r) => [r.name, r.id]));
-  }
-
-  private defaultAccountId(): number {
-    const r = this.db.prepare('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').get() as { id: number } | undefined;
-    if (!r) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);
-    return r.id;
-  }
 }
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
-
-function cleanName(name: string): string {
-  const clean = name.trim();
-  if (clean.length === 0) throw new LedgerRuleError('invalid_name', '名称不能为空');
-  if (clean.length > 20) throw new LedgerRuleError('invalid_name', '名称最多20个字');
-  return clean;
 }
 
 function validateAmount(amount: number | null | undefined, i: number): number {

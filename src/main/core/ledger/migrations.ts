@@ -84,6 +84,72 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'accounts with initial balances, archiving and running totals; transfer targets; monthly budgets and their alerts',
+    up: `
+      ALTER TABLE accounts ADD COLUMN initial_balance_fen INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE accounts ADD COLUMN archived_at TEXT NULL;
+      -- income − expense − transfers out + transfers in, and the rows naming the account on
+      -- either side: kept by the triggers below in the same transaction as every write, so
+      -- balances and the delete check read one row per account instead of the whole ledger.
+      ALTER TABLE accounts ADD COLUMN flow_fen INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE accounts ADD COLUMN row_count INTEGER NOT NULL DEFAULT 0;
+      -- A TRANSFER moves money out of account_id: into another of the user's accounts
+      -- (to_account_id) or to someone outside them (counterparty).
+      ALTER TABLE transactions ADD COLUMN to_account_id INTEGER NULL REFERENCES accounts (id);
+      ALTER TABLE transactions ADD COLUMN counterparty TEXT NOT NULL DEFAULT '';
+      CREATE INDEX transactions_by_to_account ON transactions (to_account_id) WHERE to_account_id IS NOT NULL;
+      UPDATE accounts SET
+        flow_fen = COALESCE((SELECT SUM(CASE t.type WHEN 'INCOME' THEN t.amount_fen ELSE -t.amount_fen END)
+                             FROM transactions t WHERE t.account_id = accounts.id), 0),
+        row_count = (SELECT COUNT(*) FROM transactions t WHERE t.account_id = accounts.id);
+      CREATE TRIGGER transactions_flow_insert AFTER INSERT ON transactions BEGIN
+        UPDATE accounts SET flow_fen = flow_fen + CASE NEW.type WHEN 'INCOME' THEN NEW.amount_fen ELSE -NEW.amount_fen END,
+          row_count = row_count + 1 WHERE id = NEW.account_id;
+        UPDATE accounts SET flow_fen = flow_fen + CASE NEW.type WHEN 'TRANSFER' THEN NEW.amount_fen ELSE 0 END,
+          row_count = row_count + 1 WHERE id = NEW.to_account_id;
+      END;
+      CREATE TRIGGER transactions_flow_delete AFTER DELETE ON transactions BEGIN
+        UPDATE accounts SET flow_fen = flow_fen - CASE OLD.type WHEN 'INCOME' THEN OLD.amount_fen ELSE -OLD.amount_fen END,
+          row_count = row_count - 1 WHERE id = OLD.account_id;
+        UPDATE accounts SET flow_fen = flow_fen - CASE OLD.type WHEN 'TRANSFER' THEN OLD.amount_fen ELSE 0 END,
+          row_count = row_count - 1 WHERE id = OLD.to_account_id;
+      END;
+      CREATE TRIGGER transactions_flow_update AFTER UPDATE OF amount_fen, type, account_id, to_account_id ON transactions BEGIN
+        UPDATE accounts SET flow_fen = flow_fen - CASE OLD.type WHEN 'INCOME' THEN OLD.amount_fen ELSE -OLD.amount_fen END,
+          row_count = row_count - 1 WHERE id = OLD.account_id;
+        UPDATE accounts SET flow_fen = flow_fen - CASE OLD.type WHEN 'TRANSFER' THEN OLD.amount_fen ELSE 0 END,
+          row_count = row_count - 1 WHERE id = OLD.to_account_id;
+        UPDATE accounts SET flow_fen = flow_fen + CASE NEW.type WHEN 'INCOME' THEN NEW.amount_fen ELSE -NEW.amount_fen END,
+          row_count = row_count + 1 WHERE id = NEW.account_id;
+        UPDATE accounts SET flow_fen = flow_fen + CASE NEW.type WHEN 'TRANSFER' THEN NEW.amount_fen ELSE 0 END,
+          row_count = row_count + 1 WHERE id = NEW.to_account_id;
+      END;
+      -- A month that has budgets of its own (possibly none: an emptied month ends the
+      -- inheritance); a month without a row takes the latest earlier month's.
+      CREATE TABLE budget_months (
+        month       TEXT PRIMARY KEY,
+        updated_at  TEXT NOT NULL
+      );
+      CREATE TABLE budgets (
+        id           INTEGER PRIMARY KEY,
+        month        TEXT NOT NULL REFERENCES budget_months (month) ON DELETE CASCADE,
+        -- NULL: the month's total budget
+        category_id  INTEGER NULL REFERENCES categories (id) ON DELETE CASCADE,
+        amount_fen   INTEGER NOT NULL CHECK (amount_fen > 0)
+      );
+      CREATE UNIQUE INDEX budgets_by_month_category ON budgets (month, IFNULL(category_id, 0));
+      CREATE TABLE budget_alerts (
+        id           INTEGER PRIMARY KEY,
+        month        TEXT NOT NULL,
+        category_id  INTEGER NULL REFERENCES categories (id) ON DELETE CASCADE,
+        threshold    INTEGER NOT NULL CHECK (threshold IN (80, 100)),
+        fired_at     TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX budget_alerts_once ON budget_alerts (month, IFNULL(category_id, 0), threshold);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TransactionRow } from '@shared/domain';
+import type { AccountBalance, AccountBalances, AccountInfo, BudgetAlert, BudgetStatus, HistoryState, RecentCategory } from '@shared/ipc/ledger';
+import { LedgerHistory, openLedger, type Ledger } from '../ledger/index';
+import { createDispatch, type Dispatch } from './handlers';
+import { createLedgerHandlers } from './ledger-handlers';
+import type { Handlers } from './types';
+import { NOW } from '../../../../test/support/ledger-fixtures';
+
+// The 记一笔, balance and budget commands through the real dispatch: zod at the boundary,
+// then the ledger's rules, answered as sentences the window shows as they are.
+let ledger: Ledger;
+let dispatch: Dispatch;
+let alerts: BudgetAlert[][];
+
+beforeEach(() => {
+  ledger = openLedger({ path: ':memory:', now: () => NOW });
+  alerts = [];
+  const history = new LedgerHistory(ledger, { onBudgetAlert: (a) => alerts.push(a) });
+  // Only the ledger area is under test; a command of another area is never dispatched here.
+  dispatch = createDispatch(createLedgerHandlers({ ledger, history }) as Handlers);
+});
+afterEach(() => ledger.close());
+
+async function value<T>(name: string, input: unknown): Promise<T> {
+  const result = await dispatch(name, input);
+  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+}
+
+const refused = (code: string, message: string | RegExp) => ({ ok: false, error: { code, message: expect.stringMatching(message) } });
+
+describe('记一笔 and accounts', () => {
+  it('adds a form entry in yuan, undoable, and a transfer that keeps the total', async () => {
+    const bank = await value<AccountInfo>('addAccount', { name: '银行卡', initialBalanceYuan: 1000.5 });
+    expect(bank).toMatchObject({ name: '银行卡', count: 0 });
+    const row = await value<TransactionRow>('addTransaction', {
+      amountYuan: 12.34,
+      type: 'EXPENSE',
+      category: '餐饮',
+      date: '2026-02-16',
+      time: '12:05',
+      note: '午饭',
+    });
+    expect(row).toMatchObject({ amountFen: 1234, occurredAt: '2026-02-16T12:05:00+08:00', source: 'manual', account: '钱包' });
+    expect(await value<HistoryState>('historyState', {})).toMatchObject({ canUndo: true, undoLabel: '记账 1 笔' });
+
+    await value('addTransaction', { amountYuan: 100, type: 'TRANSFER', date: '2026-02-16', time: '12:06', account: '银行卡', toAccount: '钱包' });
+    const balances = await value<AccountBalances>('accountBalances', {});
+    expect(balances.accounts.map((a) => [a.name, a.balanceFen, a.archived])).toEqual([
+      ['钱包', -1234 + 100_00, false],
+      ['银行卡', 1000_50 - 100_00, false],
+    ]);
+    expect(balances.totalFen).toBe(1000_50 - 1234);
+
+    await value('undo', {});
+    expect((await value<AccountBalances>('accountBalances', {})).totalFen).toBe(1000_50 - 1234);
+    expect(ledger.count()).toBe(1);
+  });
+
+  it('refuses bad amounts at the boundary and rule breaks with the ledger’s sentence, saving nothing', async () => {
+    const form = { type: 'EXPENSE', date: '2026-02-16', time: '12:05' };
+    for (const amountYuan of [0, -1, 1e9, 0.001, Number.NaN]) {
+      expect(await dispatch('addTransaction', { ...form, amountYuan }), String(amountYuan)).toMatchObject(refused('validation_failed', /amountYuan/));
+    }
+    expect(await dispatch('addTransaction', { ...form, amountYuan: '12+3' })).toMatchObject(refused('validation_failed', /amountYuan/));
+    expect(await dispatch('addTransaction', { ...form, amountYuan: 5, time: '25:00' })).toMatchObject(refused('validation_failed', /时间应为 HH:MM/));
+    expect(await dispatch('addTransaction', { ...form, amountYuan: 5, type: 'TRANSFER' })).toMatchObject(
+      refused('invalid_transaction', '转账需要填写转入账户或对方（二选一）'),
+    );
+    expect(await dispatch('addTransaction', { ...form, amountYuan: 5, account: '火星' })).toMatchObject(
+      refused('invalid_transaction', '账户不存在（火星）'),
+    );
+    expect(ledger.count()).toBe(0);
+  });
+
+  it('archives and unarchives; the default cannot be archived; a used account cannot be deleted', async () => {
+    const bank = await value<AccountInfo>('addAccount', { name: '银行卡' });
+    expect(await value<AccountInfo>('addAccount', { name: '现金' })).toMatchObject({ name: '现金' });
+    await value('addTransaction', { amountYuan: 5, type: 'EXPENSE', date: '2026-02-16', time: '12:05', account: '银行卡' });
+    expect(await value<AccountBalance>('archiveAccount', { id: bank.id, archived: true })).toMatchObject({
+      archived: true,
+      count: 1,
+      balanceFen: -500,
+    });
+    expect(await dispatch('addTransaction', { amountYuan: 5, type: 'EXPENSE', date: '2026-02-16', time: '12:05', account: '银行卡' })).toMatchObject(
+      refused('invalid_transaction', '账户「银行卡」已归档'),
+    );
+    expect(await dispatch('deleteAccount', { id: bank.id })).toMatchObject(refused('account_in_use', '该账户有 1 笔记录，不能删除，可以归档'));
+    expect(await dispatch('archiveAccount', { id: 1, archived: true })).toMatchObject(refused('account_in_use', '「钱包」是默认账户，不能归档'));
+    expect(await value<AccountBalance>('archiveAccount', { id: bank.id, archived: false })).toMatchObject({ archived: false });
+    expect(await dispatch('archiveAccount', { id: 999, archived: true })).toMatchObject(refused('not_found', '这个账户不存在'));
+    expect(await dispatch('addAccount', { name: '借呗', initialBalanceYuan: 0.005 })).toMatchObject(
+      refused('validation_failed', /初始余额最多两位小数/),
+    );
+  });
+
+  it('lists the categories used most recently first', async () => {
+    for (const category of ['交通', '购物', '餐饮']) {
+      await value('addTransaction', { amountYuan: 5, type: 'EXPENSE', category, date: '2026-02-16', time: '12:05' });
+    }
+    expect((await value<RecentCategory[]>('recentCategories', { type: 'EXPENSE' })).map((c) => c.name)).toEqual(['餐饮', '购物', '交通']);
+    expect((await value<RecentCategory[]>('recentCategories', { type: 'EXPENSE', limit: 1 })).map((c) => c.name)).toEqual(['餐饮']);
+    expect(await dispatch('recentCategories', { type: 'EXPENSE', limit: 0 })).toMatchObject(refused('validation_failed', /limit/));
+  });
+});
+
+describe('budgets', () => {
+  it('sets a month in one call, reports status and inheritance, and alerts once when the form crosses 80 %', async () => {
+    const food = ledger.listCategories().find((c) => c.name === '餐饮')!;
+    const set = await value<BudgetStatus>('setBudgets', {
+      month: '2026-02',
+      items: [
+        { categoryId: food.id, amountYuan: 100 },
+        { categoryId: null, amountYuan: 2000.5 },
+      ],
+    });
+    expect(set).toMatchObject({
+      source: '2026-02',
+      inherited: false,
+      lines: [{ category: '餐饮', budgetFen: 100_00 }],
+      total: { budgetFen: 2000_50 },
+    });
+    expect(await value<BudgetStatus>('budgetStatus', { month: '2026-03' })).toMatchObject({ source: '2026-02', inherited: true });
+
+    const spend = { amountYuan: 81, type: 'EXPENSE', category: '餐饮', date: '2026-02-16', time: '12:05' };
+    await value('addTransaction', spend);
+    expect(alerts).toEqual([
+      [{ month: '2026-02', categoryId: food.id, category: '餐饮', threshold: 80, percent: 81, spentFen: 81_00, budgetFen: 100_00 }],
+    ]);
+    await value('undo', {});
+    await value('redo', {});
+    expect(alerts).toHaveLength(1);
+    expect(await value<BudgetStatus>('budgetStatus', { month: '2026-02' })).toMatchObject({
+      lines: [{ spentFen: 81_00, percent: 81, level: 'warn' }],
+    });
+
+    expect(await value<BudgetStatus>('setBudgets', { month: '2026-02', items: [] })).toMatchObject({ lines: [], total: null });
+  });
+
+  it('refuses 0, negative and sub-fen budgets, and rule breaks, keeping what was set', async () => {
+    for (const amountYuan of [0, -5, 0.001]) {
+      expect(await dispatch('setBudgets', { month: '2026-02', items: [{ categoryId: null, amountYuan }] }), String(amountYuan)).toMatchObject(
+        refused('validation_failed', /预算金额/),
+      );
+    }
+    expect(await dispatch('setBudgets', { month: '2026-13', items: [] })).toMatchObject(refused('validation_failed', /month/));
+    const salary = ledger.listCategories().find((c) => c.name === '工资')!;
+    expect(await dispatch('setBudgets', { month: '2026-02', items: [{ categoryId: salary.id, amountYuan: 5 }] })).toMatchObject(
+      refused('invalid_budget', '预算只能设给支出分类'),
+    );
+    expect(await value<BudgetStatus>('budgetStatus', { month: '2026-02' })).toMatchObject({ source: null, lines: [], total: null });
+  });
+});

@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LedgerHistory, LedgerRuleError, openLedger, type Ledger } from './index';
+import { MIGRATIONS } from './migrations';
+import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
+
+let ledger: Ledger;
+
+beforeEach(() => {
+  ledger = openLedger({ path: ':memory:', now: () => NOW });
+});
+afterEach(() => ledger.close());
+
+const balances = () => ledger.accountBalances().accounts.map((a) => [a.name, a.balanceFen]);
+
+describe('accounts with balances', () => {
+  it('balance = initial + income + transfers in − expense − transfers out; own transfers keep the total', () => {
+    ledger.addAccount('银行卡', 500_00);
+    ledger.addAccount('信用卡', -200_00);
+    ledger.addTransaction(entry({ amountFen: 30_00 }));
+    ledger.addTransaction(entry({ type: 'INCOME', category: '工资', amountFen: 1000_00, account: '银行卡' }));
+    const before = ledger.accountBalances().totalFen;
+    expect(before).toBe(500_00 - 200_00 - 30_00 + 1000_00);
+
+    ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen: 100_00, account: '银行卡', toAccount: '钱包' }));
+    ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen: 80_00, account: '银行卡', toAccount: '信用卡' }));
+    expect(ledger.accountBalances().totalFen).toBe(before);
+
+    // A transfer to someone outside the user's accounts is money leaving.
+    const [rent] = [
+      ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen: 50_00, account: '银行卡', counterparty: '房东' })),
+    ];
+    expect(rent).toMatchObject({ type: 'TRANSFER', category: '转账', account: '银行卡', toAccount: null, counterparty: '房东' });
+    expect(balances()).toEqual([
+      ['钱包', -30_00 + 100_00],
+      ['银行卡', 500_00 + 1000_00 - 100_00 - 80_00 - 50_00],
+      ['信用卡', -200_00 + 80_00],
+    ]);
+    expect(ledger.accountBalances().totalFen).toBe(before - 50_00);
+  });
+
+  it('keeps the running totals right through edits, undo and redo', () => {
+    const history = new LedgerHistory(ledger);
+    ledger.addAccount('银行卡', 0);
+    const row = history.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen: 70_00, account: '钱包', toAccount: '银行卡' }));
+    expect(balances()).toEqual([
+      ['钱包', -70_00],
+      ['银行卡', 70_00],
+    ]);
+    history.updateTransaction(row.id, { amountFen: 20_00, account: '银行卡', toAccount: '钱包' });
+    expect(balances()).toEqual([
+      ['钱包', 20_00],
+      ['银行卡', -20_00],
+    ]);
+    // Leaving TRANSFER drops the transfer target: an expense names one account only.
+    const expense = history.updateTransaction(row.id, { type: 'EXPENSE', category: '餐饮' });
+    expect(expense.toAccount).toBeUndefined();
+    expect(ledger.rawRows([row.id])[0]).toMatchObject({ to_account_id: null, counterparty: '' });
+    expect(balances()).toEqual([
+      ['钱包', 0],
+      ['银行卡', -20_00],
+    ]);
+    history.undo();
+    history.undo();
+    expect(balances()).toEqual([
+      ['钱包', -70_00],
+      ['银行卡', 70_00],
+    ]);
+    history.undo();
+    expect(balances()).toEqual([
+      ['钱包', 0],
+      ['银行卡', 0],
+    ]);
+    history.redo();
+    expect(balances()).toEqual([
+      ['钱包', -70_00],
+      ['银行卡', 70_00],
+    ]);
+    expect(() => history.updateTransaction(row.id, { toAccount: '钱包' })).toThrow(/同一个账户/);
+  });
+
+  it('archives an account: history and balance stay, new entries cannot use it, voice saves land in the default', () => {
+    const bank = ledger.addAccount('银行卡', 100_00);
+    ledger.saveBatch([item({ account: '银行卡', amount: 10 })]);
+    const archived = ledger.archiveAccount(bank.id, true);
+    expect(archived).toMatchObject({ name: '银行卡', archived: true, count: 1, balanceFen: 90_00 });
+    expect(ledger.list({ account: '银行卡' }).total).toBe(1);
+    expect(ledger.accountBalances().totalFen).toBe(90_00);
+    expect(() => ledger.addTransaction(entry({ account: '银行卡' }))).toThrow('账户「银行卡」已归档');
+    expect(() => ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, toAccount: '银行卡' }))).toThrow('账户「银行卡」已归档');
+    expect(ledger.saveBatch([item({ account: '银行卡' })])[0]!.account).toBe('钱包');
+    expect(() => ledger.setDefaultAccount(bank.id)).toThrow(/已归档/);
+    expect(ledger.archiveAccount(bank.id, false).archived).toBe(false);
+    expect(ledger.addTransaction(entry({ account: '银行卡' })).account).toBe('银行卡');
+  });
+
+  it('never archives the default account', () => {
+    const wallet = ledger.listAccounts().find((a) => a.isDefault)!;
+    expect(wallet.name).toBe('钱包');
+    expect(() => ledger.archiveAccount(wallet.id, true)).toThrow(new LedgerRuleError('account_in_use', '「钱包」是默认账户，不能归档'));
+  });
+
+  it('refuses to delete an account that any row names, on either side of a transfer, with the count', () => {
+    const bank = ledger.addAccount('银行卡');
+    for (let i = 0; i < 12; i++) ledger.addTransaction(entry({ account: '银行卡' }));
+    expect(() => ledger.deleteAccount(bank.id)).toThrow('该账户有 12 笔记录，不能删除，可以归档');
+    const target = ledger.addAccount('零钱通');
+    ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, toAccount: '零钱通' }));
+    expect(() => ledger.deleteAccount(target.id)).toThrow('该账户有 1 笔记录，不能删除，可以归档');
+    const unused = ledger.addAccount('空账户', 5_00);
+    ledger.deleteAccount(unused.id);
+    expect(ledger.listAccounts().map((a) => a.name)).toEqual(['钱包', '银行卡', '零钱通']);
+  });
+});
+
+describe('a ledger from before migration 4', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'skj-migrate4-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gets its account totals from the rows it already has', () => {
+    const path = join(dir, 'v3.db');
+    const old = new Database(path);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 3)) old.exec(m.up);
+    old.pragma('user_version = 3');
+    old.prepare("INSERT INTO accounts (name, sort_order, created_at) VALUES ('银行卡', 1, '2026-01-01T00:00:00Z')").run();
+    const insert = old.prepare(
+      `INSERT INTO transactions (id, amount_fen, type, category_id, account_id, occurred_at, occurred_date, occurred_ms, source, created_at, updated_at)
+       VALUES (?, ?, ?, (SELECT id FROM categories WHERE type = ? LIMIT 1), ?, '2026-02-01T08:00:00+08:00', '2026-02-01', 0, 'local', 'x', 'x')`,
+    );
+    insert.run('a', 1500, 'EXPENSE', 'EXPENSE', 1);
+    insert.run('b', 100000, 'INCOME', 'INCOME', 2);
+    insert.run('c', 300, 'TRANSFER', 'TRANSFER', 2);
+    old.close();
+
+    const migrated = openLedger({ path, now: () => NOW });
+    try {
+      expect(migrated.schemaVersion).toBe(4);
+      expect(migrated.accountBalances()).toEqual({
+        accounts: [
+          { id: 1, name: '钱包', isDefault: true, count: 1, initialBalanceFen: 0, balanceFen: -1500, archived: false },
+          { id: 2, name: '银行卡', isDefault: false, count: 2, initialBalanceFen: 0, balanceFen: 100000 - 300, archived: false },
+        ],
+        totalFen: -1500 + 100000 - 300,
+      });
+    } finally {
+      migrated.close();
+    }
+  });
+});
+
+describe('the 记一笔 form', () => {
+  it('stores the day and time in the user offset as a manual row that undo takes back', () => {
+    const history = new LedgerHistory(ledger);
+    const row = history.addTransaction(entry({ amountFen: 1250, date: '2026-02-16', time: '21:05', note: ' 夜宵 ' }));
+    expect(row).toMatchObject({
+      amountFen: 1250,
+      type: 'EXPENSE',
+      category: '餐饮',
+      account: '钱包',
+      description: '夜宵',
+      occurredAt: '2026-02-16T21:05:00+08:00',
+      date: '2026-02-16',
+      source: 'manual',
+    });
+    expect(ledger.rawRows([row.id])[0]!.occurred_ms).toBe(Date.parse('2026-02-16T13:05:00Z'));
+    expect(history.state().undoLabel).toBe('记账 1 笔');
+    history.undo();
+    expect(ledger.getTransaction(row.id)).toBeUndefined();
+    history.redo();
+    expect(ledger.getTransaction(row.id)).toMatchObject({ occurredAt: '2026-02-16T21:05:00+08:00' });
+  });
+
+  it.each([
+    [{ amountFen: 0 }, '金额必须大于0'],
+    [{ amountFen: -5 }, '金额必须大于0'],
+    [{ amountFen: 10_000_000_001 }, '金额超过上限（1亿元）'],
+    [{ date: '2026-02-30' }, '日期无效（2026-02-30）'],
+    [{ time: '24:00' }, '时间无效（24:00）'],
+    [{ category: '工资' }, '没有名为「工资」的支出分类'],
+    [{ account: '火星银行' }, '账户不存在（火星银行）'],
+    [{ counterparty: '房东' }, '只有转账才有转入账户或对方'],
+    [{ type: 'TRANSFER', category: undefined }, '转账需要填写转入账户或对方（二选一）'],
+    [{ type: 'TRANSFER', category: undefined, toAccount: '钱包', counterparty: '房东' }, '转账需要填写转入账户或对方（二选一）'],
+    [{ type: 'TRANSFER', category: undefined, toAccount: '钱包' }, '转出和转入不能是同一个账户'],
+  ] as const)('refuses %j: %s, and saves nothing', (over, message) => {
+    expect(() => ledger.addTransaction(entry(over))).toThrow(new LedgerRuleError('invalid_transaction', message));
+    expect(ledger.count()).toBe(0);
+  });
+
+  it('offers the three categories used most recently first (by entry, hidden ones left out)', () => {
+    expect(ledger.recentCategories('EXPENSE')).toEqual([]);
+    for (const category of ['交通', '餐饮', '购物', '餐饮', '娱乐']) ledger.addTransaction(entry({ category, date: '2020-01-01' }));
+    ledger.addTransaction(entry({ type: 'INCOME', category: '工资' }));
+    expect(ledger.recentCategories('EXPENSE').map((c) => c.name)).toEqual(['娱乐', '餐饮', '购物']);
+    expect(ledger.recentCategories('EXPENSE', 5).map((c) => c.name)).toEqual(['娱乐', '餐饮', '购物', '交通']);
+    expect(ledger.recentCategories('INCOME').map((c) => c.name)).toEqual(['工资']);
+    const shopping = ledger.listCategories().find((c) => c.name === '购物')!;
+    ledger.setCategoryHidden(shopping.id, true);
+    expect(ledger.recentCategories('EXPENSE').map((c) => c.name)).toEqual(['娱乐', '餐饮', '交通']);
+  });
+});
+
+describe('statistics leave transfers out of income and expense', () => {
+  it('month summary, period stats, day headers and spoken totals', () => {
+    ledger.addAccount('银行卡');
+    ledger.addTransaction(entry({ amountFen: 30_00, date: '2026-02-03' }));
+    ledger.addTransaction(entry({ type: 'INCOME', category: '工资', amountFen: 500_00, date: '2026-02-03' }));
+    ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen: 200_00, date: '2026-02-03', toAccount: '银行卡' }));
+    ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen: 7_00, date: '2026-02-04', counterparty: '同事' }));
+
+    expect(ledger.monthSummary('2026-02')).toMatchObject({ expenseFen: 30_00, incomeFen: 500_00, transferFen: 207_00 });
+    const stats = ledger.periodStats({ from: '2026-02-01', to: '2026-02-28', granularity: 'day' });
+    expect(stats).toMatchObject({ expenseFen: 30_00, incomeFen: 500_00, transferFen: 207_00, balanceFen: 470_00 });
+    expect(stats.trend.find((p) => p.key === '2026-02-03')).toEqual({ key: '2026-02-03', expenseFen: 30_00, incomeFen: 500_00 });
+    expect(stats.trend.find((p) => p.key === '2026-02-04')).toEqual({ key: '2026-02-04', expenseFen: 0, incomeFen: 0 });
+    expect(ledger.days({ from: '2026-02-04', to: '2026-02-04' })).toEqual([{ date: '2026-02-04', count: 1, expenseFen: 0, incomeFen: 0 }]);
+    expect(ledger.totals({ from: '2026-02-01', to: '2026-02-28' })).toEqual({ totalFen: 530_00, count: 2 });
+    expect(ledger.totals({ from: '2026-02-01', to: '2026-02-28', type: 'TRANSFER' })).toEqual({ totalFen: 207_00, count: 2 });
+  });
+});

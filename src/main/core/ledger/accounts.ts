@@ -1,0 +1,142 @@
+import type Database from 'better-sqlite3';
+import { DEFAULT_ACCOUNT } from '@shared/categories';
+import type { AccountBalance, AccountBalances, AccountInfo } from '@shared/ipc/ledger';
+import { MAX_AMOUNT_YUAN } from '@shared/money';
+import { toZonedIso, type ZonedNow } from '@shared/time';
+import { cleanName, LedgerRuleError } from './errors';
+
+type AccountRecord = {
+  id: number;
+  name: string;
+  isDefault: number;
+  count: number;
+  initialBalanceFen: number;
+  flowFen: number;
+  archivedAt: string | null;
+};
+
+const SELECT_ACCOUNTS = `
+  SELECT id, name, is_default AS isDefault, row_count AS count, initial_balance_fen AS initialBalanceFen,
+         flow_fen AS flowFen, archived_at AS archivedAt
+  FROM accounts`;
+
+function toInfo(r: AccountRecord): AccountInfo {
+  return { id: r.id, name: r.name, isDefault: r.isDefault === 1, count: r.count };
+}
+
+function toBalance(r: AccountRecord): AccountBalance {
+  return { ...toInfo(r), initialBalanceFen: r.initialBalanceFen, balanceFen: r.initialBalanceFen + r.flowFen, archived: r.archivedAt !== null };
+}
+
+/**
+ * The user's accounts. A TRANSFER row always takes money OUT of its account_id: into another
+ * account (to_account_id, the user's total is unchanged) or to a counterparty outside the
+ * user's accounts (the total drops). Money coming in from outside is INCOME. Balances read
+ * the running totals the migration-4 triggers keep on each account row (flow_fen, row_count),
+ * so they cost one row per account however large the ledger.
+ */
+export class Accounts {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: () => ZonedNow,
+  ) {}
+
+  list(): AccountInfo[] {
+    return this.records().map(toInfo);
+  }
+
+  get(id: number): AccountInfo {
+    return toInfo(this.record(id));
+  }
+
+  balances(): AccountBalances {
+    const accounts = this.records().map(toBalance);
+    return { accounts, totalFen: accounts.reduce((n, a) => n + a.balanceFen, 0) };
+  }
+
+  balance(id: number): AccountBalance {
+    return toBalance(this.record(id));
+  }
+
+  /** `initialBalanceFen` may be negative (a credit card that starts in debt). */
+  add(name: string, initialBalanceFen = 0): AccountInfo {
+    const clean = cleanName(name);
+    if (!Number.isInteger(initialBalanceFen) || Math.abs(initialBalanceFen) > MAX_AMOUNT_YUAN * 100) {
+      throw new LedgerRuleError('invalid_amount', '初始余额无效（最多两位小数，绝对值不超过1亿元）');
+    }
+    this.assertNameFree(clean);
+    const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM accounts').get() as { n: number };
+    const info = this.db
+      .prepare('INSERT INTO accounts (name, is_default, sort_order, created_at, initial_balance_fen) VALUES (?, 0, ?, ?, ?)')
+      .run(clean, next.n, toZonedIso(this.clock()), initialBalanceFen);
+    return this.get(Number(info.lastInsertRowid));
+  }
+
+  rename(id: number, name: string): AccountInfo {
+    const current = this.get(id);
+    const clean = cleanName(name);
+    if (clean !== current.name) this.assertNameFree(clean);
+    this.db.prepare('UPDATE accounts SET name = ? WHERE id = ?').run(clean, id);
+    return this.get(id);
+  }
+
+  setDefault(id: number): AccountInfo[] {
+    const target = this.record(id);
+    if (target.archivedAt !== null) throw new LedgerRuleError('account_archived', `「${target.name}」已归档，不能设为默认账户`);
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE accounts SET is_default = 0').run();
+      this.db.prepare('UPDATE accounts SET is_default = 1 WHERE id = ?').run(id);
+    })();
+    return this.list();
+  }
+
+  /** The default account (钱包 unless the user chose another) takes the entries that name none, so it stays open. */
+  setArchived(id: number, archived: boolean): AccountBalance {
+    const current = this.record(id);
+    if (archived && current.isDefault === 1) throw new LedgerRuleError('account_in_use', `「${current.name}」是默认账户，不能归档`);
+    this.db.prepare('UPDATE accounts SET archived_at = ? WHERE id = ?').run(archived ? (current.archivedAt ?? toZonedIso(this.clock())) : null, id);
+    return this.balance(id);
+  }
+
+  /** Only an account no row names (on either side of a transfer) can go; others can be archived. */
+  delete(id: number): void {
+    const current = this.get(id);
+    if (current.isDefault) throw new LedgerRuleError('account_in_use', '默认账户不能删除，请先把别的账户设为默认');
+    if (current.count > 0) throw new LedgerRuleError('account_in_use', `该账户有 ${current.count} 笔记录，不能删除，可以归档`);
+    this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+  }
+
+  /** Name → id of every account (imports land in archived ones too: they are history). */
+  ids(): Map<string, number> {
+    const rows = this.db.prepare('SELECT id, name FROM accounts').all() as { id: number; name: string }[];
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  /** Name → id of the accounts new entries may use. */
+  openIds(): Map<string, number> {
+    const rows = this.db.prepare('SELECT id, name FROM accounts WHERE archived_at IS NULL').all() as { id: number; name: string }[];
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  defaultId(): number {
+    const r = this.db.prepare('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').get() as { id: number } | undefined;
+    if (!r) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);
+    return r.id;
+  }
+
+  private records(): AccountRecord[] {
+    return this.db.prepare(`${SELECT_ACCOUNTS} ORDER BY sort_order, id`).all() as AccountRecord[];
+  }
+
+  private record(id: number): AccountRecord {
+    const found = this.db.prepare(`${SELECT_ACCOUNTS} WHERE id = ?`).get(id) as AccountRecord | undefined;
+    if (!found) throw new LedgerRuleError('not_found', '这个账户不存在');
+    return found;
+  }
+
+  private assertNameFree(name: string): void {
+    if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(name)) {
+      throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的账户`);
+    }
+  }
+}

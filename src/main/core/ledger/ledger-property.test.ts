@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TransactionType } from '@shared/domain';
+import type { BudgetAlert } from '@shared/ipc/ledger';
+import { LedgerHistory, openLedger, type Ledger, type RawTransaction } from './index';
+import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
+
+// Random ledgers against a plain recomputation: whatever mix of saves, form entries,
+// transfers, edits, deletes, undo and redo, every figure the ledger reports (balances from
+// its running totals, budget spent sums, income/expense statistics) equals a sum the test
+// computes itself from the stored rows, to the fen.
+
+/** mulberry32: a seeded PRNG, so a failure replays exactly. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const MONTHS = ['2026-01', '2026-02', '2026-03'];
+
+let ledger: Ledger;
+let history: LedgerHistory;
+let alerts: BudgetAlert[];
+
+beforeEach(() => {
+  ledger = openLedger({ path: ':memory:', now: () => NOW });
+  alerts = [];
+  history = new LedgerHistory(ledger, { onBudgetAlert: (a) => alerts.push(...a), limit: 1000 });
+});
+afterEach(() => ledger.close());
+
+function rows(): RawTransaction[] {
+  return ledger.database.prepare('SELECT * FROM transactions').all() as RawTransaction[];
+}
+
+/** What the ledger should say, computed from the rows alone. */
+function recompute() {
+  const accounts = ledger.database.prepare('SELECT id, initial_balance_fen AS initial FROM accounts ORDER BY id').all() as {
+    id: number;
+    initial: number;
+  }[];
+  const balance = new Map(accounts.map((a) => [a.id, a.initial]));
+  const count = new Map(accounts.map((a) => [a.id, 0]));
+  const byMonth = new Map<string, Record<TransactionType, number>>();
+  const spent = new Map<string, number>();
+  for (const r of rows()) {
+    const add = (id: number, fen: number) => {
+      balance.set(id, balance.get(id)! + fen);
+      count.set(id, count.get(id)! + 1);
+    };
+    add(r.account_id, r.type === 'INCOME' ? r.amount_fen : -r.amount_fen);
+    if (r.to_account_id !== null) add(r.to_account_id, r.type === 'TRANSFER' ? r.amount_fen : 0);
+    const month = r.occurred_date.slice(0, 7);
+    const sums = byMonth.get(month) ?? { EXPENSE: 0, INCOME: 0, TRANSFER: 0 };
+    sums[r.type] += r.amount_fen;
+    byMonth.set(month, sums);
+    if (r.type === 'EXPENSE') {
+      spent.set(`${month}:${r.category_id}`, (spent.get(`${month}:${r.category_id}`) ?? 0) + r.amount_fen);
+      spent.set(`${month}:total`, (spent.get(`${month}:total`) ?? 0) + r.amount_fen);
+    }
+  }
+  return { balance, count, byMonth, spent };
+}
+
+function verify(): void {
+  const want = recompute();
+  const got = ledger.accountBalances();
+  expect(got.accounts.map((a) => [a.id, a.balanceFen, a.count])).toEqual([...want.balance].map(([id, fen]) => [id, fen, want.count.get(id)]));
+  expect(got.totalFen).toBe([...want.balance.values()].reduce((a, b) => a + b, 0));
+  for (const month of [...MONTHS, '2026-04']) {
+    const sums = want.byMonth.get(month) ?? { EXPENSE: 0, INCOME: 0, TRANSFER: 0 };
+    expect(ledger.monthSummary(month)).toMatchObject({ expenseFen: sums.EXPENSE, incomeFen: sums.INCOME, transferFen: sums.TRANSFER });
+    const status = ledger.budgetStatus(month);
+    for (const line of status.lines)
+      expect([month, line.category, line.spentFen]).toEqual([month, line.category, want.spent.get(`${month}:${line.categoryId}`) ?? 0]);
+    if (status.total) expect([month, status.total.spentFen]).toEqual([month, want.spent.get(`${month}:total`) ?? 0]);
+  }
+  const quarter = ledger.periodStats({ from: '2026-01-01', to: '2026-03-31', granularity: 'month' });
+  const sum = (type: TransactionType) => MONTHS.reduce((n, m) => n + (want.byMonth.get(m)?.[type] ?? 0), 0);
+  expect([quarter.expenseFen, quarter.incomeFen]).toEqual([sum('EXPENSE'), sum('INCOME')]);
+  expect(quarter.trend.map((p) => [p.key, p.expenseFen, p.incomeFen])).toEqual(
+    MONTHS.map((m) => [m, want.byMonth.get(m)?.EXPENSE ?? 0, want.byMonth.get(m)?.INCOME ?? 0]),
+  );
+}
+
+describe.each([1, 7, 2026])('a random ledger (seed %i)', (seed) => {
+  it('reports balances, budget spent sums and statistics exactly, and every alert once', () => {
+    const rnd = prng(seed);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
+    const fen = () => 1 + Math.floor(rnd() * 300_00);
+    const day = () => `${pick(MONTHS)}-${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}`;
+    const categories = ledger.listCategories();
+    const names = (type: TransactionType) => categories.filter((c) => c.type === type).map((c) => c.name);
+    const expenseIds = categories.filter((c) => c.type === 'EXPENSE').map((c) => c.id);
+
+    for (const name of ['银行卡', '微信', '支付宝', '信用卡']) ledger.addAccount(name, Math.floor(rnd() * 1_000_000) - 500_000);
+    for (const month of ['2026-01', '2026-02']) {
+      const chosen = expenseIds.filter(() => rnd() < 0.5);
+      ledger.setBudgets(month, [
+        ...chosen.map((categoryId) => ({ categoryId, amountFen: 100_00 + Math.floor(rnd() * 2000_00) })),
+        { categoryId: null, amountFen: 5000_00 + Math.floor(rnd() * 5000_00) },
+      ]);
+    }
+    const open = () =>
+      ledger
+        .accountBalances()
+        .accounts.filter((a) => !a.archived)
+        .map((a) => a.name);
+
+    for (let step = 0; step < 300; step++) {
+      const r = rnd();
+      const existing = rows();
+      if (r < 0.3) {
+        const type = pick(['EXPENSE', 'EXPENSE', 'INCOME', 'TRANSFER'] as const);
+        history.saveBatch(
+          Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
+            item({ type, amount: fen() / 100, category: pick(names(type)), date: day(), account: pick([null, '微信', '信用卡', '不存在']) }),
+          ),
+        );
+      } else if (r < 0.55) {
+        const kind = pick(['EXPENSE', 'INCOME', 'own', 'out'] as const);
+        const from = pick(open());
+        const others = open().filter((n) => n !== from);
+        const before = ledger.accountBalances().totalFen;
+        const amountFen = fen();
+        if (kind === 'own' && others.length > 0) {
+          history.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen, account: from, toAccount: pick(others), date: day() }));
+          expect(ledger.accountBalances().totalFen).toBe(before);
+        } else if (kind === 'out') {
+          history.addTransaction(entry({ type: 'TRANSFER', category: undefined, amountFen, account: from, counterparty: '朋友', date: day() }));
+          expect(ledger.accountBalances().totalFen).toBe(before - amountFen);
+        } else if (kind !== 'own') {
+          history.addTransaction(entry({ type: kind, category: pick(names(kind)), amountFen, account: from, date: day() }));
+        }
+      } else if (r < 0.72 && existing.length > 0) {
+        const target = pick(existing);
+        const type = pick(['EXPENSE', 'INCOME', 'TRANSFER', undefined] as const);
+        const to = pick(ledger.listAccounts().map((a) => a.name));
+        const account = pick([undefined, ...ledger.listAccounts().map((a) => a.name)]);
+        const from = account ?? ledger.listAccounts().find((a) => a.id === target.account_id)!.name;
+        const transfer = (type ?? target.type) === 'TRANSFER';
+        history.updateTransaction(target.id, {
+          amountFen: rnd() < 0.5 ? fen() : undefined,
+          type,
+          category: type ? pick(names(type)) : undefined,
+          account,
+          date: rnd() < 0.3 ? day() : undefined,
+          ...(transfer && to !== from ? (rnd() < 0.5 ? { toAccount: to } : { counterparty: '商户' }) : {}),
+        });
+      } else if (r < 0.82 && existing.length > 0) {
+        history.remove(existing.filter(() => rnd() < 0.05).map((x) => x.id));
+      } else if (r < 0.92) {
+        history.undo();
+      } else if (r < 0.97) {
+        history.redo();
+      } else {
+        const account = pick(ledger.listAccounts().filter((a) => !a.isDefault));
+        ledger.archiveAccount(account.id, rnd() < 0.5);
+      }
+      if (step % 50 === 49) verify();
+    }
+    verify();
+    expect(rows().length).toBeGreaterThan(100);
+    expect(rows().some((x) => x.to_account_id !== null)).toBe(true);
+    expect(rows().some((x) => x.type === 'TRANSFER' && x.counterparty !== '')).toBe(true);
+
+    // Alerts: each (month, category, threshold) at most once, all for this month, all true when fired.
+    const keys = alerts.map((a) => `${a.month}:${a.categoryId}:${a.threshold}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const a of alerts) {
+      expect(a.month).toBe('2026-02');
+      expect(a.spentFen * 100).toBeGreaterThanOrEqual(a.budgetFen * a.threshold);
+    }
+    const recorded = ledger.database.prepare("SELECT COUNT(*) AS n FROM budget_alerts WHERE month <> '2026-02'").get() as { n: number };
+    expect(recorded.n).toBe(0);
+    expect(alerts.length).toBeGreaterThan(0);
+  });
+});
