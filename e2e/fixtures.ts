@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
-import { createAppCore, type AppCore } from '@core/app-core';
+import { createAppCore, type AppCore, type AppCoreOptions } from '@core/app-core';
 import type { Ledger } from '@core/ledger/index';
 import { createSettingsStore, type SecretBox } from '@core/settings/index';
 import type { WindowAction } from '@shared/ipc/app';
@@ -55,6 +55,9 @@ export interface AppHarnessOptions {
   connection: 'offline' | 'llm';
 }
 
+/** The app core's options an e2e test may set: a model catalog on a loopback server, a scripted mic. */
+export type BootOptions = Pick<AppCoreOptions, 'models'> & { voice?: Omit<NonNullable<AppCoreOptions['voice']>, 'tts'> };
+
 export interface AppHarness {
   page: Page;
   ledger: Ledger;
@@ -86,7 +89,7 @@ export interface BootedApp {
 }
 
 /** The app core on `dataDir` behind a loopback bridge, as the shell builds it. */
-export async function bootApp(dataDir: string): Promise<BootedApp> {
+export async function bootApp(dataDir: string, options: BootOptions = {}): Promise<BootedApp> {
   const windowActions: WindowAction[] = [];
   const core = createAppCore({
     dataDir,
@@ -94,7 +97,8 @@ export async function bootApp(dataDir: string): Promise<BootedApp> {
     secretBox: testSecretBox,
     windowAction: (action) => windowActions.push(action),
     // Spoken replies still reach the page (ttsSpoken), without a sound card.
-    voice: { tts: { engine: 'log', log: () => {} } },
+    voice: { ...options.voice, tts: { engine: 'log', log: () => {} } },
+    ...(options.models ? { models: options.models } : {}),
     log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
   });
   const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });

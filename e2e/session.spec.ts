@@ -294,8 +294,9 @@ test.describe('offline', () => {
   });
 
   test('an error says what to do and its button leads there', async ({ app }) => {
-    const { page } = app;
-    // Offline here means no speech service and no sound card: listening cannot start.
+    // DashScope chosen without a key or gateway: cloud recognition cannot start.
+    app.core.settings.save({ settings: { asr: { provider: 'dashscope' } }, secrets: {} });
+    const page = await app.open();
     await page.getByRole('button', { name: '开始聆听' }).click();
     const error = page.getByRole('list', { name: '对话记录' }).locator('li[data-kind="error"]').first();
     await expect(error).toBeVisible();

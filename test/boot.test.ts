@@ -216,6 +216,20 @@ describe('the built bundle in other start conditions', () => {
     expect(lifecycle.at(-1)).toBe('exit 0');
   }, 90_000);
 
+  const sharedModel = resolve(root, '../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M');
+  it.skipIf(!existsSync(sharedModel))(
+    '「使用已有模型文件夹」 in the built app smoke-decodes the model in its recognizer process and makes it active (skipped: ../shared/models absent)',
+    async () => {
+      const run = await boot({ env: { BOOT_DRIVE: 'model-folder', BOOT_MODEL_DIR: sharedModel } });
+      expect(run.report.problems, run.stderr).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(ok(run.report.results['before']).value).toMatchObject({ ready: false, folder: null });
+      expect(ok(run.report.results['useFolder']), run.stderr).toMatchObject({ ok: true, value: { ready: true } });
+      expect(ok(run.report.results['after']).value).toMatchObject({ ready: true, folder: { path: sharedModel, active: true } });
+    },
+    90_000,
+  );
+
   it('a ledger file it cannot open is reported in an error box, exit 1, and left untouched', async () => {
     const dataDir = join(scratch, 'damaged');
     mkdirSync(dataDir, { recursive: true });

@@ -132,14 +132,14 @@ function productionFiles(): string[] {
   return out;
 }
 
-describe('worker threads find their packages outside the asar', () => {
-  // A worker thread cannot read inside app.asar: this lays out app.asar.unpacked with exactly
-  // the files asarUnpack selects, and a plain worker requires and uses each worker package
-  // from there, so a dependency left inside the archive fails here.
+describe('workers and the recognizer process find their packages outside the asar', () => {
+  // A worker thread or child process cannot read inside app.asar: this lays out
+  // app.asar.unpacked with exactly the files asarUnpack selects, and a plain worker requires
+  // each worker package from there, so a dependency left inside the archive fails here.
   const resources = mkdtempSync(join(tmpdir(), 'skj-unpacked-'));
   afterAll(() => rmSync(resources, { recursive: true, force: true }));
 
-  it('better-sqlite3 and sherpa-onnx-node load and work from app.asar.unpacked alone', async () => {
+  it('better-sqlite3, sherpa-onnx-node, tar and unbzip2-stream load from app.asar.unpacked alone', async () => {
     const unpacked = productionFiles().filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
     for (const file of unpacked) cpSync(join(root, file), join(resources, 'app.asar.unpacked', file));
     const requireHere = createRequire(import.meta.url);
@@ -154,13 +154,21 @@ describe('worker threads find their packages outside the asar', () => {
       const sqlite = db.prepare('select 6 * 7 as n').get().n;
       db.close();
       const sherpa = require(workerData['sherpa-onnx-node']);
-      parentPort.postMessage({ sqlite, recognizer: typeof sherpa.OnlineRecognizer, from: require.resolve(workerData['sherpa-onnx-node']) });`;
+      const tar = require(workerData['tar']);
+      const bunzip = require(workerData['unbzip2-stream'])();
+      bunzip.destroy();
+      parentPort.postMessage({
+        sqlite,
+        recognizer: typeof sherpa.OnlineRecognizer,
+        untar: typeof tar.x,
+        from: require.resolve(workerData['sherpa-onnx-node']),
+      });`;
     const answer = await new Promise<Record<string, unknown>>((done, fail) => {
       const worker = new Worker(code, { eval: true, workerData: entries });
       worker.once('message', done);
       worker.once('error', fail);
     });
-    expect(answer).toEqual({ sqlite: 42, recognizer: 'function', from: entries['sherpa-onnx-node'] });
+    expect(answer).toEqual({ sqlite: 42, recognizer: 'function', untar: 'function', from: entries['sherpa-onnx-node'] });
     expect(dirname(String(answer['from']))).toContain('app.asar.unpacked');
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 // The `voice` shell tool, run as a user runs it (a child process), against real espeak-ng
 // audio, the virtual microphone and loopback ASR servers.
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashScopeServer, startFunAsrServer, type ScriptedAsrServer } from '../test/support/asr-servers';
@@ -112,6 +112,22 @@ describe('voice tool', () => {
       const { code, stdout } = await voice(['asr', programWav, '--url', server.url, '--protocol', 'funasr', '--fast', '--hotwords', '买菜']);
       expect(code).toBe(0);
       expect(lines(stdout).at(-1)).toEqual({ final: '早餐十二块。买菜花了四十。' });
+    });
+
+    const model = join(import.meta.dirname, '../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M');
+    it.skipIf(!existsSync(model))('--engine local decodes on this machine: partials, then the final (skipped: ../shared/models absent)', async () => {
+      const { code, stdout } = await voice(['asr', join(model, 'test_wavs/4.wav'), '--engine', 'local', '--model', model, '--fast']);
+      expect(code).toBe(0);
+      const out = lines(stdout);
+      // The test model spells in pinyin: 蒋友伯被拍到带着女儿出游.
+      expect(out.at(-1)).toEqual({ final: 'jiǎngyǒubóbèipāidàodàizhenǚérchūyóu' });
+      expect(out.filter((l) => 'partial' in l).length).toBeGreaterThan(3);
+    });
+
+    it('--engine local with a folder that is not a model exits 1 saying what is missing', async () => {
+      const { code, stderr } = await voice(['asr', programWav, '--engine', 'local', '--model', dir.path, '--fast']);
+      expect(code).toBe(1);
+      expect(stderr).toContain('tokens.txt');
     });
 
     it('exits 1 with an error line when the server is unreachable', async () => {

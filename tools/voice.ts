@@ -1,5 +1,6 @@
 // `npm run voice -- vad FILE.wav [--silence-ms N] [--min-speech-ms N]`   utterances as JSON lines {"startMs","endMs"}
 // `npm run voice -- asr FILE.wav --url WS_URL --protocol dashscope|funasr [--token T | --gateway URL [--api-key K]] [--fast] [--hotwords a,b]`
+// `npm run voice -- asr FILE.wav --engine local --model DIR [--threads N] [--fast]`
 //                                                                       {"partial": …} / {"final": …} lines
 // `npm run voice -- say TEXT [--out FILE.wav] [--rate R]`               speak, or render to a WAV file
 // `npm run voice -- devices`                                            microphones as JSON lines
@@ -11,18 +12,21 @@ import { systemClock } from '@shared/clock';
 import { listInputDevices, parseWav, requireSpeechFormat, segmentPcm } from '@core/audio/index';
 import {
   createAsrClient,
+  createLocalAsrEngine,
   createGatewayTokenProvider,
   createStaticTokenProvider,
   DASHSCOPE_DEFAULT_MODEL,
   PTT_FINAL_TIMEOUT_MS,
   type TokenProvider,
 } from '@core/asr/index';
+import type { AsrClient } from '@core/voice/ports';
 import { createTts } from '@core/tts/index';
 import { errorMessage } from '@shared/errors';
 
 const USAGE = `usage:
   voice vad FILE.wav [--silence-ms N] [--min-speech-ms N]
   voice asr FILE.wav --url WS_URL --protocol dashscope|funasr [--token T | --gateway URL [--api-key K]] [--fast] [--hotwords a,b]
+  voice asr FILE.wav --engine local --model DIR [--threads N] [--fast]   (on-device sherpa-onnx model folder)
   voice say TEXT [--out FILE.wav] [--rate R]
   voice devices
 (WAV input must be PCM16 mono 16 kHz: sox in.wav -r 16000 -c 1 -b 16 -e signed-integer out.wav)`;
@@ -78,15 +82,14 @@ function tokensFor(args: string[], url: string): TokenProvider | undefined {
   return undefined;
 }
 
-async function asr(args: string[]): Promise<number> {
-  const pcm = readSpeechWav(args[0]);
+/** A DashScope or FunASR client, as the app configures it. */
+function cloudClient(args: string[]): AsrClient {
   const url = option(args, '--url');
   const protocol = option(args, '--protocol') ?? 'dashscope';
   if (!url) throw new UsageError('--url is required');
   if (protocol !== 'dashscope' && protocol !== 'funasr') throw new UsageError(`--protocol must be dashscope or funasr, got ${protocol}`);
-  const fast = args.includes('--fast');
   const hotwords = option(args, '--hotwords')?.split(',').filter(Boolean);
-  const client = createAsrClient({
+  return createAsrClient({
     protocol,
     url,
     tokens: tokensFor(args, url),
@@ -94,6 +97,30 @@ async function asr(args: string[]): Promise<number> {
     shouldReconnect: () => true,
     log: (m) => process.stderr.write(`[asr] ${m}\n`),
   });
+}
+
+async function asr(args: string[]): Promise<number> {
+  const pcm = readSpeechWav(args[0]);
+  const engine = option(args, '--engine') ?? 'cloud';
+  if (engine === 'cloud') return recognise(cloudClient(args), pcm, args);
+  if (engine !== 'local') throw new UsageError(`--engine must be cloud or local, got ${engine}`);
+  const modelDir = option(args, '--model');
+  if (!modelDir) throw new UsageError('--model DIR is required with --engine local');
+  const local = createLocalAsrEngine({
+    modelDir,
+    numThreads: numberOption(args, '--threads'),
+    log: (m, err) => process.stderr.write(`[asr-local] ${m}${err ? `: ${errorMessage(err)}` : ''}\n`),
+  });
+  try {
+    return await recognise(local.createClient(), pcm, args);
+  } finally {
+    await local.dispose();
+  }
+}
+
+/** Streams the audio in 30 ms frames (in real time unless --fast), then prints the final text. */
+async function recognise(client: AsrClient, pcm: Int16Array, args: string[]): Promise<number> {
+  const fast = args.includes('--fast');
   let finalText: string | null = null;
   let failure: string | null = null;
   let settle: () => void = () => undefined;

@@ -18,3 +18,8 @@ export class CodedError<C extends string = string> extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The code of a CodedError, else `fallback` (anything else thrown has none of its own). */
+export function errorCode(error: unknown, fallback: string): string {
+  return error instanceof CodedError ? error.code : fallback;
+}

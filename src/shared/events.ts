@@ -1,4 +1,5 @@
 import type { DraftBatchDto, SessionSummary, TransactionRow, VoiceState } from './domain';
+import type { ModelEvent } from './ipc/models';
 
 /**
  * The VoiceOrchestrator's delegate events (spec: voice-orchestration, Delegate 模式解耦).
@@ -21,4 +22,6 @@ export type VoiceEventType = VoiceEvent['type'];
 
 /** Everything main pushes to the renderer over the single event channel. */
 export type AppEvent =
-  { channel: 'voice'; event: VoiceEvent } | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' } };
+  | { channel: 'voice'; event: VoiceEvent }
+  | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' } }
+  | { channel: 'models'; event: ModelEvent };

@@ -125,6 +125,14 @@ function followVoice(state: VoiceState): void {
   if (state === 'ended') spokenByHotkey = false;
 }
 
+/** 「使用已有模型文件夹」: the native folder chooser, modal to the window that asked. */
+async function pickFolder(): Promise<string | null> {
+  const options: Electron.OpenDialogOptions = { title: '选择语音模型文件夹', properties: ['openDirectory'] };
+  const parent = BrowserWindow.getFocusedWindow();
+  const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   hardenApp(urls.isOwnUrl, urls.isAllowedRequest);
@@ -148,6 +156,7 @@ async function start(): Promise<void> {
       listMicrophones: listInputDevices,
       windowAction,
       hotkeyStatus: (): HotkeyStatus | null => hotkey?.status ?? null,
+      pickFolder,
     });
   } catch (err) {
     dialog.showErrorBox('随口记无法打开账本', (err as Error).message);

@@ -9,7 +9,9 @@ import type { VoiceMode } from '@shared/domain';
 import type { WindowAction } from '@shared/ipc/app';
 import type { HotkeyStatus, Microphone } from '@shared/ipc/app-settings';
 import { VoiceSessionManager } from './voice/session';
-import { buildSessionParts, type VoiceOverrides } from './voice/wiring';
+import { ASR_MODEL_MISSING, buildSessionParts, LocalEngineHolder, type VoiceOverrides } from './voice/wiring';
+import { createLocalAsrEngine, type LocalAsrEngine } from './asr/local/index';
+import { createModelManager, type CatalogEntry, type ModelManager } from './models/index';
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
 
 /**
@@ -39,6 +41,16 @@ export interface AppCoreOptions {
    * off (the commands still work); `now` and `intervalMs` are for tests.
    */
   backups?: false | { now?: () => Date; intervalMs?: number };
+  /** The shell's native folder dialog, for 「使用已有模型文件夹」; null when the user closed it. */
+  pickFolder?: () => Promise<string | null>;
+  /**
+   * On-device speech models, in <dataDir>/models from the built-in catalog unless `modelsDir` or
+   * `catalog` say otherwise (e2e serves an archive from a loopback server); `manager` replaces
+   * the manager itself (tests). The core disposes it either way.
+   */
+  models?: { modelsDir?: string; catalog?: readonly CatalogEntry[]; manager?: ModelManager };
+  /** Makes the engine for a model folder (tests count and fake it); the sherpa-onnx engine otherwise. */
+  createLocalAsrEngine?: (modelDir: string) => LocalAsrEngine;
 }
 
 export interface AppCore {
@@ -93,13 +105,32 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
   });
   const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
+  const localEngines = new LocalEngineHolder(options.createLocalAsrEngine ?? ((modelDir) => createLocalAsrEngine({ modelDir, log })), log);
+  const models =
+    options.models?.manager ??
+    createModelManager({
+      modelsDir: options.models?.modelsDir ?? join(options.dataDir, 'models'),
+      ...(options.models?.catalog ? { catalog: options.models.catalog } : {}),
+      release: (modelDir) => localEngines.releaseModel(modelDir),
+      log,
+    });
+  const activeModelDir = (): string | null => models.activeModelDir();
+  const stopWatchingModels = models.onEvent((event) => {
+    // A model switched or deleted: its engine (a loaded model in a worker) goes now.
+    if (event.type === 'changed') localEngines.keepOnly(activeModelDir());
+    emit({ channel: 'models', event });
+  });
   // Voice saves go through the history so the ledger's undo can take them back too.
   const voice = new VoiceSessionManager({
-    emit: (event) => emit({ channel: 'voice', event }),
+    emit: (event) => {
+      // The global hotkey may ask for speech while the window is hidden: the model dialog must be seen.
+      if (event.type === 'error' && event.code === ASR_MODEL_MISSING.code) options.windowAction?.({ action: 'showMain' });
+      emit({ channel: 'voice', event });
+    },
     ...(voiceMode ? { mode: voiceMode } : {}),
     parts: () =>
       buildSessionParts(
-        voiceConfigFromSettings(settings.get(), (name) => settings.secret(name)),
+        voiceConfigFromSettings(settings.get(), (name) => settings.secret(name), activeModelDir()),
         history,
         { log, ...voiceOverrides },
         // The user's own categories and accounts help the LLM and the local rules place words.
@@ -110,6 +141,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
             .map(({ name, type }) => ({ name, type })),
           accounts: ledger.accounts().map((a) => a.name),
         }),
+        { modelDir: activeModelDir, engine: (modelDir) => localEngines.engine(modelDir) },
       ),
   });
   const stopWatchingSettings = settings.onChange(() => voice.reconfigure());
@@ -124,6 +156,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
       ...(options.windowAction ? { windowAction: options.windowAction } : {}),
       ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
+      models,
+      ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     }),
     log,
   );
@@ -138,7 +172,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onEvent: (listener) => listeners.on('event', listener),
     async dispose() {
       stopWatchingSettings();
+      stopWatchingModels();
       await voice.dispose();
+      // Downloads stop before the engine goes: a smoke decode may still be loading a model.
+      await models.dispose();
+      await localEngines.dispose();
       // A backup in progress reads through the ledger's connection: let it finish first.
       await backups.dispose();
       listeners.clear();

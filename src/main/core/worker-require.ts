@@ -1,14 +1,17 @@
-// Worker threads cannot read inside app.asar (electron/electron#22446: Electron's asar hooks
-// exist only on the main thread), so a package a worker requires is unpacked by
-// electron-builder.yml (asarUnpack, checked by test/packaging.test.ts) and the worker is
-// handed its path in app.asar.unpacked.
+// Worker threads and child processes cannot read inside app.asar (electron/electron#22446:
+// Electron's asar hooks exist only in the main thread), so a package they require is unpacked
+// by electron-builder.yml (asarUnpack, checked by test/packaging.test.ts) and they are handed
+// its path in app.asar.unpacked.
 import { createRequire } from 'node:module';
 
-/** Every package a worker thread of the app requires: their whole dependency closure is unpacked. */
-export const WORKER_PACKAGES = ['better-sqlite3', 'sherpa-onnx-node'] as const;
+/**
+ * Every package required off the main thread: the ledger check (better-sqlite3), the
+ * recognizer process (sherpa-onnx-node) and model extraction (tar, unbzip2-stream).
+ */
+export const WORKER_PACKAGES = ['better-sqlite3', 'sherpa-onnx-node', 'tar', 'unbzip2-stream'] as const;
 export type WorkerPackage = (typeof WORKER_PACKAGES)[number];
 
-/** The entry file of `name` as a worker thread must require it (outside the asar). */
+/** The entry file of `name` as a worker or child process must require it (outside the asar). */
 export function resolveForWorker(name: WorkerPackage): string {
   return unpackedPath(createRequire(import.meta.url).resolve(name));
 }

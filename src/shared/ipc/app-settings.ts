@@ -7,7 +7,8 @@ import { z } from 'zod';
 export const CONNECTION_MODES = ['offline', 'gateway', 'direct'] as const;
 export type ConnectionMode = (typeof CONNECTION_MODES)[number];
 
-export const ASR_PROVIDERS = ['dashscope', 'funasr'] as const;
+/** 'local': on-device recognition (sherpa-onnx) with a downloaded model. */
+export const ASR_PROVIDERS = ['local', 'dashscope', 'funasr'] as const;
 export type AsrProvider = (typeof ASR_PROVIDERS)[number];
 
 export const SECRET_NAMES = ['gatewayApiKey', 'dashscopeApiKey'] as const;
@@ -53,7 +54,8 @@ export const settingsSchema = z.object({
     .prefault({}),
   asr: z
     .object({
-      provider: z.enum(ASR_PROVIDERS).default('dashscope'),
+      /** Absent until the user picks one: effectiveAsrProvider() decides then. */
+      provider: z.enum(ASR_PROVIDERS).optional(),
       funasrUrl: wsUrl.default(''),
     })
     .prefault({}),
@@ -139,6 +141,14 @@ export interface Microphone {
   id: number;
   name: string;
   isDefault: boolean;
+}
+
+/**
+ * The recognition engine in use: the user's choice, else on-device recognition when no cloud
+ * connection is configured (it needs no account), else DashScope so cloud users keep theirs.
+ */
+export function effectiveAsrProvider(settings: Pick<Settings, 'asr' | 'connection'>): AsrProvider {
+  return settings.asr.provider ?? (settings.connection.mode === 'offline' ? 'local' : 'dashscope');
 }
 
 /** Masks a secret for display: only its last four characters survive. */

@@ -3,6 +3,7 @@ import type { AppEvent } from '../events';
 import { appSchemas, type AppOutputs } from './app';
 import { backupSchemas, type BackupOutputs } from './backups';
 import { ledgerSchemas, type LedgerOutputs } from './ledger';
+import { modelSchemas, type ModelOutputs } from './models';
 import type { CommandName } from './names';
 import { voiceSchemas, type VoiceOutputs } from './voice';
 
@@ -10,9 +11,12 @@ import { voiceSchemas, type VoiceOutputs } from './voice';
 // handlers.ts), assembled from one file per area. Inputs are zod schemas because the
 // renderer is untrusted: the handler table parses every input before a handler runs.
 
-export const commandSchemas = { ...appSchemas, ...ledgerSchemas, ...voiceSchemas, ...backupSchemas } satisfies Record<CommandName, z.ZodType>;
+export const commandSchemas = { ...appSchemas, ...ledgerSchemas, ...voiceSchemas, ...backupSchemas, ...modelSchemas } satisfies Record<
+  CommandName,
+  z.ZodType
+>;
 
-export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs;
+export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs;
 
 export type CommandInput<K extends CommandName> = z.input<(typeof commandSchemas)[K]>;
 export type ParsedInput<K extends CommandName> = z.output<(typeof commandSchemas)[K]>;
@@ -36,5 +40,6 @@ export type SuikoujiApi = {
 export type { AppInfo } from './app';
 export type { BackupInfo, BackupListing } from './backups';
 export type { CategoryTotal, MonthSummary, Page } from './ledger';
+export type { ModelEvent, ModelInfo, ModelListing, ModelProgress, ModelState } from './models';
 export type { VoiceAction, VoiceSnapshot } from './voice';
 export type { CommandName } from './names';

@@ -4,7 +4,9 @@
 //   node --import ./register.mjs ./boot-driver.mjs
 // Env: BOOT_MAIN (the built out/main/index.js), BOOT_REPORT, BOOT_INVOKE_CHANNEL, and the
 // app's own SUIKOUJI_DATA_DIR. BOOT_DRIVE=0 only boots and waits for the app to quit itself;
-// BOOT_DRIVE=relaunch asks for a restart (as 设置 does after staging a backup restore).
+// BOOT_DRIVE=relaunch asks for a restart (as 设置 does after staging a backup restore);
+// BOOT_DRIVE=model-folder uses the on-device speech model in BOOT_MODEL_DIR (「使用已有模型文件夹」),
+// which smoke-decodes it in the recognizer process the built bundle starts.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { app, record } from 'electron';
@@ -63,6 +65,13 @@ async function drive() {
   const call = (name, input) => handler(fromMain, name, input);
   if (process.env['BOOT_DRIVE'] === 'relaunch') {
     results.relaunch = await call('windowAction', { action: 'relaunch' });
+    return;
+  }
+  if (process.env['BOOT_DRIVE'] === 'model-folder') {
+    results.before = await call('modelList', {});
+    results.useFolder = await call('modelUseFolder', { path: process.env['BOOT_MODEL_DIR'] });
+    results.after = await call('modelList', {});
+    app.quit();
     return;
   }
 

@@ -4,3 +4,12 @@ export { createGatewayTokenProvider, createStaticTokenProvider, TOKEN_REUSE_MARG
 export { createPushToTalk, PTT_FINAL_TIMEOUT_MS, PTT_MIN_HOLD_MS, type PushToTalk, type PushToTalkResult } from './push-to-talk';
 export { AsrFailure, type AsrErrorCode } from './errors';
 export { DASHSCOPE_DEFAULT_MODEL, type AsrProtocolName } from './protocols';
+export {
+  createLocalAsrEngine,
+  decodeWavFile,
+  detectModelFiles,
+  type LocalAsrEngine,
+  type LocalAsrEngineOptions,
+  type LocalAsrResult,
+  type LocalModelFiles,
+} from './local/index';

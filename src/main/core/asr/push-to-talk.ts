@@ -4,7 +4,7 @@
 import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
 import type { Unsubscribe } from '@shared/listeners';
 import type { AsrClient } from '../voice/ports';
-import { errorMessage } from '@shared/errors';
+import { errorCode, errorMessage } from '@shared/errors';
 
 export const PTT_MIN_HOLD_MS = 600;
 export const PTT_FINAL_TIMEOUT_MS = 8000;
@@ -12,8 +12,11 @@ export const PTT_FINAL_TIMEOUT_MS = 8000;
 export type PushToTalkResult =
   | { kind: 'final'; text: string }
   | { kind: 'tooShort'; heldMs: number }
-  /** No final text within the wait (or the socket failed); `partial` is the last interim text. */
-  | { kind: 'noResult'; partial: string; reason: 'timeout' | 'error'; message?: string }
+  /**
+   * No final text within the wait (or the engine failed); `partial` is the last interim text,
+   * `code` the engine's error code (connect_failed, model_refused…) when it failed.
+   */
+  | { kind: 'noResult'; partial: string; reason: 'timeout' | 'error'; message?: string; code?: string }
   | { kind: 'cancelled' };
 
 export interface PushToTalkOptions {
@@ -45,14 +48,14 @@ export function createPushToTalk(options: PushToTalkOptions): PushToTalk {
   let held: Int16Array[] = [];
   let streaming = false;
   let holdTimer: TimerHandle | null = null;
-  let connectError: string | null = null;
+  let connectError: { code: string; message: string } | null = null;
   let finish: ((result: PushToTalkResult) => void) | null = null;
 
   const startStreaming = () => {
     streaming = true;
     void client.connect().catch((error: unknown) => {
-      connectError = errorMessage(error);
-      finish?.({ kind: 'noResult', partial: '', reason: 'error', message: connectError });
+      connectError = { code: errorCode(error, 'connect_failed'), message: errorMessage(error) };
+      finish?.({ kind: 'noResult', partial: '', reason: 'error', ...connectError });
     });
     for (const pcm of held) client.sendAudio(pcm);
     held = [];
@@ -104,9 +107,9 @@ export function createPushToTalk(options: PushToTalkOptions): PushToTalk {
         offs.push(
           client.on('partial', (text) => (partial = text)),
           client.on('final', (text) => done({ kind: 'final', text })),
-          client.on('error', (error) => done({ kind: 'noResult', partial, reason: 'error', message: error.message })),
+          client.on('error', (error) => done({ kind: 'noResult', partial, reason: 'error', message: error.message, code: error.code })),
         );
-        if (connectError) done({ kind: 'noResult', partial, reason: 'error', message: connectError });
+        if (connectError) done({ kind: 'noResult', partial, reason: 'error', ...connectError });
         else client.commit();
       });
     },

@@ -5,14 +5,21 @@ import { LedgerNotFoundError, LedgerValidationError } from '../ledger/index';
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
 import { createBackupHandlers, type BackupHandlerDeps } from './backup-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
+import { createModelHandlers, type ModelHandlerDeps } from './model-handlers';
 import { CommandError, type Handlers } from './types';
 import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
 
 /** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
-export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps & BackupHandlerDeps;
+export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps & BackupHandlerDeps & ModelHandlerDeps;
 
 export function createHandlers(deps: HandlerDeps): Handlers {
-  return { ...createAppHandlers(deps), ...createLedgerHandlers(deps), ...createVoiceHandlers(deps), ...createBackupHandlers(deps) };
+  return {
+    ...createAppHandlers(deps),
+    ...createLedgerHandlers(deps),
+    ...createVoiceHandlers(deps),
+    ...createBackupHandlers(deps),
+    ...createModelHandlers(deps),
+  };
 }
 
 export type Dispatch = (name: unknown, input: unknown) => Promise<IpcResult<unknown>>;

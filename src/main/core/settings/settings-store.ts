@@ -22,7 +22,21 @@ const fileSchema = z.object({
   version: z.literal(1).default(1),
   settings: z.unknown().optional(),
   secrets: z.record(z.string(), z.string()).default({}),
+  /**
+   * Written by every app that knows on-device recognition: its `asr.provider` is a choice the
+   * user made. Older files stored the then-default 'dashscope' for everybody who saved anything.
+   */
+  asrProviderIsChoice: z.boolean().optional(),
 });
+
+/** An older file's 'dashscope' was the default, not a choice: forget it so the effective default applies. */
+function withoutLegacyAsrDefault(settings: unknown): unknown {
+  if (typeof settings !== 'object' || settings === null) return settings;
+  const asr = (settings as { asr?: unknown }).asr;
+  if (typeof asr !== 'object' || asr === null || (asr as { provider?: unknown }).provider !== 'dashscope') return settings;
+  const { provider: _legacy, ...rest } = asr as Record<string, unknown>;
+  return { ...settings, asr: rest };
+}
 
 /** A save the user must hear about (Chinese message), e.g. keys without a keyring. */
 export class SettingsError extends CodedError<'settings_error'> {
@@ -95,7 +109,8 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
       log('settings file has an unexpected shape; using defaults', file.error);
       return { settings: settingsSchema.parse({}), secrets: {} };
     }
-    return { settings: parseLenient(file.data.settings), secrets: file.data.secrets };
+    const stored = file.data.asrProviderIsChoice ? file.data.settings : withoutLegacyAsrDefault(file.data.settings);
+    return { settings: parseLenient(stored), secrets: file.data.secrets };
   }
 
   /** Section by section, so one bad value does not reset everything else. */
@@ -115,7 +130,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
   function write(): void {
     mkdirSync(options.dataDir, { recursive: true });
     const tmp = `${path}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: 1, settings, secrets }, null, 2), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ version: 1, settings, secrets, asrProviderIsChoice: true }, null, 2), { mode: 0o600 });
     renameSync(tmp, path);
   }
 

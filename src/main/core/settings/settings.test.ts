@@ -41,7 +41,7 @@ describe('settings store', () => {
     const store = createSettingsStore({ dataDir: dir, secretBox: testBox });
     expect(store.get()).toMatchObject({
       connection: { mode: 'offline' },
-      asr: { provider: 'dashscope' },
+      asr: { funasrUrl: '' },
       vad: { silenceMs: 1000 },
       tts: { enabled: true, rate: 1 },
       hotkey: { pushToTalk: 'Ctrl+Alt+Space' },
@@ -156,7 +156,7 @@ describe('voice config from settings', () => {
     const store = base();
     store.save(patch({ settings: { connection: { mode: 'gateway' } } }));
     expect(voiceConfigFromSettings(store.get(), store.secret).understanding).toEqual({ mode: 'offline' });
-    expect(voiceConfigFromSettings(store.get(), store.secret).asr.tokens).toBe('none');
+    expect(voiceConfigFromSettings(store.get(), store.secret).asr).toEqual({ protocol: 'dashscope', tokens: 'none' });
   });
 
   it('passes the gateway, the key, the device and the VAD silence through', () => {
@@ -171,6 +171,52 @@ describe('voice config from settings', () => {
     expect(config.understanding).toEqual({ mode: 'gateway', gatewayUrl: 'http://127.0.0.1:9', gatewayApiKey: 'gw-key-5678' });
     expect(config.asr).toEqual({ protocol: 'dashscope', tokens: 'gateway' });
     expect(config.input).toEqual({ deviceId: 3, silenceMs: 1200 });
+  });
+
+  it('uses on-device recognition with the active model when the user never chose and is offline', () => {
+    const store = base();
+    expect(store.get().asr.provider).toBeUndefined();
+    expect(voiceConfigFromSettings(store.get(), store.secret, '/models/zh')).toEqual(
+      expect.objectContaining({ understanding: { mode: 'offline' }, asr: { protocol: 'local', modelDir: '/models/zh' } }),
+    );
+    expect(voiceConfigFromSettings(store.get(), store.secret).asr).toEqual({ protocol: 'local', modelDir: null });
+  });
+
+  it('keeps an explicit choice over the default', () => {
+    const store = base();
+    store.save(patch({ settings: { asr: { provider: 'dashscope' } } }));
+    expect(voiceConfigFromSettings(store.get(), store.secret, '/models/zh').asr).toEqual({ protocol: 'dashscope', tokens: 'none' });
+    store.save(patch({ settings: { connection: { mode: 'direct' }, asr: { provider: 'local' } }, secrets: { dashscopeApiKey: 'sk-direct-1234' } }));
+    expect(voiceConfigFromSettings(store.get(), store.secret, '/models/zh').asr).toEqual({ protocol: 'local', modelDir: '/models/zh' });
+    // Reloaded from disk, a choice stays a choice.
+    expect(createSettingsStore({ dataDir: dir, secretBox: testBox }).get().asr.provider).toBe('local');
+  });
+
+  it('reads a file from before on-device recognition: its stored dashscope was the old default', () => {
+    const legacy = (mode: string, provider: string) =>
+      writeFileSync(
+        join(dir, SETTINGS_FILE),
+        JSON.stringify({
+          version: 1,
+          settings: { connection: { mode, gatewayUrl: 'http://127.0.0.1:9' }, asr: { provider, funasrUrl: '' }, tts: { rate: 1.5 } },
+          secrets: {},
+        }),
+      );
+    legacy('offline', 'dashscope');
+    let store = base();
+    expect(store.get().tts.rate).toBe(1.5);
+    expect(voiceConfigFromSettings(store.get(), store.secret, '/m').asr).toEqual({ protocol: 'local', modelDir: '/m' });
+    // A cloud user is not switched.
+    legacy('gateway', 'dashscope');
+    store = base();
+    expect(voiceConfigFromSettings(store.get(), store.secret, '/m').asr).toEqual({ protocol: 'dashscope', tokens: 'gateway' });
+    // FunASR never was a default: it was chosen.
+    legacy('offline', 'funasr');
+    expect(base().get().asr.provider).toBe('funasr');
+    // Once the new app saved the file, a stored dashscope is the user's choice.
+    legacy('offline', 'dashscope');
+    base().save(patch({ settings: { asr: { provider: 'dashscope' } } }));
+    expect(base().get().asr.provider).toBe('dashscope');
   });
 
   it('uses FunASR at its URL without tokens', () => {

@@ -1,4 +1,4 @@
-import type { SecretName, Settings } from '@shared/ipc/app-settings';
+import { effectiveAsrProvider, type SecretName, type Settings } from '@shared/ipc/app-settings';
 import type { UnderstandingConfig } from '../llm/index';
 
 /**
@@ -8,19 +8,31 @@ import type { UnderstandingConfig } from '../llm/index';
  */
 export interface VoiceConfig {
   understanding: Pick<UnderstandingConfig, 'mode' | 'gatewayUrl' | 'gatewayApiKey' | 'apiKey' | 'llmBaseUrl' | 'model'>;
-  asr: {
-    protocol: 'dashscope' | 'funasr';
-    /** FunASR server URL; for DashScope the token answer carries the URL. */
-    url?: string;
-    /** Where DashScope tokens come from; 'none' means cloud ASR is not configured. */
-    tokens: 'gateway' | 'direct' | 'none';
-  };
+  asr:
+    | {
+        protocol: 'dashscope' | 'funasr';
+        /** FunASR server URL; for DashScope the token answer carries the URL. */
+        url?: string;
+        /** Where DashScope tokens come from; 'none' means cloud ASR is not configured. */
+        tokens: 'gateway' | 'direct' | 'none';
+      }
+    | {
+        protocol: 'local';
+        /** The model folder on-device recognition loads; null while no model is ready. */
+        modelDir: string | null;
+      };
   input: { deviceId?: number; silenceMs: number };
   tts: { enabled: boolean; rate: number };
 }
 
-export function voiceConfigFromSettings(settings: Settings, secret: (name: SecretName) => string | null): VoiceConfig {
+/** `localModelDir`: the model manager's active model (null when none is ready). */
+export function voiceConfigFromSettings(
+  settings: Settings,
+  secret: (name: SecretName) => string | null,
+  localModelDir: string | null = null,
+): VoiceConfig {
   const { connection, asr } = settings;
+  const provider = effectiveAsrProvider(settings);
   const gatewayApiKey = secret('gatewayApiKey') ?? undefined;
   const apiKey = secret('dashscopeApiKey') ?? undefined;
   const understanding: VoiceConfig['understanding'] =
@@ -29,13 +41,15 @@ export function voiceConfigFromSettings(settings: Settings, secret: (name: Secre
       : connection.mode === 'direct' && apiKey
         ? { mode: 'direct', apiKey, llmBaseUrl: connection.llmBaseUrl, model: connection.model }
         : { mode: 'offline' };
-  const tokens: VoiceConfig['asr']['tokens'] = understanding.mode === 'gateway' ? 'gateway' : understanding.mode === 'direct' ? 'direct' : 'none';
+  const tokens: 'gateway' | 'direct' | 'none' = understanding.mode === 'gateway' ? 'gateway' : understanding.mode === 'direct' ? 'direct' : 'none';
   return {
     understanding,
     asr:
-      asr.provider === 'funasr'
-        ? { protocol: 'funasr', ...(asr.funasrUrl ? { url: asr.funasrUrl } : {}), tokens: 'none' }
-        : { protocol: 'dashscope', tokens },
+      provider === 'local'
+        ? { protocol: 'local', modelDir: localModelDir }
+        : provider === 'funasr'
+          ? { protocol: 'funasr', ...(asr.funasrUrl ? { url: asr.funasrUrl } : {}), tokens: 'none' }
+          : { protocol: 'dashscope', tokens },
     input: { ...(settings.microphone.deviceId !== null ? { deviceId: settings.microphone.deviceId } : {}), silenceMs: settings.vad.silenceMs },
     tts: { enabled: settings.tts.enabled, rate: settings.tts.rate },
   };

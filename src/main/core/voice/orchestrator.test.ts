@@ -8,6 +8,7 @@ import { openLedger, type Ledger } from '../ledger/index';
 import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
 import type { LedgerPort } from './ports';
 import { PHRASES } from './templates';
+import { AsrFailure } from '../asr/errors';
 import { createUnderstanding } from '../llm/index';
 import { classifyIntent } from '../nlp/index';
 import { RecordingTts, ScriptedAsr, ScriptedLlm, ScriptedVoiceInput } from '../../../../test/support/voice-doubles';
@@ -1047,6 +1048,35 @@ describe('audio pipeline (auto, pushToTalk, keyboard)', () => {
     await t.clock.advance(0);
     expect(asr.audio.map((a) => a[0])).toEqual([7, 1, 2]);
     expect(asr.commits).toBe(1);
+  });
+
+  it('an engine that refuses its model says so, not 「检查网络」 (its own code reaches the window); a plain failure stays connect_failed', async () => {
+    const t = setup({ mode: 'auto', asrAutoConnect: false });
+    await t.begin();
+    t.input.speechStart();
+    t.asrs[0]!.finishConnect(new AsrFailure('model_refused', '语音模型无法加载：Protobuf parsing failed.'));
+    await t.settle();
+    t.input.speechStart();
+    t.asrs[1]!.finishConnect(new Error('socket hang up'));
+    await t.settle();
+    expect(t.events.filter((e) => e.type === 'error')).toEqual([
+      { type: 'error', code: 'model_refused', message: '语音模型无法加载，请在设置中重新下载或换一个模型' },
+      { type: 'error', code: 'connect_failed', message: '语音识别连接失败，请检查网络后重试' },
+    ]);
+  });
+
+  it('push-to-talk: an engine that fails to start reports its own code on release', async () => {
+    const t = setup({ mode: 'pushToTalk', asrAutoConnect: false });
+    await t.begin();
+    await t.orch.pushToTalk('down');
+    await t.clock.advance(700);
+    t.asrs[0]!.finishConnect(new AsrFailure('engine_failed', 'recognizer exited'));
+    await t.settle();
+    await t.orch.pushToTalk('up');
+    await t.settle();
+    expect(t.events.filter((e) => e.type === 'error')).toEqual([
+      { type: 'error', code: 'engine_failed', message: '本地语音识别出错，请再说一次，或改用键盘输入' },
+    ]);
   });
 
   it('ASR reconnect is allowed only while RECOGNIZING; a failure reports and drops back to LISTENING', async () => {

@@ -17,7 +17,7 @@ import { IDLE_TIMINGS, IdleTimer, type IdleTimings } from './idle-timer';
 import type { AsrClient, LedgerPort, Tts, Understanding, UnderstandingContext, VoiceInput } from './ports';
 import { Speaker } from './speaker';
 import { PHRASES, summary as summaryText } from './templates';
-import { CAPTURE_TIMINGS, UtteranceCapture, type CaptureTimings } from './utterance-capture';
+import { CAPTURE_TIMINGS, UtteranceCapture, type AsrUnavailable, type CaptureTimings } from './utterance-capture';
 
 export type { DraftAction } from './dialogue';
 
@@ -38,6 +38,8 @@ export interface OrchestratorOptions {
   createVoiceInput?: () => VoiceInput;
   /** One streaming ASR connection per utterance. */
   createAsrClient?: (options: { shouldReconnect: () => boolean }) => AsrClient;
+  /** Why recognition cannot run right now (asked whenever the microphone is wanted); null when it can. */
+  asrUnavailable?: () => AsrUnavailable | null;
   /** Categories and accounts the understanding may use. */
   context?: () => Omit<UnderstandingContext, 'now'>;
   timings?: Partial<OrchestratorTimings>;

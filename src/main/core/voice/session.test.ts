@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEvent, VoiceEvent } from '@shared/events';
 import type { VoiceSnapshot } from '@shared/ipc/index';
+import type { WindowAction } from '@shared/ipc/app';
 import { createAppCore, type AppCore } from '../app-core';
 import { FakeClock } from '@shared/clock';
 import { ScriptedLlm, ScriptedVoiceInput } from '../../../../test/support/voice-doubles';
@@ -18,7 +19,7 @@ afterEach(async () => {
   }
 });
 
-function boot(options: { mic?: ScriptedVoiceInput } = {}) {
+function boot(options: { mic?: ScriptedVoiceInput; windowAction?: (action: WindowAction) => void } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'skj-voice-session-'));
   const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
   const spoken: string[] = [];
@@ -26,6 +27,7 @@ function boot(options: { mic?: ScriptedVoiceInput } = {}) {
     dataDir: dir,
     version: 'test',
     log: () => {},
+    ...(options.windowAction ? { windowAction: options.windowAction } : {}),
     voice: {
       understanding: { mode: 'offline' },
       tts: { engine: 'log', log: (text) => spoken.push(text) },
@@ -146,13 +148,17 @@ describe('push-to-talk from the session manager', () => {
     expect(t.voiceEvents().at(-1)).toMatchObject({ type: 'error', code: 'tooShort' });
   });
 
-  it('without speech recognition configured, a press says so once and typing stays available', async () => {
-    const t = boot();
+  it('without speech recognition configured, a press says so once, brings the window forward, and typing stays available', async () => {
+    const actions: WindowAction[] = [];
+    const t = boot({ windowAction: (action) => actions.push(action) });
     const snap = await t.call('voicePushToTalk', { action: 'down' });
     expect(snap.mode).toBe('keyboard');
+    // With no cloud connection the default is on-device recognition, which has no model yet.
     expect(t.voiceEvents().filter((e) => e.type === 'error')).toEqual([
-      { type: 'error', code: 'asr_unavailable', message: '语音识别未配置，请在设置中填写服务地址，或改用键盘输入' },
+      { type: 'error', code: 'asr_model_missing', message: '本地语音识别需要先下载语音模型' },
     ]);
+    // The hotkey works with the window hidden: the model dialog must be seen.
+    expect(actions).toEqual([{ action: 'showMain' }]);
     expect((await t.call('voiceText', { text: '午饭35块' })).state).toBe('confirming');
   });
 });

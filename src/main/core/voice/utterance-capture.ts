@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '@shared/clock';
 import type { Unsubscribe } from '@shared/listeners';
 import type { AsrClient, AsrError, VoiceInput, VoiceIoError } from './ports';
 import type { Speaker } from './speaker';
-import { errorMessage } from '@shared/errors';
+import { errorCode, errorMessage } from '@shared/errors';
 
 const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
   no_device: '没有找到麦克风，请在设置中选择输入设备',
@@ -18,6 +18,21 @@ const AUDIO_ERROR_TEXT: Record<VoiceIoError['code'], string> = {
   capture_failed: '无法打开麦克风，请在设置中选择其他输入设备',
   vad_failed: '语音检测启动失败，请改用键盘输入',
 };
+
+/** Why recognition cannot run, told as a voice error (e.g. asr_model_missing: on-device recognition without a model). */
+export interface AsrUnavailable {
+  code: string;
+  message: string;
+}
+
+const ASR_NOT_CONFIGURED: AsrUnavailable = { code: 'asr_unavailable', message: '语音识别未配置，请在设置中填写服务地址，或改用键盘输入' };
+
+/** On-device recognition fails with these (AsrFailure codes); the cloud's network wording would mislead. */
+const LOCAL_ASR_ERROR_TEXT = new Map<string, string>([
+  ['model_incomplete', '语音模型文件不完整，请在设置中重新下载语音模型'],
+  ['model_refused', '语音模型无法加载，请在设置中重新下载或换一个模型'],
+  ['engine_failed', '本地语音识别出错，请再说一次，或改用键盘输入'],
+]);
 
 /** What the capture needs from the session around it. */
 export interface CaptureHost {
@@ -51,6 +66,8 @@ export interface CaptureOptions extends CaptureTimings {
   clock: Clock;
   createVoiceInput?: () => VoiceInput;
   createAsrClient?: (options: { shouldReconnect: () => boolean }) => AsrClient;
+  /** Asked each time: a reason here wins over an ASR factory (a model may be deleted mid-session). */
+  asrUnavailable?: () => AsrUnavailable | null;
 }
 
 interface Utterance {
@@ -155,8 +172,9 @@ export class UtteranceCapture {
   // ---- microphone -------------------------------------------------------------------
 
   private asrConfigured(): boolean {
-    if (this.options.createAsrClient) return true;
-    this.host.emit({ type: 'error', code: 'asr_unavailable', message: '语音识别未配置，请在设置中填写服务地址，或改用键盘输入' });
+    const reason = this.options.asrUnavailable?.() ?? (this.options.createAsrClient ? null : ASR_NOT_CONFIGURED);
+    if (!reason) return true;
+    this.host.emit({ type: 'error', code: reason.code, message: reason.message });
     return false;
   }
 
@@ -258,7 +276,8 @@ export class UtteranceCapture {
       asr = factory({ shouldReconnect: () => this.utterance?.asr === asr && this.host.state() === 'recognizing' });
     } catch (err) {
       this.host.log('asr client failed', err);
-      this.host.emit({ type: 'error', code: 'asr_unavailable', message: '语音识别不可用，请改用键盘输入' });
+      const reason = this.options.asrUnavailable?.() ?? { code: 'asr_unavailable', message: '语音识别不可用，请改用键盘输入' };
+      this.host.emit({ type: 'error', code: reason.code, message: reason.message });
       return;
     }
     const { clock, pttMinHoldMs, finalWaitMs } = this.options;
@@ -290,7 +309,7 @@ export class UtteranceCapture {
     }
     asr.connect().then(
       () => this.flushAudio(u),
-      (err: unknown) => this.onAsrError(u, { code: 'connect_failed', message: errorMessage(err) }),
+      (err: unknown) => this.onAsrError(u, { code: errorCode(err, 'connect_failed'), message: errorMessage(err) }),
     );
   }
 
@@ -312,7 +331,7 @@ export class UtteranceCapture {
         return;
       case 'noResult':
         return this.onAsrError(u, {
-          code: result.reason === 'timeout' ? 'no_result' : 'connect_failed',
+          code: result.reason === 'timeout' ? 'no_result' : (result.code ?? 'connect_failed'),
           message: result.message ?? 'no final text',
         });
       case 'cancelled':
@@ -367,7 +386,7 @@ export class UtteranceCapture {
         ? '没有收到识别结果，请再说一次'
         : error.code === 'token_failed'
           ? '语音识别授权失败，请检查设置中的服务地址和密钥'
-          : '语音识别连接失败，请检查网络后重试';
+          : (LOCAL_ASR_ERROR_TEXT.get(error.code) ?? '语音识别连接失败，请检查网络后重试');
     this.host.emit({ type: 'error', code: error.code, message });
   }
 }

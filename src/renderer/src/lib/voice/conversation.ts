@@ -3,7 +3,7 @@ import type { VoiceEvent } from '@shared/events';
 import { formatFenAmount, TYPE_LABELS } from '../format';
 
 /** What the user can do about an error, shown as a button next to it. */
-export type NextStep = 'openSettings' | 'chooseMicrophone' | 'useKeyboard' | null;
+export type NextStep = 'openSettings' | 'chooseMicrophone' | 'useKeyboard' | 'downloadModel' | null;
 
 export type LogKind = 'user' | 'app' | 'error' | 'saved' | 'notice';
 
@@ -24,13 +24,18 @@ const CONNECTION_CODES = new Set([
   'server_error',
   'reconnect_failed',
   'llm_unavailable',
+  // An installed model that is incomplete or refused: 设置 → 语音识别 deletes and re-downloads it.
+  'model_incomplete',
+  'model_refused',
 ]);
 
 /** Maps an error code to the one thing most likely to fix it. */
 export function nextStepFor(code: string): NextStep {
   if (MICROPHONE_CODES.has(code)) return 'chooseMicrophone';
+  // On-device recognition without a model: the first-use dialog downloads one.
+  if (code === 'asr_model_missing') return 'downloadModel';
   if (CONNECTION_CODES.has(code)) return 'openSettings';
-  if (code === 'no_result' || code === 'too_short' || code === 'tooShort') return 'useKeyboard';
+  if (code === 'no_result' || code === 'too_short' || code === 'tooShort' || code === 'engine_failed') return 'useKeyboard';
   return null;
 }
 
@@ -39,6 +44,7 @@ export const NEXT_STEP_HINTS: Record<Exclude<NextStep, null>, { hint: string; bu
   openSettings: { hint: '请在设置中检查连接方式和密钥，或改用离线模式。', button: '打开设置' },
   chooseMicrophone: { hint: '请在设置中选择一个可用的麦克风。', button: '选择麦克风' },
   useKeyboard: { hint: '可以再说一遍，或改用键盘输入。', button: '改用键盘' },
+  downloadModel: { hint: '下载语音模型后就能说话记账，也可以改用键盘输入。', button: '下载语音模型' },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
-import { needsHint } from './conversation';
+import { needsHint, nextStepFor } from './conversation';
 import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import { VoiceSession } from './session.svelte';
 
@@ -99,6 +99,13 @@ describe('voice session view', () => {
   it('adds the next-step sentence only where the message has none', () => {
     expect(needsHint('语音识别连接失败')).toBe(true);
     expect(needsHint('没有找到麦克风，请在设置中选择输入设备')).toBe(false);
+  });
+
+  it('offers the model download for a missing model and 设置 for a broken one', () => {
+    expect(nextStepFor('asr_model_missing')).toBe('downloadModel');
+    expect(nextStepFor('model_refused')).toBe('openSettings');
+    expect(nextStepFor('model_incomplete')).toBe('openSettings');
+    expect(nextStepFor('engine_failed')).toBe('useKeyboard');
   });
 
   it('a window opened mid-session shows the conversation so far', async () => {

@@ -2,6 +2,10 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
 import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
+import { settingsSchema, type SettingsView } from '@shared/ipc/app-settings';
+import type { IpcResult } from '@shared/ipc/index';
+import { FakeModelsApi, SMALL_MODEL } from '../../lib/models/fake-models-api';
+import { router } from '../../lib/router.svelte';
 import SessionPage from './SessionPage.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -143,5 +147,143 @@ describe('session page', () => {
     expect(summary.textContent).not.toContain('未确认');
     expect(within(summary).queryByRole('button', { name: '继续确认' })).toBeNull();
     expect(within(summary).getByRole('button', { name: '重新开始' }).classList.contains('primary')).toBe(true);
+  });
+});
+
+/** The voice fake with the model commands and the settings of a user who never chose an engine. */
+function withModels(connection: 'offline' | 'gateway' = 'offline') {
+  const voice = new FakeVoiceApi();
+  const models = new FakeModelsApi((event) => voice.emit(event));
+  const settings = settingsSchema.parse({ connection: { mode: connection } });
+  const settingsGet = async (): Promise<IpcResult<SettingsView>> => ({
+    ok: true,
+    value: {
+      settings,
+      secrets: { gatewayApiKey: { stored: false, mask: null }, dashscopeApiKey: { stored: false, mask: null } },
+      secretStorageAvailable: true,
+      dataDir: '/d',
+    },
+  });
+  const api = Object.assign(voice, {
+    settingsGet,
+    modelList: models.modelList,
+    modelDownload: models.modelDownload,
+    modelCancel: models.modelCancel,
+    modelDelete: models.modelDelete,
+    modelActivate: models.modelActivate,
+    modelUseFolder: models.modelUseFolder,
+  });
+  return { api, models, voiceCalls: () => voice.calls.filter((c) => c.name !== 'voiceSnapshot') };
+}
+
+const MB = 1024 * 1024;
+
+describe('the mic’s first use with on-device recognition', () => {
+  it('asks before starting the mic, shows the download, and starts the mic once the model is ready', async () => {
+    const t = withModels();
+    await open(t.api);
+    await tick();
+    await fireEvent.click(screen.getByRole('button', { name: '开始聆听' }));
+    await tick();
+    // Nothing was asked of the voice session yet: the dialog comes first.
+    expect(t.voiceCalls()).toEqual([]);
+    const dialog = screen.getByRole('dialog', { name: '下载语音模型' });
+    expect(dialog.textContent).toContain(SMALL_MODEL.name);
+    expect(dialog.textContent).toContain('下载大小 70.6 MB');
+
+    await fireEvent.click(within(dialog).getByRole('button', { name: '下载并开始' }));
+    await tick();
+    t.api.emit({
+      channel: 'models',
+      event: {
+        type: 'progress',
+        id: SMALL_MODEL.id,
+        progress: { receivedBytes: 35.3 * MB, totalBytes: 74_004_050, percent: 50, bytesPerSecond: 2 * MB },
+      },
+    });
+    await tick();
+    expect((within(dialog).getByRole('progressbar', { name: '下载进度' }) as HTMLProgressElement).value).toBe(50);
+    expect(within(dialog).getByRole('status').textContent).toBe('35.3 MB / 70.6 MB · 50.0% · 2.0 MB/s');
+
+    t.models.finishDownload();
+    await tick();
+    await tick();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(t.voiceCalls()).toEqual([{ name: 'voiceStart', input: { mode: 'auto' } }]);
+  });
+
+  it('opens when main says the model is missing (e.g. the global hotkey), and 改用键盘输入 switches to typing', async () => {
+    const t = withModels();
+    await open(t.api);
+    t.api.emit({ channel: 'voice', event: { type: 'error', code: 'asr_model_missing', message: '本地语音识别需要先下载语音模型' } });
+    await tick();
+    const dialog = screen.getByRole('dialog', { name: '下载语音模型' });
+    // The log keeps the sentence with a way back to the dialog.
+    expect(screen.getByRole('button', { name: '下载语音模型' })).toBeTruthy();
+    await fireEvent.click(within(dialog).getByRole('button', { name: '改用键盘输入' }));
+    await tick();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(t.voiceCalls()).toEqual([{ name: 'voiceSetMode', input: { mode: 'keyboard' } }]);
+    await fireEvent.click(screen.getByRole('button', { name: '下载语音模型' }));
+    await tick();
+    expect(screen.getByRole('dialog', { name: '下载语音模型' })).toBeTruthy();
+  });
+
+  it('opens at once when the shell sent the user here for the model (记账?setup=model), and not otherwise', async () => {
+    router.go('session', { setup: 'model' });
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    const sent = withModels();
+    await open(sent.api);
+    expect(screen.getByRole('dialog', { name: '下载语音模型' })).toBeTruthy();
+    cleanup();
+    router.go('session');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    await open(withModels().api);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('取消 during the download stops it and closes; a failure stays in the dialog with a retry', async () => {
+    const t = withModels();
+    await open(t.api);
+    await tick();
+    await fireEvent.click(screen.getByRole('button', { name: '开始聆听' }));
+    await tick();
+    const dialog = screen.getByRole('dialog', { name: '下载语音模型' });
+    await fireEvent.click(within(dialog).getByRole('button', { name: '下载并开始' }));
+    await tick();
+    t.models.failDownload('not_found', '服务器上没有这个模型文件（404），请稍后再试。');
+    await tick();
+    await tick();
+    expect(within(dialog).getByRole('alert').textContent).toBe('服务器上没有这个模型文件（404），请稍后再试。');
+    await fireEvent.click(within(dialog).getByRole('button', { name: '下载并开始' }));
+    await tick();
+    expect(t.models.downloading).toBe(true);
+    await fireEvent.keyDown(dialog, { key: 'Escape' });
+    await tick();
+    await tick();
+    expect(t.models.downloading).toBe(false);
+    expect(t.models.calls.filter((c) => c.name === 'modelCancel')).toEqual([{ name: 'modelCancel', input: { id: SMALL_MODEL.id } }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(t.voiceCalls()).toEqual([]);
+  });
+
+  it('starts the mic at once for a cloud user or once a model is ready', async () => {
+    const cloud = withModels('gateway');
+    await open(cloud.api);
+    await tick();
+    await fireEvent.click(screen.getByRole('button', { name: '开始聆听' }));
+    await tick();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(cloud.voiceCalls()).toEqual([{ name: 'voiceStart', input: { mode: 'auto' } }]);
+    cleanup();
+
+    const ready = withModels();
+    ready.models.listing.ready = true;
+    await open(ready.api);
+    await tick();
+    await fireEvent.click(screen.getByRole('button', { name: '开始聆听' }));
+    await tick();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(ready.voiceCalls()).toEqual([{ name: 'voiceStart', input: { mode: 'auto' } }]);
   });
 });

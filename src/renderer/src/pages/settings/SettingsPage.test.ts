@@ -103,6 +103,31 @@ describe('settings page', () => {
     expect(api.saves).toEqual([]);
   });
 
+  it('shows on-device recognition as the engine when none was chosen, and keeps it automatic on save', async () => {
+    const api = await open();
+    const group = screen.getByRole('radiogroup', { name: '语音识别服务' });
+    expect((screen.getByRole('radio', { name: '本地识别（离线）' }) as HTMLInputElement).checked).toBe(true);
+    expect(group.textContent).toContain('DashScope');
+    expect(group.textContent).toContain('FunASR');
+    await fireEvent.click(screen.getByRole('checkbox', { name: '朗读识别结果' }));
+    await fireEvent.submit(screen.getByRole('button', { name: '保存' }).closest('form')!);
+    await tick();
+    expect(api.saves[0]?.settings?.asr).toEqual({ funasrUrl: '' });
+
+    await fireEvent.click(screen.getByRole('radio', { name: 'DashScope 实时识别' }));
+    expect(screen.getByText(/DashScope 需要先在「连接方式」中选择网关或直连/)).toBeTruthy();
+    await fireEvent.submit(screen.getByRole('button', { name: '保存' }).closest('form')!);
+    await tick();
+    expect(api.saves[1]?.settings?.asr).toEqual({ provider: 'dashscope', funasrUrl: '' });
+  });
+
+  it('shows DashScope for a cloud user who never chose', async () => {
+    const api = new FakeSettingsApi();
+    api.view.settings.connection.mode = 'gateway';
+    await open(api);
+    expect((screen.getByRole('radio', { name: 'DashScope 实时识别' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('says how to go on without a microphone list', async () => {
     const api = new FakeSettingsApi();
     api.microphones = { ok: false, error: { code: 'audio_unavailable', message: '无法读取麦克风列表：请确认已连接麦克风。' } };

@@ -1,0 +1,173 @@
+import { mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ModelProgress } from '@shared/ipc/models';
+import { errorMessage } from '@shared/errors';
+import { isDiskFull, MESSAGES, ModelError } from './errors';
+import { ProgressMeter } from './progress-meter';
+
+export interface DownloadOptions {
+  url: string;
+  /** Where the bytes land; an existing file is resumed with a Range request. */
+  partPath: string;
+  signal: AbortSignal;
+  /** The catalog's size, used when the server sends no length. */
+  expectedBytes?: number;
+  onProgress: (progress: ModelProgress) => void;
+  /** Consecutive failed attempts (without a byte of progress) before giving up. Default 5. */
+  attempts?: number;
+  /** Wait before attempt n+1 (n from 1). Default 0.5 s doubling, at most 8 s. */
+  retryDelayMs?: (failedAttempts: number) => number;
+  fetch?: typeof fetch;
+  now?: () => number;
+  log?: (message: string, err?: unknown) => void;
+}
+
+const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
+
+/** A failure worth another attempt (the connection, or a server that may recover). */
+class Retryable extends Error {}
+
+/**
+ * Downloads `url` into `partPath`, resuming what is there. Rejects with ModelError
+ * (network, not_found, http_error, disk_full, cancelled); the .part file is left in place
+ * for the caller to keep (resume later) or delete.
+ */
+export async function downloadToFile(options: DownloadOptions): Promise<{ bytes: number }> {
+  const { signal } = options;
+  const attempts = options.attempts ?? 5;
+  const delay = options.retryDelayMs ?? ((n) => Math.min(8000, 500 * 2 ** (n - 1)));
+  const meter = new ProgressMeter(options.onProgress, options.now);
+  mkdirSync(dirname(options.partPath), { recursive: true });
+  let failures = 0;
+  for (;;) {
+    const before = fileSize(options.partPath);
+    try {
+      return await attempt(options, meter);
+    } catch (err) {
+      if (signal.aborted) throw new ModelError('cancelled', MESSAGES.cancelled, { cause: err });
+      if (!(err instanceof Retryable)) throw toModelError(err);
+      failures = fileSize(options.partPath) > before ? 1 : failures + 1;
+      if (failures >= attempts) {
+        // A server that kept failing says why (HTTP 503…); a connection that kept failing is the network.
+        throw err.cause instanceof ModelError ? err.cause : new ModelError('network', MESSAGES.network, { cause: err.cause ?? err });
+      }
+      options.log?.(`model download: attempt failed (${errorMessage(err.cause ?? err)}), resuming`);
+      await sleep(delay(failures), signal).catch((abort: unknown) => {
+        throw new ModelError('cancelled', MESSAGES.cancelled, { cause: abort });
+      });
+    }
+  }
+}
+
+async function attempt(options: DownloadOptions, meter: ProgressMeter): Promise<{ bytes: number }> {
+  const doFetch = options.fetch ?? fetch;
+  let start = fileSize(options.partPath);
+  let response: Response;
+  try {
+    response = await doFetch(options.url, {
+      headers: start > 0 ? { Range: `bytes=${start}-` } : {},
+      redirect: 'follow',
+      signal: options.signal,
+    });
+  } catch (err) {
+    throw new Retryable('connect failed', { cause: err });
+  }
+
+  let total: number;
+  if (response.status === 206) {
+    const range = CONTENT_RANGE.exec(response.headers.get('content-range') ?? '');
+    if (!range || Number(range[1]) !== start) {
+      // The server answered another range than asked: the bytes on disk cannot be trusted.
+      await response.body?.cancel();
+      unlinkIfExists(options.partPath);
+      throw new Retryable(`unexpected Content-Range ${response.headers.get('content-range')}`);
+    }
+    total = range[3] === '*' ? start + contentLength(response, 0) : Number(range[3]);
+  } else if (response.status === 416 && start > 0) {
+    // Everything is already on disk (the app stopped after the last byte), or the file on the
+    // server changed size: either way the server's total decides.
+    await response.body?.cancel();
+    const total416 = /^bytes \*\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+    if (total416 && Number(total416[1]) === start) {
+      meter.update(start, start, true);
+      return { bytes: start };
+    }
+    unlinkIfExists(options.partPath);
+    throw new Retryable('range not satisfiable');
+  } else if (response.status === 200) {
+    if (start > 0) meter.reset();
+    start = 0;
+    total = contentLength(response, options.expectedBytes ?? 0);
+  } else {
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status === 404) throw new ModelError('not_found', MESSAGES.notFound);
+    const error = new ModelError('http_error', MESSAGES.httpError(response.status));
+    if (response.status >= 500 || response.status === 408 || response.status === 429) throw new Retryable(error.message, { cause: error });
+    throw error;
+  }
+  if (!response.body) throw new Retryable('empty body');
+
+  const file = await open(options.partPath, start > 0 ? 'a' : 'w');
+  let received = start;
+  meter.update(received, total, true);
+  try {
+    try {
+      for await (const chunk of response.body) {
+        await file.write(chunk);
+        received += chunk.byteLength;
+        meter.update(received, total);
+      }
+    } catch (err) {
+      if (isDiskFull(err) || options.signal.aborted) throw err;
+      throw new Retryable('connection lost', { cause: err });
+    }
+  } finally {
+    await file.close();
+  }
+  if (received < total) throw new Retryable(`connection closed after ${received} of ${total} bytes`);
+  meter.update(received, received, true);
+  return { bytes: received };
+}
+
+function toModelError(err: unknown): ModelError {
+  if (err instanceof ModelError) return err;
+  if (isDiskFull(err)) return new ModelError('disk_full', MESSAGES.diskFull, { cause: err });
+  return new ModelError('network', `${MESSAGES.network}（${errorMessage(err)}）`, { cause: err });
+}
+
+function contentLength(response: Response, fallback: number): number {
+  const value = Number(response.headers.get('content-length'));
+  return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+}
+
+export function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function unlinkIfExists(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

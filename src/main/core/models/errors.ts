@@ -1,0 +1,31 @@
+import { CodedError } from '@shared/errors';
+import type { ModelErrorCode } from './index';
+
+/** A model step that failed, with the Chinese message the settings page shows as is. */
+export class ModelError extends CodedError<ModelErrorCode> {}
+
+export const MESSAGES = {
+  network: '无法连接下载服务器，请检查网络',
+  notFound: '模型文件不存在（404），下载地址可能已经变更',
+  httpError: (status: number) => `下载服务器返回错误（HTTP ${status}），请稍后重试`,
+  diskFull: '磁盘空间不足，无法保存模型，请清理磁盘后重试',
+  corruptArchive: '模型压缩包已损坏，请重新下载',
+  missingFile: (name: string) => `模型文件夹缺少 ${name}`,
+  noModelFolder: (name: string) => `模型压缩包里没有 ${name} 文件夹`,
+  notAFolder: (path: string) => `找不到模型文件夹：${path}`,
+  refused: (detail: string) => `语音识别引擎无法加载这个模型：${detail}`,
+  noText: '模型试识别没有得到文字，这个模型可能无法使用',
+  cancelled: '下载已取消',
+  busy: '这个模型正在下载',
+  unknownModel: (id: string) => `没有这个模型：${id}`,
+  notInstalled: '这个模型还没有下载，请先下载',
+  ioError: (detail: string) => `无法安装模型：${detail}`,
+} as const;
+
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+
+/** True for a write that failed because the disk (or the user's quota) is full. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DISK_FULL_CODES.has(code);
+}

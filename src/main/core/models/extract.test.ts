@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ModelError } from './errors';
+import { extractTarBz2 } from './extract';
+import { tempDir, removeTempDirs } from './test-fixtures';
+
+afterAll(removeTempDirs);
+
+/** Builds `<work>/a.tar.bz2` with GNU tar from files written by `fill` (extra tar flags allowed). */
+function archive(fill: (root: string) => void, tarArgs: string[] = ['model']): string {
+  const work = tempDir('extract');
+  const root = join(work, 'src');
+  mkdirSync(root);
+  fill(root);
+  const out = join(work, 'a.tar.bz2');
+  execFileSync('tar', ['-C', root, '-cjf', out, ...tarArgs]);
+  return out;
+}
+
+const plainModel = (root: string) => {
+  mkdirSync(join(root, 'model', 'test_wavs'), { recursive: true });
+  writeFileSync(join(root, 'model', 'tokens.txt'), 'a 0\n'.repeat(5000));
+  writeFileSync(join(root, 'model', 'test_wavs', '0.wav'), randomBytes(70_000));
+};
+
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ModelError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('extractTarBz2', () => {
+  it('unpacks a .tar.bz2 with its folders', async () => {
+    const dest = join(tempDir('out'), 'staging');
+    await extractTarBz2(archive(plainModel), dest);
+    expect(readFileSync(join(dest, 'model', 'tokens.txt'), 'utf8')).toBe('a 0\n'.repeat(5000));
+    expect(readFileSync(join(dest, 'model', 'test_wavs', '0.wav')).length).toBe(70_000);
+  });
+
+  it('a damaged archive → corrupt_archive 「模型压缩包已损坏，请重新下载」', async () => {
+    const path = archive(plainModel);
+    const bytes = readFileSync(path);
+    bytes.fill(0x55, 20_000, 20_060);
+    writeFileSync(path, bytes);
+    const err = await failure(extractTarBz2(path, join(tempDir('out'), 'staging')));
+    expect(err.code).toBe('corrupt_archive');
+    expect(err.message).toBe('模型压缩包已损坏，请重新下载');
+  });
+
+  it('a truncated archive → corrupt_archive', async () => {
+    const path = archive(plainModel);
+    const bytes = readFileSync(path);
+    writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    expect((await failure(extractTarBz2(path, join(tempDir('out'), 'staging')))).code).toBe('corrupt_archive');
+  });
+
+  it('something that is not bzip2 at all → corrupt_archive', async () => {
+    const path = join(tempDir('out'), 'x.tar.bz2');
+    writeFileSync(path, '<html>rate limited</html>');
+    expect((await failure(extractTarBz2(path, join(tempDir('out'), 'staging')))).code).toBe('corrupt_archive');
+  });
+
+  it('an entry climbing out with `..` is refused and nothing lands outside', async () => {
+    const path = archive(plainModel, ['--transform', 's,^model,../escaped,', 'model']);
+    const out = tempDir('out');
+    const err = await failure(extractTarBz2(path, join(out, 'staging')));
+    expect(err.code).toBe('corrupt_archive');
+    expect(existsSync(join(out, 'escaped'))).toBe(false);
+  });
+
+  it('an absolute path is refused (strict) and nothing lands at that place', async () => {
+    const target = join(tempDir('abs'), 'planted');
+    const path = archive(plainModel, ['-P', '--transform', `s,^model,${target},`, 'model']);
+    const dest = join(tempDir('out'), 'staging');
+    expect((await failure(extractTarBz2(path, dest))).code).toBe('corrupt_archive');
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('symbolic links are not extracted', async () => {
+    const path = archive((root) => {
+      plainModel(root);
+      symlinkSync('/etc/passwd', join(root, 'model', 'tokens-link.txt'));
+    });
+    const dest = join(tempDir('out'), 'staging');
+    await extractTarBz2(path, dest);
+    expect(readdirSync(join(dest, 'model')).sort()).toEqual(['test_wavs', 'tokens.txt']);
+  });
+
+  it('bzip2 runs off the main thread: the event loop stays responsive while a large archive unpacks', async () => {
+    const path = archive((root) => {
+      mkdirSync(join(root, 'model'));
+      writeFileSync(join(root, 'model', 'encoder.onnx'), randomBytes(4_000_000));
+    });
+    const before = performance.eventLoopUtilization();
+    await extractTarBz2(path, join(tempDir('out'), 'staging'));
+    // The share of the time this thread was busy: ≈ 1 when bzip2 runs here, however loaded the machine.
+    expect(performance.eventLoopUtilization(before).utilization).toBeLessThan(0.5);
+  });
+
+  it('aborting while the worker unpacks → cancelled promptly', async () => {
+    const path = archive((root) => {
+      mkdirSync(join(root, 'model'));
+      writeFileSync(join(root, 'model', 'encoder.onnx'), randomBytes(4_000_000));
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    const err = await failure(extractTarBz2(path, join(tempDir('out'), 'staging'), { signal: controller.signal }));
+    expect(err.code).toBe('cancelled');
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('an aborted extraction → cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const err = await failure(extractTarBz2(archive(plainModel), join(tempDir('out'), 'staging'), { signal: controller.signal }));
+    expect(err.code).toBe('cancelled');
+  });
+});

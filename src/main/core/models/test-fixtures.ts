@@ -1,0 +1,138 @@
+// Helpers for the model tests: a loopback server for archives and archives built from the
+// shared test model. Used only by *.test.ts in this folder.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CatalogEntry } from './catalog';
+
+/** The real 3.3M-parameter streaming transducer, read in place (never copied into the repo). */
+export const SHARED_MODEL = fileURLToPath(new URL('../../../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
+export const SHARED_MODEL_FILES = [
+  'encoder-epoch-12-avg-2-chunk-16-left-64.int8.onnx',
+  'decoder-epoch-12-avg-2-chunk-16-left-64.onnx',
+  'joiner-epoch-12-avg-2-chunk-16-left-64.int8.onnx',
+  'tokens.txt',
+];
+
+const made: string[] = [];
+
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `suikouji-models-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir made (each test file calls it in afterAll). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A `.tar.bz2` of the shared model under `folder`, built with the system tar + bzip2 in a
+ * temporary folder; `change` may edit the copy first (delete tokens.txt, break the encoder).
+ */
+export function buildModelArchive(folder: string, change?: (modelDir: string) => void): Buffer {
+  const work = tempDir('archive');
+  const modelDir = join(work, folder);
+  cpSync(SHARED_MODEL, modelDir, { recursive: true });
+  change?.(modelDir);
+  const archive = join(work, `${folder}.tar.bz2`);
+  execFileSync('tar', ['-C', work, '-cjf', archive, folder]);
+  return readFileSync(archive);
+}
+
+export function testEntry(id: string, url: string, archiveBytes: number): CatalogEntry {
+  return {
+    id,
+    name: '测试模型',
+    description: '共享的 3.3M 测试模型',
+    url,
+    archiveBytes,
+    folder: id,
+    requiredFiles: SHARED_MODEL_FILES,
+    testWav: 'test_wavs/4.wav',
+    recommended: true,
+  };
+}
+
+export interface Served {
+  body: Buffer;
+  status?: number;
+  /** Sends this many bytes of the first response, then destroys the socket. */
+  cutAfter?: number;
+  /** Answers every request with the whole file (200), as a server without Range support. */
+  ignoreRange?: boolean;
+  /** Sends the body in 16 KiB pieces this far apart, so a test can act mid-download. */
+  pieceDelayMs?: number;
+}
+
+export interface ArchiveServer {
+  base: string;
+  /** Each request: path and Range header. */
+  requests: { path: string; range: string | undefined }[];
+  serve(path: string, file: Served): void;
+  close(): Promise<void>;
+}
+
+export async function startArchiveServer(): Promise<ArchiveServer> {
+  const files = new Map<string, Served & { cuts: number }>();
+  const requests: ArchiveServer['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    requests.push({ path, range: req.headers.range });
+    const file = files.get(path);
+    if (!file || file.status === 404) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    if (file.status && file.status !== 200) {
+      res.writeHead(file.status).end('error');
+      return;
+    }
+    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    const start = range && !file.ignoreRange ? Number(range[1]) : 0;
+    const total = file.body.length;
+    if (start > 0 && start >= total) {
+      res.writeHead(416, { 'Content-Range': `bytes */${total}` }).end();
+      return;
+    }
+    const headers = { 'Content-Length': String(total - start), 'Content-Type': 'application/x-bzip2' };
+    if (start > 0) res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${total - 1}/${total}` });
+    else res.writeHead(200, headers);
+    const body = file.body.subarray(start);
+    if (file.cutAfter !== undefined && file.cuts === 0) {
+      file.cuts++;
+      res.write(body.subarray(0, file.cutAfter), () => setTimeout(() => res.socket?.destroy(), 20));
+      return;
+    }
+    if (!file.pieceDelayMs) {
+      res.end(body);
+      return;
+    }
+    let at = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      const piece = body.subarray(at, at + 16 * 1024);
+      at += piece.length;
+      if (at >= body.length) res.end(piece);
+      else res.write(piece, () => setTimeout(next, file.pieceDelayMs));
+    };
+    next();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    requests,
+    serve: (path, file) => files.set(path, { ...file, cuts: 0 }),
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

@@ -1,0 +1,2 @@
+/** On-device speech model commands (catalog, download, cancel, delete, use a folder). */
+export const MODEL_COMMANDS = ['modelList', 'modelDownload', 'modelCancel', 'modelDelete', 'modelActivate', 'modelUseFolder'] as const;
