@@ -1,12 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { CatalogEntry } from '@core/models/index';
 import { parseWav } from '@core/audio/wav';
+import {
+  buildModelArchive,
+  removeTempDirs,
+  SHARED_MODEL as MODEL,
+  startArchiveServer,
+  testEntry,
+  type ArchiveServer,
+} from '../test/support/model-fixtures';
 import { ScriptedVoiceInput } from '../test/support/voice-doubles';
 import { bootApp, expect, openAppPage, screenshots, test, type BootedApp, type BootOptions } from './fixtures';
 
@@ -15,57 +20,9 @@ import { bootApp, expect, openAppPage, screenshots, test, type BootedApp, type B
 // smoke-decodes it; the first-use dialog then starts the mic, and the model's own test WAV,
 // spoken into a scripted mic, comes back as text through the real engine.
 
-const MODEL = resolve('../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M');
 const ID = 'e2e-zipformer-wenetspeech-3.3M';
 /** 4.wav's tokens (the model's README), joined as the recognizer writes them. */
 const WAV4_TEXT = 'j iǎng y ǒu b ó b èi p āi d ào d ài zh e n ǚ ér ch ū y óu'.replaceAll(' ', '');
-
-interface ArchiveServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Serves the archive in 64 KiB pieces 15 ms apart: a few seconds of visible progress. */
-async function serveArchive(body: Buffer): Promise<ArchiveServer> {
-  const server: Server = createServer((req, res) => {
-    if (req.url !== `/${ID}.tar.bz2`) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Length': String(body.length), 'Content-Type': 'application/x-bzip2' });
-    let at = 0;
-    const next = () => {
-      if (res.destroyed) return;
-      const piece = body.subarray(at, at + 64 * 1024);
-      at += piece.length;
-      if (at >= body.length) res.end(piece);
-      else res.write(piece, () => setTimeout(next, 15));
-    };
-    next();
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/${ID}.tar.bz2`,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
-
-/** The shared model packed the way sherpa-onnx publishes its models (system tar + bzip2). */
-function buildArchive(): Buffer {
-  const work = mkdtempSync(join(tmpdir(), 'skj-e2e-archive-'));
-  try {
-    cpSync(MODEL, join(work, ID), { recursive: true });
-    execFileSync('tar', ['-C', work, '-cjf', join(work, 'model.tar.bz2'), ID]);
-    return readFileSync(join(work, 'model.tar.bz2'));
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -77,28 +34,16 @@ let catalog: CatalogEntry[];
 
 test.beforeAll(async () => {
   if (!existsSync(MODEL)) return;
-  archive = buildArchive();
-  server = await serveArchive(archive);
-  catalog = [
-    {
-      id: ID,
-      name: '测试模型（共享 3.3M）',
-      description: '拼音输出的流式模型',
-      url: server.url,
-      archiveBytes: archive.length,
-      folder: ID,
-      requiredFiles: [
-        'encoder-epoch-12-avg-2-chunk-16-left-64.int8.onnx',
-        'decoder-epoch-12-avg-2-chunk-16-left-64.onnx',
-        'joiner-epoch-12-avg-2-chunk-16-left-64.int8.onnx',
-        'tokens.txt',
-      ],
-      testWav: 'test_wavs/4.wav',
-      recommended: true,
-    },
-  ];
+  archive = buildModelArchive(ID);
+  server = await startArchiveServer();
+  // 16 KiB pieces 5 ms apart: a few seconds of visible progress.
+  server.serve(`/${ID}.tar.bz2`, { body: archive, pieceDelayMs: 5 });
+  catalog = [{ ...testEntry(ID, `${server.base}/${ID}.tar.bz2`, archive.length), name: '测试模型（共享 3.3M）', description: '拼音输出的流式模型' }];
 });
-test.afterAll(async () => server?.close());
+test.afterAll(async () => {
+  await server?.close();
+  removeTempDirs();
+});
 
 async function withApp(
   browser: Browser,

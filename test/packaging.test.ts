@@ -70,20 +70,22 @@ function productionPackageDirs(): string[] {
 
 const NATIVE = /\.(node|so(\.\d+)*|dylib|dll)$/;
 
-function nativeFiles(dir: string): string[] {
+/** Every file of one package, relative to the project (nested packages are listed on their own in the lock file). */
+function packageFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
-      // Nested packages are listed on their own in the lock file.
       if (entry.name === 'node_modules') continue;
       const path = join(d, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (NATIVE.test(entry.name)) out.push(relative(root, path));
+      else out.push(relative(root, path));
     }
   };
   walk(join(root, dir));
   return out;
 }
+
+const nativeFiles = (dir: string) => packageFiles(dir).filter((file) => NATIVE.test(file));
 
 describe('electron-builder.yml unpacks what native code must load from a real file', () => {
   it('every native addon and shared library of the production dependencies is unpacked from the asar', () => {
@@ -117,21 +119,6 @@ describe('electron-builder.yml unpacks what native code must load from a real fi
   });
 });
 
-/** Every file under the production packages, as paths relative to the project. */
-function productionFiles(): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (entry.name === 'node_modules') continue;
-      const path = join(d, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else out.push(relative(root, path));
-    }
-  };
-  for (const dir of productionPackageDirs()) walk(join(root, dir));
-  return out;
-}
-
 describe('workers and the recognizer process find their packages outside the asar', () => {
   // A worker thread or child process cannot read inside app.asar: this lays out
   // app.asar.unpacked with exactly the files asarUnpack selects, and a plain worker requires
@@ -140,7 +127,9 @@ describe('workers and the recognizer process find their packages outside the asa
   afterAll(() => rmSync(resources, { recursive: true, force: true }));
 
   it('better-sqlite3, sherpa-onnx-node, tar and unbzip2-stream load from app.asar.unpacked alone', async () => {
-    const unpacked = productionFiles().filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
+    const unpacked = productionPackageDirs()
+      .flatMap(packageFiles)
+      .filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
     for (const file of unpacked) cpSync(join(root, file), join(resources, 'app.asar.unpacked', file));
     const requireHere = createRequire(import.meta.url);
     const entries = Object.fromEntries(

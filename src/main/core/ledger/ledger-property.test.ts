@@ -3,23 +3,12 @@ import type { TransactionType } from '@shared/domain';
 import type { BudgetAlert } from '@shared/ipc/ledger';
 import { LedgerHistory, openLedger, type Ledger, type RawTransaction } from './index';
 import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
+import { prng } from '../../../../test/support/prng';
 
 // Random ledgers against a plain recomputation: whatever mix of saves, form entries,
 // transfers, edits, deletes, undo and redo, every figure the ledger reports (balances from
 // its running totals, budget spent sums, income/expense statistics) equals a sum the test
 // computes itself from the stored rows, to the fen.
-
-/** mulberry32: a seeded PRNG, so a failure replays exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const MONTHS = ['2026-01', '2026-02', '2026-03'];
 

@@ -5,21 +5,14 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelProgress } from '@shared/ipc/models';
 import { downloadToFile } from './download';
 import { ModelError } from './errors';
-import { startArchiveServer, tempDir, type ArchiveServer, removeTempDirs } from './test-fixtures';
+import { startArchiveServer, tempDir, type ArchiveServer, removeTempDirs } from '../../../../test/support/model-fixtures';
+import { rejection as rejectionWith } from '../../../../test/support/rejection';
+
+const rejection = (promise: Promise<unknown>) => rejectionWith(promise, ModelError);
 
 afterAll(removeTempDirs);
 
 const BODY = randomBytes(600_000);
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ModelError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('downloadToFile', () => {
   let server: ArchiveServer;
@@ -91,7 +84,7 @@ describe('downloadToFile', () => {
   });
 
   it('404 → not_found with its Chinese message, no retry', async () => {
-    const err = await failure(run('/missing.tar.bz2'));
+    const err = await rejection(run('/missing.tar.bz2'));
     expect(err.code).toBe('not_found');
     expect(err.message).toContain('模型文件不存在（404）');
     expect(server.requests).toHaveLength(1);
@@ -99,7 +92,7 @@ describe('downloadToFile', () => {
 
   it('a 500 is retried, then http_error naming the status', async () => {
     server.serve('/m.tar.bz2', { body: BODY, status: 500 });
-    const err = await failure(run('/m.tar.bz2', { attempts: 3 }));
+    const err = await rejection(run('/m.tar.bz2', { attempts: 3 }));
     expect(err.code).toBe('http_error');
     expect(err.message).toContain('HTTP 500');
     expect(server.requests).toHaveLength(3);
@@ -107,7 +100,7 @@ describe('downloadToFile', () => {
 
   it('a 403 is not retried: http_error with the status', async () => {
     server.serve('/m.tar.bz2', { body: BODY, status: 403 });
-    const err = await failure(run('/m.tar.bz2'));
+    const err = await rejection(run('/m.tar.bz2'));
     expect(err.code).toBe('http_error');
     expect(err.message).toContain('HTTP 403');
     expect(server.requests).toHaveLength(1);
@@ -116,7 +109,7 @@ describe('downloadToFile', () => {
   it('no server at all → network 「无法连接下载服务器，请检查网络」 after the attempts', async () => {
     const base = server.base;
     await server.close();
-    const err = await failure(
+    const err = await rejection(
       downloadToFile({
         url: `${base}/m.tar.bz2`,
         partPath: join(dir, 'm.part'),
@@ -141,7 +134,7 @@ describe('downloadToFile', () => {
         if (p.receivedBytes > 50_000) controller.abort();
       },
     });
-    const err = await failure(pending);
+    const err = await rejection(pending);
     expect(err.code).toBe('cancelled');
     const kept = readFileSync(join(dir, '.partial', 'm.tar.bz2.part')).length;
     expect(kept).toBeGreaterThan(50_000);
@@ -161,7 +154,7 @@ describe('downloadToFile', () => {
 
   it.skipIf(!existsSync('/dev/full'))('a full disk → disk_full 「磁盘空间不足…」, not retried', async () => {
     server.serve('/m.tar.bz2', { body: BODY });
-    const err = await failure(run('/m.tar.bz2', { partPath: '/dev/full' }));
+    const err = await rejection(run('/m.tar.bz2', { partPath: '/dev/full' }));
     expect(err.code).toBe('disk_full');
     expect(err.message).toContain('磁盘空间不足');
     expect(server.requests).toHaveLength(1);

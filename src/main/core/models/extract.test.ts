@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ModelError } from './errors';
 import { extractTarBz2 } from './extract';
-import { tempDir, removeTempDirs } from './test-fixtures';
+import { tempDir, removeTempDirs } from '../../../../test/support/model-fixtures';
+import { rejection as rejectionWith } from '../../../../test/support/rejection';
+
+const rejection = (promise: Promise<unknown>) => rejectionWith(promise, ModelError);
 
 afterAll(removeTempDirs);
 
@@ -26,16 +29,6 @@ const plainModel = (root: string) => {
   writeFileSync(join(root, 'model', 'test_wavs', '0.wav'), randomBytes(70_000));
 };
 
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ModelError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('extractTarBz2', () => {
   it('unpacks a .tar.bz2 with its folders', async () => {
     const dest = join(tempDir('out'), 'staging');
@@ -49,7 +42,7 @@ describe('extractTarBz2', () => {
     const bytes = readFileSync(path);
     bytes.fill(0x55, 20_000, 20_060);
     writeFileSync(path, bytes);
-    const err = await failure(extractTarBz2(path, join(tempDir('out'), 'staging')));
+    const err = await rejection(extractTarBz2(path, join(tempDir('out'), 'staging')));
     expect(err.code).toBe('corrupt_archive');
     expect(err.message).toBe('模型压缩包已损坏，请重新下载');
   });
@@ -58,19 +51,19 @@ describe('extractTarBz2', () => {
     const path = archive(plainModel);
     const bytes = readFileSync(path);
     writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)));
-    expect((await failure(extractTarBz2(path, join(tempDir('out'), 'staging')))).code).toBe('corrupt_archive');
+    expect((await rejection(extractTarBz2(path, join(tempDir('out'), 'staging')))).code).toBe('corrupt_archive');
   });
 
   it('something that is not bzip2 at all → corrupt_archive', async () => {
     const path = join(tempDir('out'), 'x.tar.bz2');
     writeFileSync(path, '<html>rate limited</html>');
-    expect((await failure(extractTarBz2(path, join(tempDir('out'), 'staging')))).code).toBe('corrupt_archive');
+    expect((await rejection(extractTarBz2(path, join(tempDir('out'), 'staging')))).code).toBe('corrupt_archive');
   });
 
   it('an entry climbing out with `..` is refused and nothing lands outside', async () => {
     const path = archive(plainModel, ['--transform', 's,^model,../escaped,', 'model']);
     const out = tempDir('out');
-    const err = await failure(extractTarBz2(path, join(out, 'staging')));
+    const err = await rejection(extractTarBz2(path, join(out, 'staging')));
     expect(err.code).toBe('corrupt_archive');
     expect(existsSync(join(out, 'escaped'))).toBe(false);
   });
@@ -79,7 +72,7 @@ describe('extractTarBz2', () => {
     const target = join(tempDir('abs'), 'planted');
     const path = archive(plainModel, ['-P', '--transform', `s,^model,${target},`, 'model']);
     const dest = join(tempDir('out'), 'staging');
-    expect((await failure(extractTarBz2(path, dest))).code).toBe('corrupt_archive');
+    expect((await rejection(extractTarBz2(path, dest))).code).toBe('corrupt_archive');
     expect(existsSync(target)).toBe(false);
   });
 
@@ -112,7 +105,7 @@ describe('extractTarBz2', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = performance.now();
-    const err = await failure(extractTarBz2(path, join(tempDir('out'), 'staging'), { signal: controller.signal }));
+    const err = await rejection(extractTarBz2(path, join(tempDir('out'), 'staging'), { signal: controller.signal }));
     expect(err.code).toBe('cancelled');
     expect(performance.now() - started).toBeLessThan(500);
   });
@@ -120,7 +113,7 @@ describe('extractTarBz2', () => {
   it('an aborted extraction → cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    const err = await failure(extractTarBz2(archive(plainModel), join(tempDir('out'), 'staging'), { signal: controller.signal }));
+    const err = await rejection(extractTarBz2(archive(plainModel), join(tempDir('out'), 'staging'), { signal: controller.signal }));
     expect(err.code).toBe('cancelled');
   });
 });

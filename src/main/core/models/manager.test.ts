@@ -9,22 +9,23 @@ import { listFiles } from './folder-files';
 import { createModelManager, type ModelManager, type ModelManagerOptions } from './index';
 import { READY_MARKER } from './ready-marker';
 import type { ModelRuntime } from './verify';
-import { buildModelArchive, SHARED_MODEL, startArchiveServer, tempDir, testEntry, type ArchiveServer, removeTempDirs } from './test-fixtures';
+import {
+  buildModelArchive,
+  SHARED_MODEL,
+  startArchiveServer,
+  tempDir,
+  testEntry,
+  type ArchiveServer,
+  removeTempDirs,
+} from '../../../../test/support/model-fixtures';
+import { rejection as rejectionWith } from '../../../../test/support/rejection';
+
+const rejection = (promise: Promise<unknown>) => rejectionWith(promise, ModelError);
 
 afterAll(removeTempDirs);
 
 /** The model README's transcript of test_wavs/4.wav. */
 const WAV4_TOKENS = 'j iǎng y ǒu b ó b èi p āi d ào d ài zh e n ǚ ér ch ū y óu'.split(' ');
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ModelError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** The real runtime, recording what the smoke decodes gave. */
 function recordingRuntime() {
@@ -148,7 +149,7 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
     async function failB(body: Buffer | null): Promise<ModelError> {
       if (body) server.serve(`/${B}.tar.bz2`, { body });
       else server.serve(`/${B}.tar.bz2`, { body: Buffer.alloc(0), status: 404 });
-      const err = await failure(m.download(B));
+      const err = await rejection(m.download(B));
       expect(leftovers(modelsDir)).toEqual([]);
       expect(existsSync(join(modelsDir, B))).toBe(false);
       expect(m.activeModelDir()).toBe(join(modelsDir, A));
@@ -200,10 +201,10 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
         });
       });
       const pending = m.download(B);
-      expect((await failure(m.download(B))).code).toBe('busy');
+      expect((await rejection(m.download(B))).code).toBe('busy');
       expect(modelOf(m.list(), B).state).toBe('downloading');
       await cancelled;
-      const err = await failure(pending);
+      const err = await rejection(pending);
       expect(err.code).toBe('cancelled');
       expect(err.message).toBe('下载已取消');
       expect(modelOf(m.list(), B)).toMatchObject({ state: 'absent', error: null, progress: null });
@@ -228,7 +229,7 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
     const pending = first.download(A);
     await halfway;
     await first.dispose();
-    expect((await failure(pending)).code).toBe('cancelled');
+    expect((await rejection(pending)).code).toBe('cancelled');
     const kept = readFileSync(join(modelsDir, '.partial', `${A}.tar.bz2.part`)).length;
     expect(kept).toBeGreaterThan(200_000);
     expect(modelOf(createModelManager({ modelsDir, catalog }).list(), A)).toMatchObject({ state: 'absent', partialBytes: kept });
@@ -285,7 +286,7 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
     const broken = join(tempDir('no-tokens'), 'model');
     cpSync(SHARED_MODEL, broken, { recursive: true });
     rmSync(join(broken, 'tokens.txt'));
-    const err = await failure(m.useFolder(broken));
+    const err = await rejection(m.useFolder(broken));
     expect(err.code).toBe('incomplete');
     expect(err.message).toBe('模型文件夹缺少 tokens.txt');
     expect(m.activeModelDir()).toBe(SHARED_MODEL);
@@ -339,7 +340,7 @@ describe('model manager state and crash leftovers (no model needed)', () => {
 
   it('an id outside the catalog → unknown_model', async () => {
     const m = createModelManager({ modelsDir: tempDir('unknown'), catalog: [entry], runtime: refusingRuntime });
-    expect((await failure(m.download('nope'))).code).toBe('unknown_model');
+    expect((await rejection(m.download('nope'))).code).toBe('unknown_model');
     expect(() => m.cancel('nope')).toThrow(ModelError);
   });
 });

@@ -3,18 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchItem } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectQuery, parseLocal } from './index';
-
-/** mulberry32: a seeded PRNG so a failing string can be reproduced from the seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../../../test/support/prng';
 
 // Pieces the grammar reacts to, mixed with random hanzi, digits, punctuation and emoji.
 const PIECES = [

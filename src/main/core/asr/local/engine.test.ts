@@ -8,22 +8,15 @@ import { readWavPcm } from '../../../../../test/support/speech';
 import type { AsrClient, AsrError } from '../../voice/ports';
 import { AsrFailure } from '../errors';
 import { createLocalAsrEngine, decodeWavFile, type LocalAsrEngine, type LocalAsrResult } from './index';
+import { rejection as rejectionWith } from '../../../../../test/support/rejection';
+
+const rejection = (promise: Promise<unknown>) => rejectionWith(promise, AsrFailure);
 
 const MODEL = fileURLToPath(new URL('../../../../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
 const WAV4 = join(MODEL, 'test_wavs', '4.wav');
 /** The model README's transcript of test_wavs/4.wav (蒋友伯被拍到带着女儿出游). */
 const WAV4_TOKENS = 'j iǎng y ǒu b ó b èi p āi d ào d ài zh e n ǚ ér ch ū y óu'.split(' ');
 const CHUNK = 1600; // 100 ms
-
-async function refusal(promise: Promise<unknown>): Promise<AsrFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AsrFailure) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Everything one client reports, in order. */
 function record(client: AsrClient) {
@@ -71,7 +64,7 @@ function recognizerPids(): number[] {
 
 describe('local recognition: model checks that need no model', () => {
   it('a missing model folder is model_incomplete, before any process starts', async () => {
-    const err = await refusal(decodeWavFile(join(tmpdir(), 'no-such-model-folder'), 'x.wav'));
+    const err = await rejection(decodeWavFile(join(tmpdir(), 'no-such-model-folder'), 'x.wav'));
     expect(err.code).toBe('model_incomplete');
     expect(err.message).toMatch(/^找不到语音模型文件夹：/);
     expect(recognizerPids()).toEqual([]);
@@ -82,7 +75,7 @@ describe('local recognition: model checks that need no model', () => {
     try {
       for (const f of ['encoder.onnx', 'decoder.onnx', 'joiner.onnx']) writeFileSync(join(dir, f), 'x');
       const engine = createLocalAsrEngine({ modelDir: dir });
-      const err = await refusal(engine.ready());
+      const err = await rejection(engine.ready());
       expect(err.code).toBe('model_incomplete');
       expect(err.message).toContain('模型文件夹缺少 tokens.txt');
       await engine.dispose();
@@ -119,13 +112,13 @@ describe.skipIf(!existsSync(MODEL))('local recognition with the shared test mode
     temps.push(dir);
     const encoder = readdirSync(dir).find((n) => n.startsWith('encoder'))!;
     writeFileSync(join(dir, encoder), Buffer.alloc(50_000, 7));
-    const err = await refusal(decodeWavFile(dir, WAV4));
+    const err = await rejection(decodeWavFile(dir, WAV4));
     expect(err.code).toBe('model_refused');
     expect(err.message).toMatch(/^语音模型无法加载：Load model from .*encoder.* failed/);
   });
 
   it('decodeWavFile: a WAV the runtime cannot read is model_refused', async () => {
-    const err = await refusal(decodeWavFile(MODEL, join(tmpdir(), 'no-such.wav')));
+    const err = await rejection(decodeWavFile(MODEL, join(tmpdir(), 'no-such.wav')));
     expect(err.code).toBe('model_refused');
     expect(err.message).toContain('no-such.wav');
   });
@@ -231,7 +224,7 @@ describe.skipIf(!existsSync(MODEL))('local recognition with the shared test mode
 
   it('dispose while the model loads rejects the waiting connect as engine_failed, not as a refused model', async () => {
     const e = engine();
-    const connecting = refusal(e.createClient().connect());
+    const connecting = rejection(e.createClient().connect());
     await e.dispose();
     const err = await connecting;
     expect([err.code, err.message]).toEqual(['engine_failed', '本地语音识别已关闭']);
@@ -247,6 +240,6 @@ describe.skipIf(!existsSync(MODEL))('local recognition with the shared test mode
     expect(seen.closed).toEqual([true]);
     expect(client.connected).toBe(false);
     expect(recognizerPids()).toEqual([]);
-    expect((await refusal(e.createClient().connect())).code).toBe('engine_failed');
+    expect((await rejection(e.createClient().connect())).code).toBe('engine_failed');
   });
 });

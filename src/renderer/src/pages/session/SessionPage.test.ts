@@ -4,7 +4,7 @@ import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixture
 import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import { settingsSchema, type SettingsView } from '@shared/ipc/app-settings';
 import type { IpcResult } from '@shared/ipc/index';
-import { FakeModelsApi, SMALL_MODEL } from '../../lib/models/fake-models-api';
+import { FakeModelsApi, SMALL_MODEL } from '../../../../../test/support/renderer/fake-models-api';
 import { router } from '../../lib/router.svelte';
 import SessionPage from './SessionPage.svelte';
 

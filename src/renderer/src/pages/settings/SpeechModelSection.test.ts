@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEvent } from '@shared/events';
 import { Listeners } from '@shared/listeners';
-import { FakeModelsApi, SMALL_MODEL } from '../../lib/models/fake-models-api';
+import { FakeModelsApi, SMALL_MODEL } from '../../../../../test/support/renderer/fake-models-api';
 import SpeechModelSection from './SpeechModelSection.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));

@@ -1,8 +1,10 @@
-// A stand-in for main's model commands in component tests (kept beside the code it fakes:
-// test/support's type check must not pull in the runes of models.svelte.ts).
+// A stand-in for main's model commands in component tests.
 import type { AppEvent } from '@shared/events';
-import type { IpcResult, ModelInfo, ModelListing } from '@shared/ipc/index';
-import type { ModelsApi } from './models.svelte';
+import type { IpcResult, ModelInfo, ModelListing, SuikoujiApi } from '@shared/ipc/index';
+
+// The renderer's ModelsApi, spelled from the shared contract: importing models.svelte.ts here
+// would drag its runes into the node type check of test/.
+type ModelsApi = Pick<SuikoujiApi, 'modelList' | 'modelDownload' | 'modelCancel' | 'modelDelete' | 'modelActivate' | 'modelUseFolder' | 'onEvent'>;
 
 type Result = Promise<IpcResult<ModelListing>>;
 

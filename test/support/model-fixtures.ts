@@ -1,5 +1,5 @@
-// Helpers for the model tests: a loopback server for archives and archives built from the
-// shared test model. Used only by *.test.ts in this folder.
+// Helpers for the speech model tests (src/main/core/models): a loopback server for archives and
+// archives built from the shared test model.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CatalogEntry } from './catalog';
+import type { CatalogEntry } from '../../src/main/core/models/catalog';
 
 /** The real 3.3M-parameter streaming transducer, read in place (never copied into the repo). */
-export const SHARED_MODEL = fileURLToPath(new URL('../../../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
+export const SHARED_MODEL = fileURLToPath(new URL('../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
 export const SHARED_MODEL_FILES = [
   'encoder-epoch-12-avg-2-chunk-16-left-64.int8.onnx',
   'decoder-epoch-12-avg-2-chunk-16-left-64.onnx',
