@@ -1,4 +1,5 @@
 import type { DraftBatchDto, SessionSummary, TransactionRow, VoiceState } from './domain';
+import type { BudgetAlert } from './ipc/ledger';
 import type { ModelEvent } from './ipc/models';
 
 /**
@@ -24,4 +25,6 @@ export type VoiceEventType = VoiceEvent['type'];
 export type AppEvent =
   | { channel: 'voice'; event: VoiceEvent }
   | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' } }
+  /** This month's spending reached 80 % or 100 % of a budget for the first time (once per category, month, threshold). */
+  | { channel: 'ledger'; event: { type: 'budgetAlert'; alerts: BudgetAlert[] } }
   | { channel: 'models'; event: ModelEvent };

@@ -1,4 +1,5 @@
 import { BrowserWindow, screen } from 'electron';
+import type { MainRoute } from '@shared/ipc/app';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indicatorPosition, quickEntryPosition, restoreWindowState, type WindowState } from './pure/window-state';
@@ -11,7 +12,7 @@ import {
   quickEntryWindowOptions,
 } from './window-options';
 
-export type PageRoute = 'session' | 'ledger' | 'settings' | 'quick' | 'indicator';
+export type PageRoute = MainRoute | 'quick' | 'indicator';
 
 export interface WindowsOptions {
   preloadPath: string;
@@ -40,7 +41,7 @@ export class Windows {
 
   /** Shows the main window (creating it if needed), optionally at a page. */
   showMain(route?: PageRoute): BrowserWindow {
-    if (!this.main || this.main.isDestroyed()) this.main = this.createMain(route ?? 'session');
+    if (!this.main || this.main.isDestroyed()) this.main = this.createMain(route ?? 'home');
     else if (route) void this.main.webContents.executeJavaScript(`location.hash = ${JSON.stringify(`#/${route}`)}`);
     const win = this.main;
     if (win.isMinimized()) win.restore();

@@ -6,6 +6,8 @@ import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import { applyPendingRestore, LedgerBackups } from './ledger/backups';
 import type { VoiceMode } from '@shared/domain';
+import { budgetAlertDetail, budgetAlertText } from '@shared/budget-text';
+import type { ExportFormat } from '@shared/ipc/ledger';
 import type { WindowAction } from '@shared/ipc/app';
 import type { HotkeyStatus, Microphone } from '@shared/ipc/app-settings';
 import { VoiceSessionManager } from './voice/session';
@@ -49,6 +51,12 @@ export interface AppCoreOptions {
    * the manager itself (tests). The core disposes it either way.
    */
   models?: { modelsDir?: string; catalog?: readonly CatalogEntry[]; manager?: ModelManager };
+  /** The shell's native notification (budget alerts); absent: the windows' banner is the only sign. */
+  notify?: (notice: { title: string; body: string }) => void;
+  /** The shell's save dialog for exports (see LedgerHandlerDeps.chooseSavePath). */
+  chooseSavePath?: (suggestedName: string, format: ExportFormat) => Promise<string | null>;
+  /** The shell's open dialog for imports. */
+  chooseOpenPath?: () => Promise<string | null>;
   /** Makes the engine for a model folder (tests count and fake it); the sherpa-onnx engine otherwise. */
   createLocalAsrEngine?: (modelDir: string) => LocalAsrEngine;
 }
@@ -103,6 +111,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
   const history = new LedgerHistory(ledger, {
     onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
+    // Whatever made the spending cross (a voice save, the form, an edit), the user hears of it once.
+    onBudgetAlert: (alerts) => {
+      emit({ channel: 'ledger', event: { type: 'budgetAlert', alerts } });
+      for (const alert of alerts) options.notify?.({ title: '预算提醒', body: `${budgetAlertText(alert)}，${budgetAlertDetail(alert)}` });
+    },
   });
   const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
   const localEngines = new LocalEngineHolder(options.createLocalAsrEngine ?? ((modelDir) => createLocalAsrEngine({ modelDir, log })), log);
@@ -158,6 +171,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
       models,
       ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
+      ...(options.chooseOpenPath ? { chooseOpenPath: options.chooseOpenPath } : {}),
     }),
     log,
   );

@@ -3,12 +3,19 @@ import type { APP_COMMANDS } from './app.names';
 import { settingsSaveSchema, type ConnectionTestResult, type Microphone, type SettingsView } from './app-settings';
 
 /**
+ * The main window's pages. `new` is not a page: it opens the 记一笔 form over the page the
+ * window was showing (the tray menu and the app menu's Ctrl+N go there).
+ */
+export const MAIN_ROUTES = ['home', 'session', 'ledger', 'stats', 'budgets', 'categories', 'settings', 'new'] as const;
+export type MainRoute = (typeof MAIN_ROUTES)[number];
+
+/**
  * What a page may ask of the shell about windows. The quick-entry window closes itself
  * after a save or Esc; any page may bring the main window (optionally at a route) forward.
  */
 export const windowActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('closeQuickEntry') }).strict(),
-  z.object({ action: z.literal('showMain'), route: z.enum(['session', 'ledger', 'settings']).optional() }).strict(),
+  z.object({ action: z.literal('showMain'), route: z.enum(MAIN_ROUTES).optional() }).strict(),
   /** Restarts the app (a staged backup restore is applied at the next start). */
   z.object({ action: z.literal('relaunch') }).strict(),
 ]);

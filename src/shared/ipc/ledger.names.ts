@@ -30,4 +30,6 @@ export const LEDGER_COMMANDS = [
   'archiveAccount',
   'setBudgets',
   'budgetStatus',
+  'exportFile',
+  'openImportFile',
 ] as const;

@@ -25,6 +25,9 @@ export type LedgerFilter = z.infer<typeof ledgerFilter>;
 
 const name50 = z.string().trim().min(1).max(50);
 
+export const exportFormat = z.enum(['csv', 'xlsx']);
+export type ExportFormat = z.infer<typeof exportFormat>;
+
 /** An account's opening balance in yuan: negative for a card that starts in debt. */
 const initialBalanceYuan = z
   .number()
@@ -90,7 +93,8 @@ export const ledgerSchemas = {
   renameCategory: z.object({ id, name: ledgerName }).strict(),
   setCategoryHidden: z.object({ id, hidden: z.boolean() }).strict(),
   reorderCategories: z.object({ type: txType, ids: z.array(id).min(1).max(500) }).strict(),
-  deleteCategory: z.object({ id }).strict(),
+  /** `moveTo`: where its transactions go first (same type); without it a used category is refused with the count. */
+  deleteCategory: z.object({ id, moveTo: id.optional() }).strict(),
   listAccounts: z.object({}).strict(),
   addAccount: z.object({ name: ledgerName, initialBalanceYuan: initialBalanceYuan.default(0) }).strict(),
   renameAccount: z.object({ id, name: ledgerName }).strict(),
@@ -135,6 +139,10 @@ export const ledgerSchemas = {
     })
     .strict(),
   budgetStatus: z.object({ month: monthString }).strict(),
+  /** Writes the filtered ledger to a file the user picks in the shell's save dialog. */
+  exportFile: z.object({ format: exportFormat, filter: ledgerFilter.default({}) }).strict(),
+  /** The shell's open dialog: the chosen bill file's bytes, for previewImport/commitImport. */
+  openImportFile: z.object({}).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
 export interface Page<T> {
@@ -327,7 +335,7 @@ export interface LedgerOutputs {
   renameCategory: CategoryInfo;
   setCategoryHidden: CategoryInfo;
   reorderCategories: CategoryInfo[];
-  deleteCategory: { deleted: true };
+  deleteCategory: { deleted: true; moved: number };
   listAccounts: AccountInfo[];
   addAccount: AccountInfo;
   renameAccount: AccountInfo;
@@ -345,4 +353,20 @@ export interface LedgerOutputs {
   archiveAccount: AccountBalance;
   setBudgets: BudgetStatus;
   budgetStatus: BudgetStatus;
+  /** null: the user closed the save dialog. */
+  exportFile: ExportOutcome | null;
+  /** null: the user closed the open dialog. */
+  openImportFile: ImportFile | null;
+}
+
+export interface ExportOutcome {
+  /** Where the file was written. */
+  path: string;
+  rows: number;
+}
+
+export interface ImportFile {
+  /** The file's name (no folder), shown in the import dialog. */
+  name: string;
+  dataBase64: string;
 }

@@ -8,7 +8,7 @@ import { API_GLOBAL } from '@shared/ipc/names';
 import { Listeners } from '@shared/listeners';
 
 type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
-type ChangeReason = Extract<AppEvent, { channel: 'ledger' }>['event']['reason'];
+type ChangeReason = Extract<AppEvent, { channel: 'ledger'; event: { type: 'changed' } }>['event']['reason'];
 
 interface HistoryEntry {
   label: string;
@@ -241,7 +241,7 @@ export class FakeLedgerApi {
     },
     deleteCategory: ({ id }) => {
       this.categories = this.categories.filter((c) => c.id !== this.#categoryById(id).id);
-      return this.#edited({ deleted: true as const });
+      return this.#edited({ deleted: true as const, moved: 0 });
     },
 
     listAccounts: () => this.#accounts(),

@@ -1,6 +1,10 @@
+import type { ExportFormat } from '@shared/ipc/ledger';
 import type { LEDGER_COMMANDS } from '@shared/ipc/ledger.names';
 import { yuanToFen } from '@shared/money';
 import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, exportCsv, type Ledger } from '../ledger/index';
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { exportFileName, writeExportFile } from '../ledger/export-file';
 import { CommandError, type AreaHandlers } from './types';
 
 type LedgerCommand = (typeof LEDGER_COMMANDS)[number];
@@ -12,6 +16,15 @@ export interface LedgerHandlerDeps {
    * windows; without one (unit tests of other areas) a private history is used.
    */
   history?: LedgerHistory;
+  /**
+   * The shell's save dialog, offering `suggestedName`: the path to write, or null when the
+   * user closed it. Absent where no shell runs (unit tests): exportFile then says so.
+   */
+  chooseSavePath?: (suggestedName: string, format: ExportFormat) => Promise<string | null>;
+  /** The shell's open dialog for a bill file: its path, or null when the user closed it. */
+  chooseOpenPath?: () => Promise<string | null>;
+  /** For the export's file name; the wall clock otherwise. */
+  now?: () => Date;
 }
 
 /** Turns the ledger's rule errors into command errors whose message the window shows as is. */
@@ -51,7 +64,7 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     renameCategory: (input) => changed(() => ledger.renameCategory(input.id, input.name)),
     setCategoryHidden: (input) => changed(() => ledger.setCategoryHidden(input.id, input.hidden)),
     reorderCategories: (input) => changed(() => ledger.reorderCategories(input.type, input.ids)),
-    deleteCategory: (input) => changed(() => (ledger.deleteCategory(input.id), { deleted: true as const })),
+    deleteCategory: (input) => changed(() => ({ deleted: true as const, moved: ledger.deleteCategory(input.id, input.moveTo) })),
     listAccounts: () => ledger.listAccounts(),
     addAccount: (input) => changed(() => ledger.addAccount(input.name, yuanToFen(input.initialBalanceYuan))),
     renameAccount: (input) => changed(() => ledger.renameAccount(input.id, input.name)),
@@ -75,5 +88,44 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
         ),
       ),
     budgetStatus: (input) => guard(() => ledger.budgetStatus(input.month)),
+    exportFile: async (input) => {
+      if (!deps.chooseSavePath) throw new CommandError('dialog_unavailable', '无法打开保存对话框，请重启应用后再试。');
+      const path = await deps.chooseSavePath(exportFileName(input.format, (deps.now ?? (() => new Date()))()), input.format);
+      if (!path) return null;
+      try {
+        return { path, rows: await writeExportFile(ledger, input.format, input.filter, path) };
+      } catch (err) {
+        if (err instanceof LedgerRuleError) throw new CommandError(err.code, err.message);
+        throw new CommandError('export_failed', `导出失败：${fileProblem(err)}`);
+      }
+    },
+    openImportFile: async () => {
+      if (!deps.chooseOpenPath) throw new CommandError('dialog_unavailable', '无法打开文件对话框，请重启应用后再试。');
+      const path = await deps.chooseOpenPath();
+      if (!path) return null;
+      let bytes: Buffer;
+      try {
+        if ((await stat(path)).size > MAX_IMPORT_BYTES) throw new CommandError('import_too_large', '文件太大（超过 30 MB），请确认选择的是账单文件');
+        bytes = await readFile(path);
+      } catch (err) {
+        if (err instanceof CommandError) throw err;
+        throw new CommandError('import_unreadable', `无法读取文件：${fileProblem(err)}`);
+      }
+      if (bytes.length === 0) throw new CommandError('import_unreadable', '文件为空');
+      return { name: basename(path), dataBase64: bytes.toString('base64') };
+    },
   };
+}
+
+/** Base64 of this fits the import commands' 40 MB limit. */
+const MAX_IMPORT_BYTES = 30 * 1024 * 1024;
+
+/** The OS reason in words a user can act on. */
+function fileProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return '没有权限写入或读取这个位置';
+  if (code === 'ENOSPC') return '磁盘空间不足';
+  if (code === 'ENOENT') return '文件或文件夹不存在';
+  if (code === 'EISDIR') return '选择的是文件夹';
+  return err instanceof Error ? err.message : String(err);
 }

@@ -109,13 +109,25 @@ describe('categories and accounts', () => {
     expect(() => ledger.deleteCategory(byName('宠物').id)).toThrow(/预设分类不能删除/);
     const custom = ledger.addCategory('咖啡', 'EXPENSE');
     ledger.saveBatch([item({ category: '咖啡' })]);
-    expect(() => ledger.deleteCategory(custom.id)).toThrow(/还有1笔记录/);
+    expect(() => ledger.deleteCategory(custom.id)).toThrow(/还有1笔记录，请先选择把它们移到哪个分类/);
     expect(ledger.setCategoryHidden(custom.id, true).hidden).toBe(true);
     expect(ledger.setCategoryHidden(byName('餐饮').id, true).hidden).toBe(true);
     expect(() => ledger.setCategoryHidden(byName('其他').id, true)).toThrow(/不能隐藏/);
     const unused = ledger.addCategory('临时', 'EXPENSE');
-    ledger.deleteCategory(unused.id);
+    expect(ledger.deleteCategory(unused.id)).toBe(0);
     expect(ledger.listCategories().some((c) => c.name === '临时')).toBe(false);
+  });
+
+  it('deletes a used category only by moving its rows to a category of the same type the user picked', () => {
+    const coffee = ledger.addCategory('咖啡', 'EXPENSE');
+    ledger.saveBatch([item({ category: '咖啡', amount: 12 }), item({ category: '咖啡', amount: 8 })]);
+    expect(() => ledger.deleteCategory(coffee.id, coffee.id)).toThrow(/不能把记录移到要删除的分类本身/);
+    expect(() => ledger.deleteCategory(coffee.id, byName('工资', 'INCOME').id)).toThrow(/不是同一类型/);
+    expect(ledger.listCategories().find((c) => c.id === coffee.id)?.count).toBe(2);
+    const before = byName('餐饮').count;
+    expect(ledger.deleteCategory(coffee.id, byName('餐饮').id)).toBe(2);
+    expect(ledger.listCategories().some((c) => c.name === '咖啡')).toBe(false);
+    expect(byName('餐饮').count).toBe(before + 2);
   });
 
   it('reorders one type and refuses a list that is not exactly that type', () => {

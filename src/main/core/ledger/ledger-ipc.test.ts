@@ -23,7 +23,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const changed = () => events.flatMap((e) => (e.channel === 'ledger' ? [e.event.reason] : []));
+const changed = () => events.flatMap((e) => (e.channel === 'ledger' && e.event.type === 'changed' ? [e.event.reason] : []));
 
 describe('ledger commands', () => {
   it('a voice save through the history LedgerPort is announced and undoable from the window', async () => {

@@ -758,12 +758,30 @@ export class Ledger implements LedgerPort {
     return this.listCategories().filter((c) => c.type === type);
   }
 
-  /** Only custom categories that hold no transactions can go; everything else can be hidden. */
-  deleteCategory(id: number): void {
+  /**
+   * Only custom categories can go (presets can be hidden). One that holds transactions goes
+   * only with `moveTo`, a category of the same type the user picked: the rows move there and
+   * the category is deleted in one transaction. Returns how many rows moved.
+   */
+  deleteCategory(id: number, moveTo?: number): number {
     const current = this.category(id);
     if (current.preset) throw new LedgerRuleError('category_in_use', '预设分类不能删除，可以隐藏');
-    if (current.count > 0) throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${current.count}笔记录，不能删除，可以隐藏`);
-    this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
+    if (current.count > 0 && moveTo === undefined) {
+      throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${current.count}笔记录，请先选择把它们移到哪个分类`);
+    }
+    if (moveTo !== undefined) {
+      const target = this.category(moveTo);
+      if (target.id === current.id) throw new LedgerRuleError('invalid_category', '不能把记录移到要删除的分类本身');
+      if (target.type !== current.type) throw new LedgerRuleError('invalid_category', `「${target.name}」与「${current.name}」不是同一类型的分类`);
+    }
+    return this.db.transaction(() => {
+      const moved =
+        moveTo === undefined
+          ? 0
+          : this.db.prepare('UPDATE transactions SET category_id = ?, updated_at = ? WHERE category_id = ?').run(moveTo, toZonedIso(this.clock()), id).changes;
+      this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
+      return moved;
+    })();
   }
 
   // ---- accounts (./accounts.ts) ------------------------------------------------------
