@@ -67,6 +67,10 @@ export interface AppHarness {
   model: ScriptedModel | null;
   /** What the pages asked of the (absent) window shell. */
   windowActions: WindowAction[];
+  /** The native notifications the shell would have shown (budget alerts), oldest first. */
+  notifications: { title: string; body: string }[];
+  /** The native save/open dialogs, answered by the test. */
+  dialogs: ShellDialogs;
   /** Opens the app (optionally another page, e.g. '#/quick') in a fresh page. */
   open(hash?: string, options?: { colorScheme?: 'light' | 'dark' }): Promise<Page>;
 }
@@ -86,16 +90,63 @@ export interface BootedApp {
   bridge: Bridge;
   /** What the renderer asked the shell's windows to do. */
   windowActions: WindowAction[];
+  /** The native notifications the shell would have shown, oldest first. */
+  notifications: { title: string; body: string }[];
+  /** The shell's save/open dialogs, answered as a user would (see ShellDialogs). */
+  dialogs: ShellDialogs;
+}
+
+/**
+ * Stands in for the native save/open dialogs: a save "chooses" `saveDir/<suggested name>`
+ * (or nothing after `cancelNext()`), an open chooses `openFile` (null: the user closed it).
+ */
+export interface ShellDialogs {
+  saveDir: string;
+  /** Every path a save dialog returned, oldest first. */
+  saved: string[];
+  /** The suggested names the save dialogs offered, oldest first. */
+  suggested: string[];
+  openFile: string | null;
+  cancelNext(): void;
+}
+
+function shellDialogs(saveDir: string): ShellDialogs & Pick<AppCoreOptions, 'chooseSavePath' | 'chooseOpenPath'> {
+  let cancel = false;
+  const dialogs = {
+    saveDir,
+    saved: [] as string[],
+    suggested: [] as string[],
+    openFile: null as string | null,
+    cancelNext: () => void (cancel = true),
+    chooseSavePath: async (suggestedName: string) => {
+      dialogs.suggested.push(suggestedName);
+      if (cancel) {
+        cancel = false;
+        return null;
+      }
+      mkdirSync(saveDir, { recursive: true });
+      const path = join(saveDir, suggestedName);
+      dialogs.saved.push(path);
+      return path;
+    },
+    chooseOpenPath: async () => dialogs.openFile,
+  };
+  return dialogs;
 }
 
 /** The app core on `dataDir` behind a loopback bridge, as the shell builds it. */
 export async function bootApp(dataDir: string, options: BootOptions = {}): Promise<BootedApp> {
   const windowActions: WindowAction[] = [];
+  const notifications: { title: string; body: string }[] = [];
+  const dialogs = shellDialogs(join(dataDir, 'exports'));
   const core = createAppCore({
     dataDir,
     version: 'e2e',
     secretBox: testSecretBox,
     windowAction: (action) => windowActions.push(action),
+    notify: (notice) => notifications.push(notice),
+    chooseSavePath: dialogs.chooseSavePath,
+    chooseOpenPath: dialogs.chooseOpenPath,
     // Spoken replies still reach the page (ttsSpoken), without a sound card.
     voice: { ...options.voice, tts: { engine: 'log', log: () => {} } },
     ...(options.models ? { models: options.models } : {}),
@@ -103,7 +154,7 @@ export async function bootApp(dataDir: string, options: BootOptions = {}): Promi
   });
   const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
   core.onEvent((event) => bridge.broadcast(event));
-  return { core, bridge, windowActions };
+  return { core, bridge, windowActions, notifications, dialogs };
 }
 
 /** A page of the renderer with the preload's API shimmed onto the bridge. */
@@ -135,7 +186,7 @@ export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions
         secrets: { dashscopeApiKey: FAKE_LLM_KEY },
       });
     }
-    const { core, bridge, windowActions } = await bootApp(dataDir);
+    const { core, bridge, windowActions, notifications, dialogs } = await bootApp(dataDir);
     const { ledger } = core;
     const pages: Page[] = [];
     const harness: AppHarness = {
@@ -146,6 +197,8 @@ export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions
       dataDir,
       model,
       windowActions,
+      notifications,
+      dialogs,
       async open(hash = '', options = {}) {
         const context = await browser.newContext({
           viewport: { width: 900, height: 600 },

@@ -53,6 +53,7 @@ export class FakeLedgerApi {
     throw error;
   });
   #failures = new Map<CommandName, IpcError>();
+  #overrides = new Map<CommandName, (input: unknown) => unknown>();
   #undo: HistoryEntry[] = [];
   #redo: HistoryEntry[] = [];
   #nextId = 1000;
@@ -106,6 +107,11 @@ export class FakeLedgerApi {
     return found;
   }
 
+  /** Answers `name` with `handler` from now on (a command this fake does not model, or a scripted answer). */
+  handle<K extends CommandName>(name: K, handler: (input: CommandInput<K>) => CommandOutputs[K]): void {
+    this.#overrides.set(name, handler as (input: unknown) => unknown);
+  }
+
   /** The next call of `name` answers with this error instead of running. */
   failNext(name: CommandName, error: IpcError): void {
     this.#failures.set(name, error);
@@ -134,7 +140,7 @@ export class FakeLedgerApi {
       this.#failures.delete(name);
       return { ok: false, error: failure };
     }
-    const handler = this.#handlers[name] as ((input: unknown) => unknown) | undefined;
+    const handler = this.#overrides.get(name) ?? (this.#handlers[name] as ((input: unknown) => unknown) | undefined);
     if (!handler) throw new Error(`FakeLedgerApi: ${name} is not faked`);
     return { ok: true, value: structuredClone(handler(sent)) };
   }

@@ -79,7 +79,11 @@ export interface RawTransaction {
   counterparty: string;
 }
 
-export type ExportRow = [string, string, TransactionType, string, number, string, string, number, number];
+/**
+ * [date, occurredAt, type, category, amountFen, account, description, occurredMs, rowid,
+ * toAccount, counterparty]; the last two name a TRANSFER's target (null and '' otherwise).
+ */
+export type ExportRow = [string, string, TransactionType, string, number, string, string, number, number, string | null, string];
 
 /** Where the previous export chunk ended. */
 export interface ExportCursor {
@@ -336,17 +340,19 @@ export class Ledger implements LedgerPort {
 
   /**
    * Oldest first, streamed row by row so a large export never holds every row twice.
-   * Rows are arrays [date, occurredAt, type, category, amountFen, account, description,
-   * occurredMs, rowid]; the last two make the keyset cursor of the next chunk, so chunk n
-   * costs the same as chunk 1 however large the ledger (OFFSET would re-read every row before it).
+   * Rows are ExportRow arrays; occurredMs and rowid make the keyset cursor of the next chunk,
+   * so chunk n costs the same as chunk 1 however large the ledger (OFFSET would re-read every
+   * row before it).
    */
   iterateForExport(query: LedgerFilter, after: ExportCursor | null, limit: number): IterableIterator<ExportRow> {
     const { where, params } = this.filter(query);
     const keyset = after ? `${where ? `${where} AND` : 'WHERE'} (t.occurred_date, t.occurred_ms, t.rowid) > (?, ?, ?)` : where;
     const stmt = this.db
       .prepare(
-        `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description, t.occurred_ms, t.rowid
+        `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description, t.occurred_ms, t.rowid,
+                ta.name, t.counterparty
          FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
+         LEFT JOIN accounts ta ON ta.id = t.to_account_id
          ${keyset} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ?`,
       )
       .raw(true);
@@ -778,7 +784,8 @@ export class Ledger implements LedgerPort {
       const moved =
         moveTo === undefined
           ? 0
-          : this.db.prepare('UPDATE transactions SET category_id = ?, updated_at = ? WHERE category_id = ?').run(moveTo, toZonedIso(this.clock()), id).changes;
+          : this.db.prepare('UPDATE transactions SET category_id = ?, updated_at = ? WHERE category_id = ?').run(moveTo, toZonedIso(this.clock()), id)
+              .changes;
       this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
       return moved;
     })();
