@@ -1,5 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
+// The app core runs in the test process and the pages in Chromium with timezoneId
+// Asia/Shanghai: one zone for both, or "this month" differs between them near midnight.
+process.env['TZ'] = 'Asia/Shanghai';
+
 // Browser tests run the built renderer in Debian's Chromium through the e2e bridge
 // (`npm run build` first). The Electron project runs only where an Electron binary exists.
 export default defineConfig({
