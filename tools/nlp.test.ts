@@ -93,6 +93,12 @@ describe('npm run nlp -- <op> TEXT', () => {
     expect(runTool(['correct', '改成50', '--batch', batch]).stdout).toContain('第1笔: {"amount":50}');
   });
 
+  it('tells a budget question from a spending question', () => {
+    const now = ['--now', '2026-11-23T10:00:00+08:00'];
+    expect(runTool(['query', '这个月餐饮预算还剩多少', ...now]).stdout).toContain('预算查询 本月（2026-11）· 分类 餐饮');
+    expect(runTool(['query', '这个月花了多少', ...now]).stdout).toContain('查询 这个月（2026-11-01 ~ 2026-11-23）· EXPENSE');
+  });
+
   it('explains its usage and fails on an unknown op', () => {
     const { code, stderr } = runTool(['frobnicate', 'x']);
     expect(code).toBe(2);

@@ -56,7 +56,8 @@ function show(answer: NlpAnswer): string {
     return lines.join('\n');
   }
   if ('query' in answer) {
-    const q = answer.query;
+    const { query: q, budget: b } = answer;
+    if (b) return `预算查询 ${b.periodLabel}（${b.month}）· 分类 ${b.category ?? '全部'}`;
     return q ? `查询 ${q.periodLabel}（${q.from} ~ ${q.to}）· ${q.type} · 分类 ${q.category ?? '全部'}` : '（不是查询）';
   }
   if ('corrections' in answer) {

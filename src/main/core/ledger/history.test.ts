@@ -133,3 +133,33 @@ describe('LedgerHistory', () => {
     expect(history.totals({ from: '2026-02-01', to: '2026-02-28', type: 'EXPENSE' })).toEqual({ totalFen: 7200, count: 2 });
   });
 });
+
+describe('LedgerHistory.latestBudgetAlerts', () => {
+  // 60 of 餐饮 is spent already (beforeEach).
+  it('holds what the latest change reported to onBudgetAlert, and nothing after a change that crossed nothing', () => {
+    const reported: unknown[] = [];
+    const listened = new LedgerHistory(ledger, { onBudgetAlert: (alerts) => reported.push(alerts) });
+    const meals = ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!.id;
+    ledger.setBudgets('2026-02', [{ categoryId: meals, amountFen: 100000 }]);
+    expect(listened.latestBudgetAlerts()).toEqual([]);
+    listened.saveBatch([item({ amount: 760, description: '聚餐' })]);
+    const crossed = listened.latestBudgetAlerts();
+    expect(crossed.map((a) => [a.category, a.threshold, a.percent])).toEqual([['餐饮', 80, 82]]);
+    expect(reported).toEqual([crossed]);
+    listened.saveBatch([item({ amount: 1, description: '糖' })]);
+    expect(listened.latestBudgetAlerts()).toEqual([]);
+    // A save the ledger refuses leaves no alerts of an earlier one behind.
+    listened.saveBatch([item({ amount: 200, description: '晚饭' })]);
+    expect(listened.latestBudgetAlerts()).toHaveLength(1);
+    expect(() => listened.saveBatch([item({ amount: -1 })])).toThrow();
+    expect(listened.latestBudgetAlerts()).toEqual([]);
+  });
+
+  it('stays empty without a listener, and records nothing for later', () => {
+    const meals = ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!.id;
+    ledger.setBudgets('2026-02', [{ categoryId: meals, amountFen: 100000 }]);
+    history.saveBatch([item({ amount: 760, description: '聚餐' })]);
+    expect(history.latestBudgetAlerts()).toEqual([]);
+    expect(ledger.crossedAlerts('2026-02').map((a) => a.threshold)).toEqual([80]);
+  });
+});

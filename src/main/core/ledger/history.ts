@@ -1,5 +1,5 @@
 import type { DraftBatchDto, ParseResult, TransactionRow, TransactionType } from '@shared/domain';
-import type { BudgetAlert, HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
+import type { BudgetAlert, BudgetStatus, HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
@@ -42,6 +42,7 @@ export class LedgerHistory implements LedgerPort {
   private readonly limit: number;
   private readonly onChange: (reason: ChangeReason) => void;
   private readonly onBudgetAlert: ((alerts: BudgetAlert[]) => void) | null;
+  private latestAlerts: readonly BudgetAlert[] = [];
 
   constructor(
     readonly ledger: Ledger,
@@ -53,6 +54,8 @@ export class LedgerHistory implements LedgerPort {
   }
 
   saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow; drafts?: DraftBatchDto | null }): TransactionRow[] {
+    // A save that throws or writes nothing crossed no threshold.
+    this.latestAlerts = [];
     const rows = this.ledger.saveBatch(results, options);
     if (rows.length > 0) this.record({ kind: 'save', rows: this.ledger.rawRows(rows.map((r) => r.id)) }, 'save');
     return rows;
@@ -155,6 +158,19 @@ export class LedgerHistory implements LedgerPort {
     return this.ledger.placeCategory(name, type);
   }
 
+  budgetStatus(month: string): BudgetStatus {
+    return this.ledger.budgetStatus(month);
+  }
+
+  /**
+   * The alerts the latest change reported to onBudgetAlert (empty when it crossed nothing or
+   * nobody listens): the voice session reads them right after its saveBatch to name them
+   * after 「已保存」, since each threshold is recorded once and cannot be computed again.
+   */
+  latestBudgetAlerts(): readonly BudgetAlert[] {
+    return this.latestAlerts;
+  }
+
   /** `done` names what was undone, so a window never labels the toast from a stale state. */
   undo(): HistoryStep {
     const entry = this.undoStack.pop();
@@ -197,11 +213,13 @@ export class LedgerHistory implements LedgerPort {
 
   /** Reports the thresholds a change made this month's spending reach for the first time. */
   private checkBudgets(entry: Entry): void {
+    this.latestAlerts = [];
     if (!this.onBudgetAlert) return;
     const rows = entry.kind === 'edit' ? [...entry.before, ...entry.after] : entry.rows;
     const month = this.ledger.currentMonth();
     if (!rows.some((r) => r.occurred_date.startsWith(month))) return;
     const alerts = this.ledger.crossedAlerts(month);
+    this.latestAlerts = alerts;
     if (alerts.length > 0) this.onBudgetAlert(alerts);
   }
 

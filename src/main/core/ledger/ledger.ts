@@ -151,6 +151,18 @@ function toRow(r: Row): TransactionRow {
   };
 }
 
+/**
+ * The open account a spoken name means: the one of that name, else the one account whose
+ * name holds it (微信 → 「微信钱包」). Several such accounts (「微信A」「微信B」) are
+ * ambiguous and none at all is unknown: undefined, and the entry takes the default.
+ */
+function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): number | undefined {
+  const exact = open.get(spoken);
+  if (exact !== undefined) return exact;
+  const holding = [...open].filter(([name]) => name.includes(spoken));
+  return holding.length === 1 ? holding[0]![1] : undefined;
+}
+
 /** The local SQLite ledger: the only place that writes transactions. */
 export class Ledger implements LedgerPort {
   readonly path: string;
@@ -247,6 +259,7 @@ export class Ledger implements LedgerPort {
     // An archived account takes no new entries: a spoken 「招行」 then lands in the default.
     const accounts = this.accountBook.openIds();
     const defaultAccount = this.accountBook.defaultId();
+    const accountOf = (spoken: string | null | undefined): number => (spoken ? openAccountFor(spoken, accounts) : undefined) ?? defaultAccount;
     const prepared = results.map((result, i) => {
       const amountFen = validateAmount(result.amount, i);
       if (!isTransactionType(result.type)) throw new LedgerValidationError(i, `类型无效（${String(result.type)}）`);
@@ -262,7 +275,7 @@ export class Ledger implements LedgerPort {
         currency: DEFAULT_CURRENCY,
         type: result.type,
         categoryId: category.id,
-        accountId: (result.account && accounts.get(result.account)) || defaultAccount,
+        accountId: accountOf(result.account),
         description: (result.description ?? '').trim().slice(0, 200),
         occurredAt: occurred.iso,
         occurredDate: occurred.date,

@@ -71,4 +71,23 @@ describe('golden judge', () => {
       }),
     ).toContain('unexpected');
   });
+
+  it('judges a question: null for words that ask no such question, else every expected key', () => {
+    const none: GoldenCase = { id: 'q0', op: 'query', text: '预算500', expect: { budget: null, query: null } };
+    const asked: GoldenCase = {
+      id: 'q1',
+      op: 'query',
+      text: '餐饮预算还剩多少',
+      expect: { budget: { month: '2026-02', category: '餐饮' }, query: null },
+    };
+    const budget = { month: '2026-02', category: '餐饮', periodLabel: '本月' };
+    const spending = { from: '2026-02-01', to: '2026-02-17', type: 'EXPENSE' as const, category: null, periodLabel: '这个月' };
+    expect(judge(none, { query: null, budget: null })).toBeNull();
+    expect(judge(none, { query: null, budget })).toContain('expected no budget');
+    expect(judge(asked, { query: null, budget })).toBeNull();
+    expect(judge(asked, { query: null, budget: { ...budget, category: null } })).toContain('budget category');
+    expect(judge(asked, { query: spending, budget: null })).toContain('no budget');
+    expect(judge(asked, { query: spending, budget })).toContain('expected no query');
+    expect(judge(asked, { intent: 'confirm', index: null })).toContain('not a query answer');
+  });
 });

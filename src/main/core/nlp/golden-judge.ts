@@ -4,7 +4,7 @@ import type { NlpAnswer } from './protocol';
 
 export interface GoldenCase {
   id: string;
-  op: 'parse' | 'classify' | 'correct';
+  op: 'parse' | 'classify' | 'correct' | 'query';
   text: string;
   expect: Record<string, unknown>;
   [key: string]: unknown;
@@ -59,6 +59,7 @@ export function judge(c: GoldenCase, answer: NlpAnswer): string | null {
     }
     return null;
   }
+  if (c.op === 'query') return judgeQuestion(c.expect, answer, got);
   if (!('corrections' in answer)) return `not a correct answer: ${got}`;
   if (!anyOf(answer.intent, c.expect.intent)) return `intent: got ${answer.intent}, expected ${JSON.stringify(c.expect.intent)}`;
   const expected = (c.expect.corrections ?? []) as { index: number; updatedFields: Record<string, unknown> }[];
@@ -73,5 +74,29 @@ export function judge(c: GoldenCase, answer: NlpAnswer): string | null {
   const allowed = new Set(expected.map((e) => e.index));
   const stray = answer.corrections.find((a) => !allowed.has(a.index));
   if (stray) return `unexpected correction of index ${stray.index}: ${got}`;
+  return null;
+}
+
+/**
+ * query (this project's corpus, not the shared golden format): `"expect": {"budget": {...},
+ * "query": null}`. For each of query (a question about spending) and budget (one about the
+ * month's budgets) that `expect` names, null means the words are no such question and an
+ * object's every key is compared with the question read.
+ */
+function judgeQuestion(expect: Record<string, unknown>, answer: NlpAnswer, got: string): string | null {
+  if (!('query' in answer)) return `not a query answer: ${got}`;
+  for (const kind of ['budget', 'query'] as const) {
+    if (!(kind in expect)) continue;
+    const expected = expect[kind] as Record<string, unknown> | null;
+    const actual = answer[kind] as Record<string, unknown> | null;
+    if (expected === null) {
+      if (actual !== null) return `expected no ${kind}: ${got}`;
+      continue;
+    }
+    if (actual === null) return `no ${kind}, expected ${JSON.stringify(expected)}: ${got}`;
+    for (const [key, value] of Object.entries(expected)) {
+      if (!anyOf(actual[key], value)) return `${kind} ${key}: got ${JSON.stringify(actual[key])}, expected ${JSON.stringify(value)}`;
+    }
+  }
   return null;
 }

@@ -6,8 +6,9 @@ import { answerRequest } from './protocol';
 // Copies of ../shared/golden/nlp.jsonl and split.jsonl (the acceptance cases) plus our own corpora
 // in the same format (corpus-hardening.jsonl: other words for the same kinds of sentence;
 // corpus-split.jsonl: utterances of several items, and of one that looks like several;
-// corpus-correct-relative.jsonl: corrections by a difference, 加10块, 多算了3块), so CI on a
-// fresh machine grades the same cases.
+// corpus-correct-relative.jsonl: corrections by a difference, 加10块, 多算了3块;
+// corpus-query.jsonl: questions about spending and budgets, and words that are neither), so CI
+// on a fresh machine grades the same cases.
 function load(name: string): GoldenCase[] {
   const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
   return text
@@ -23,6 +24,7 @@ for (const file of [
   'golden-split.jsonl',
   'corpus-split.jsonl',
   'corpus-correct-relative.jsonl',
+  'corpus-query.jsonl',
 ]) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);

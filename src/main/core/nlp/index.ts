@@ -14,7 +14,7 @@ import { correctLocal as correctWithRules } from './correction';
 import { classifyIntent as classifyWithRules } from './intent';
 import { readAmountReply as readReply } from './amount-reply';
 import { toParseResult } from './parse';
-import { detectQuery as detectQueryWithRules } from './query';
+import { detectBudgetQuery as detectBudgetQueryWithRules, detectQuery as detectQueryWithRules, type BudgetQuery } from './query';
 import { splitUtterance } from './split';
 
 export interface LocalNlpOptions {
@@ -52,7 +52,18 @@ export function correctLocal(text: string, pending: readonly BatchItem[], option
   return correctWithRules(text, pending, options);
 }
 
-/** 「这个月花了多少」 → the period, type and category to total; null when it is not a question. */
+/** 「这个月花了多少」 → the period, type and category to total; null when it is not a question (or one about budgets). */
 export function detectQuery(text: string, now: ZonedNow): LedgerQuery | null {
   return detectQueryWithRules(text, now);
+}
+
+export type { BudgetQuery };
+
+/** 「这个月预算还剩多少」「餐饮预算用了多少」「还能花多少」 → the month and category; null for anything else. */
+export function detectBudgetQuery(
+  text: string,
+  now: ZonedNow,
+  customCategories: readonly { name: string; type: TransactionType }[] = [],
+): BudgetQuery | null {
+  return detectBudgetQueryWithRules(text, now, customCategories);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
 import { TRANSACTION_TYPES, type ClassifyResult, type CorrectionResult, type LedgerQuery } from '@shared/domain';
 import { formatYmd, isCalendarDate, MAX_YEAR, MIN_YEAR, systemNow, toZonedNow, type ZonedNow } from '@shared/time';
-import { classifyIntent, correctLocal, detectQuery, parseLocal } from './index';
+import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, type BudgetQuery } from './index';
 
 const MAX_TEXT = 10_000;
 /** The years the app keeps, as the error lines name them. */
@@ -44,7 +44,7 @@ export const NlpRequestSchema = z.discriminatedUnion('op', [
     now: zonedNow.optional(),
     customCategories: customCategories.optional(),
   }),
-  z.object({ op: z.literal('query'), text: z.string().max(MAX_TEXT), now: zonedNow.optional() }),
+  z.object({ op: z.literal('query'), text: z.string().max(MAX_TEXT), now: zonedNow.optional(), customCategories: customCategories.optional() }),
 ]);
 export type NlpRequest = z.input<typeof NlpRequestSchema>;
 
@@ -64,7 +64,8 @@ export type NlpAnswer =
   | ParseAnswer
   | Pick<ClassifyResult, 'intent' | 'index' | 'outOfRange'>
   | Pick<CorrectionResult, 'intent' | 'corrections'>
-  | { query: LedgerQuery | null }
+  /** At most one is set: a question about spending (query) or about the month's budgets (budget). */
+  | { query: LedgerQuery | null; budget: BudgetQuery | null }
   | { error: string };
 
 function describeIssues(error: z.ZodError): string {
@@ -132,7 +133,7 @@ function answerParsed(request: z.output<typeof NlpRequestSchema>, clock: () => Z
       return { intent: out.intent, corrections: out.corrections };
     }
     case 'query':
-      return { query: detectQuery(request.text, now) };
+      return { query: detectQuery(request.text, now), budget: detectBudgetQuery(request.text, now, request.customCategories) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toZonedNow } from '@shared/time';
-import { detectQuery } from './index';
+import { detectBudgetQuery, detectQuery } from './index';
 
 const now = toZonedNow('2026-02-17T12:00:00+08:00');
 
@@ -42,6 +42,42 @@ describe('ledger questions', () => {
   });
 
   it.each(['午饭35', '确认', '这个月房租3000', '', '今天一共花了200', '统计一下花了30'])('%j is not a question', (text) => {
+    expect(detectQuery(text, now)).toBeNull();
+  });
+});
+
+describe('budget questions', () => {
+  it.each([
+    ['这个月预算还剩多少', { month: '2026-02', category: null, periodLabel: '本月' }],
+    ['预算还剩多少', { month: '2026-02', category: null, periodLabel: '本月' }],
+    ['本月预算用了多少', { month: '2026-02', category: null, periodLabel: '本月' }],
+    ['这个月还能花多少', { month: '2026-02', category: null, periodLabel: '本月' }],
+    ['餐饮预算还剩多少', { month: '2026-02', category: '餐饮', periodLabel: '本月' }],
+    ['吃饭还能花多少', { month: '2026-02', category: '餐饮', periodLabel: '本月' }],
+    ['上个月预算用了多少', { month: '2026-01', category: null, periodLabel: '上个月' }],
+    ['12月预算用了多少', { month: '2025-12', category: null, periodLabel: '2025年12月' }],
+  ])('%s', (text, expected) => {
+    expect(detectBudgetQuery(text, now)).toEqual(expected);
+  });
+
+  it('asks about the month a week or day falls in, and the current month for a period across months', () => {
+    expect(detectBudgetQuery('这周预算还剩多少', now)).toMatchObject({ month: '2026-02' });
+    expect(detectBudgetQuery('今年预算还剩多少', now)).toMatchObject({ month: '2026-02', periodLabel: '本月' });
+  });
+
+  it('names a custom expense category the user asks about', () => {
+    expect(detectBudgetQuery('宠物粮预算还剩多少', now, [{ name: '宠物粮', type: 'EXPENSE' }])).toMatchObject({ category: '宠物粮' });
+  });
+
+  it('takes only a category named before 预算: 预算还剩多少 after 吃饭 words asks about the whole month', () => {
+    expect(detectBudgetQuery('预算还剩多少，今天吃饭花了不少', now)).toMatchObject({ category: null });
+  });
+
+  it.each(['预算500', '餐饮预算设成500', '预算', '这个月花了多少', '午饭35', '本月支出'])('%j is no budget question', (text) => {
+    expect(detectBudgetQuery(text, now)).toBeNull();
+  });
+
+  it.each(['这个月预算还剩多少', '餐饮预算还剩多少', '这个月还能花多少', '本月预算用了多少'])('%j is not answered as a spending total', (text) => {
     expect(detectQuery(text, now)).toBeNull();
   });
 });

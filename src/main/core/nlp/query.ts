@@ -1,11 +1,22 @@
-// Questions about the ledger (「这个月花了多少」「今天吃饭花了多少」「上周收入多少」) → a LedgerQuery
-// answered from the local database instead of being booked as a transaction.
+// Questions about the ledger (「这个月花了多少」「今天吃饭花了多少」「上周收入多少」) → a LedgerQuery,
+// and about budgets (「这个月预算还剩多少」「这个月还能花多少」) → a BudgetQuery, answered from the
+// local database instead of being booked as a transaction.
 import type { LedgerQuery, TransactionType } from '@shared/domain';
 import { addDays, formatYmd, localDate, type ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import { findAmounts, moneyMentions } from './amounts';
 import { findDates, mondayOf } from './dates';
-import { QUESTION_WORDS, TOTAL_PARTICLES, TOTAL_PREFIXES, TOTAL_SUFFIXES, TOTAL_WORDS } from './lexicon/queries';
+import {
+  BUDGET_QUESTION_WORDS,
+  BUDGET_WORDS,
+  HOW_MUCH_WORDS,
+  QUESTION_WORDS,
+  SPENDABLE_WORDS,
+  TOTAL_PARTICLES,
+  TOTAL_PREFIXES,
+  TOTAL_SUFFIXES,
+  TOTAL_WORDS,
+} from './lexicon/queries';
 import { ASKED_INCOME, ASKED_TRANSFER } from './lexicon/transaction-types';
 import { anyOf } from './lexicon/words';
 import { isPunctuation, normalizeText } from './normalize';
@@ -92,6 +103,8 @@ function asksForTotal(rest: string, customCategories: readonly CategoryRef[]): b
 
 export function detectQuery(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): LedgerQuery | null {
   const text = normalizeText(rawText);
+  // 这个月还能花多少 asks what the budget leaves, not what was spent.
+  if (readBudgetQuestion(text, now, customCategories)) return null;
   const question = QUESTION.test(text);
   if (!question && !TOTAL_SOMEWHERE.test(text)) return null;
   // 一共花了200 states an amount: that is a transaction, not a question.
@@ -102,4 +115,48 @@ export function detectQuery(rawText: string, now: ZonedNow, customCategories: re
   const category = type === 'TRANSFER' ? null : matchCategoryWord(rest, customCategories, (c) => !type || c.type === type);
   type ??= category?.type ?? 'EXPENSE';
   return { from: period.from, to: period.to, type, category: category?.name ?? null, periodLabel: period.label };
+}
+
+/** A question about a month's budget: the whole month's, or one expense category's. */
+export interface BudgetQuery {
+  /** YYYY-MM */
+  month: string;
+  /** The expense category asked about, or null for the month as a whole. */
+  category: string | null;
+  /** How the month is said in the answer: 本月, 上个月, 1月, 2025年12月. */
+  periodLabel: string;
+}
+
+const BUDGET_WORD = new RegExp(anyOf(BUDGET_WORDS));
+const BUDGET_QUESTION = new RegExp(anyOf(BUDGET_QUESTION_WORDS));
+const SPENDABLE = new RegExp(`${anyOf(SPENDABLE_WORDS)}.*${anyOf(HOW_MUCH_WORDS)}`);
+
+/**
+ * 「这个月预算还剩多少」「餐饮预算用了多少」「本月还能花多少」 → the month and category to answer
+ * from the budgets; null for anything else, and for words that state an amount (预算500 sets
+ * or books, it does not ask). Budgets are monthly: a week or a day asks about its month, a
+ * period across months (今年) about the current one.
+ */
+export function detectBudgetQuery(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): BudgetQuery | null {
+  return readBudgetQuestion(normalizeText(rawText), now, customCategories);
+}
+
+function readBudgetQuestion(text: string, now: ZonedNow, customCategories: readonly CategoryRef[]): BudgetQuery | null {
+  if (!(BUDGET_WORD.test(text) && BUDGET_QUESTION.test(text)) && !SPENDABLE.test(text)) return null;
+  if (moneyMentions(findAmounts(text, findDates(text, now))).length > 0) return null;
+  const { period, rest } = readPeriod(text, now);
+  const current = localDate(now).slice(0, 7);
+  const month = period.from.slice(0, 7) === period.to.slice(0, 7) ? period.from.slice(0, 7) : current;
+  // Only the words before 预算 (or 还能花) name a category: 餐饮预算, 吃饭还能花多少.
+  const asked = BUDGET_WORD.exec(rest) ?? SPENDABLE.exec(rest);
+  const named = asked ? rest.slice(0, asked.index) : '';
+  const category = named ? matchCategoryWord(named, customCategories, (c) => c.type === 'EXPENSE') : null;
+  return { month, category: category?.name ?? null, periodLabel: monthLabel(month, current) };
+}
+
+function monthLabel(month: string, current: string): string {
+  if (month === current) return '本月';
+  if (month === addDays(`${current}-01`, -1).slice(0, 7)) return '上个月';
+  const label = `${Number(month.slice(5, 7))}月`;
+  return month.slice(0, 4) === current.slice(0, 4) ? label : `${month.slice(0, 4)}年${label}`;
 }

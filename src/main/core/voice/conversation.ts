@@ -154,12 +154,14 @@ export class Conversation {
         const saved = this.book.save(effect.resolved, now());
         if (!saved.ok) return this.show(afterSaveFailure(this.dialogue, effect.before, saved.reason));
         this.host.emit({ type: 'saved', transactions: saved.rows });
-        return this.show(afterSave(this.dialogue, saved.rows.length));
+        return this.show(afterSave(this.dialogue, saved.rows.length, saved.alerts));
       }
       case 'undo':
         return this.show(afterUndo(this.dialogue, this.book.undo(now())));
       case 'query':
         return this.host.say(this.book.answer(effect.query));
+      case 'budget':
+        return this.host.say(this.book.answerBudget(effect.query));
       case 'exit':
         return this.host.exit();
       case 'none':

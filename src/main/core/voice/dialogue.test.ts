@@ -85,6 +85,8 @@ function effectOf(effect: Effect): Record<string, unknown> {
       const { from, to, type, category } = effect.query;
       return { kind: 'query', from, to, type, category };
     }
+    case 'budget':
+      return { kind: 'budget', ...effect.query };
     default:
       return { kind: effect.kind };
   }

@@ -6,9 +6,10 @@
 import { DraftBatch } from '@shared/draft-batch';
 import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
+import type { BudgetAlert } from '@shared/ipc/ledger';
 import type { DraftFields } from '@shared/ipc/voice';
 import { toZonedIso, type ZonedNow } from '@shared/time';
-import { classifyIntent, correctLocal, detectQuery, parseLocal, readAmountReply } from '../nlp/index';
+import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, readAmountReply, type BudgetQuery } from '../nlp/index';
 import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from '../nlp/lexicon/dialogue';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
@@ -59,6 +60,8 @@ export type Effect =
   | { kind: 'save'; resolved: DraftBatch; before: DraftBatch }
   | { kind: 'undo' }
   | { kind: 'query'; query: LedgerQuery }
+  /** 「这个月预算还剩多少」: answered from the month's budgets. */
+  | { kind: 'budget'; query: BudgetQuery }
   | { kind: 'exit' };
 
 export interface Step extends DialogueState {
@@ -88,9 +91,12 @@ export function cardEvent(before: DraftBatch | null, after: Step): VoiceEvent | 
   return { type: 'draftBatchUpdated', batch: after.batch?.toDto() ?? null };
 }
 
-/** After a save: the card is gone and the user hears how many items were written. */
-export function afterSave(state: DialogueState, count: number): Step {
-  return next(state, { batch: null, sentences: [say.saved(count)] });
+/**
+ * After a save: the card is gone and the user hears how many items were written, then, in
+ * the same reply, each budget threshold the save crossed.
+ */
+export function afterSave(state: DialogueState, count: number, alerts: readonly BudgetAlert[] = []): Step {
+  return next(state, { batch: null, sentences: [say.saved(count, alerts)] });
 }
 
 /** Nothing was written: the drafts go back to how they were and the user hears why. */
@@ -130,8 +136,8 @@ function listening(state: DialogueState, text: string, env: DialogueEnv): Step {
   if (intent === 'exit') return next(state, { effect: { kind: 'exit' } });
   const plain = stripPunctuation(text);
   if (UNDO_BARE.test(plain) || UNDO_SAVE_REFERENCE.test(plain)) return next(state, { effect: { kind: 'undo' } });
-  const query = detectQuery(text, env.now);
-  if (query) return next(state, { effect: { kind: 'query', query } });
+  const question = ledgerQuestion(text, env);
+  if (question) return next(state, { effect: question });
   if (intent === 'confirm' || intent === 'cancel' || intent === 'confirmItem' || intent === 'cancelItem')
     return says(state, say.PHRASES.nothingPending);
   // 「第一笔改成50」 with no card: a fix of drafts that are gone, not a new item 「改成」 50.
@@ -212,8 +218,8 @@ function confirming(state: DialogueState, batch: DraftBatch, text: string, env: 
     default:
       break;
   }
-  const query = detectQuery(text, env.now);
-  if (query) return next(state, { effect: { kind: 'query', query } });
+  const question = ledgerQuestion(text, env);
+  if (question) return next(state, { effect: question });
   if (state.addingMore && layer1.intent !== 'correction' && !ITEM_REFERENCE.test(text) && addsItems(batch, text, env)) {
     return next(state, { effect: { kind: 'parse', text } });
   }
@@ -377,6 +383,14 @@ function resolve(state: DialogueState, resolved: DraftBatch, before: DraftBatch)
 }
 
 // ---- helpers --------------------------------------------------------------------------
+
+/** A question about the budgets or the spending, answered from the ledger instead of booked. */
+function ledgerQuestion(text: string, env: DialogueEnv): Effect | null {
+  const budget = detectBudgetQuery(text, env.now, env.customCategories);
+  if (budget) return { kind: 'budget', query: budget };
+  const query = detectQuery(text, env.now);
+  return query ? { kind: 'query', query } : null;
+}
 
 /** The step's defaults: the card as it was, the question of 「还需要修改吗？」 answered, nothing said. */
 function next(state: DialogueState, changes: Partial<Step> = {}): Step {

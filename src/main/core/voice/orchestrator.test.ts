@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ParseResult, TransactionType, VoiceMode } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import { FakeClock } from '@shared/clock';
-import { openLedger, type Ledger } from '../ledger/index';
+import type { BudgetAlert } from '@shared/ipc/ledger';
+import { LedgerHistory, openLedger, type Ledger } from '../ledger/index';
 import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
 import type { LedgerPort } from './ports';
 import { PHRASES } from './templates';
@@ -92,6 +93,7 @@ function counting(saves: number[]): (ledger: Ledger) => LedgerPort {
     getMany: (ids) => ledger.getMany(ids),
     keepDrafts: (batch) => ledger.keepDrafts(batch),
     keptDrafts: () => ledger.keptDrafts(),
+    budgetStatus: (month) => ledger.budgetStatus(month),
   });
 }
 
@@ -1384,5 +1386,128 @@ describe('offline: several items, a missing amount, drafts that outlive the sess
     await gone.orch.processTextInput('午饭35');
     await gone.orch.processTextInput('取消');
     expect(gone.ledger.keptDrafts()).toBeNull();
+  });
+});
+
+describe('budgets and accounts through the real history (issue 17)', () => {
+  /** A keyboard session on the undoable ledger the app gives the voice, with its budget listener. */
+  async function onHistory(options: { listen?: boolean } = {}) {
+    const alerts: BudgetAlert[][] = [];
+    let history: LedgerHistory | null = null;
+    const t = setup({
+      online: false,
+      ledgerPort: (ledger) => {
+        history = new LedgerHistory(ledger, options.listen === false ? {} : { onBudgetAlert: (crossed) => alerts.push(crossed) });
+        return history;
+      },
+    });
+    await t.begin();
+    const categoryId = (name: string) => t.ledger.listCategories().find((c) => c.name === name && c.type === 'EXPENSE')!.id;
+    /** Says the words, confirms the card, and returns what was said from the words on. */
+    const book = async (words: string) => {
+      const mark = t.said().length;
+      await t.orch.processTextInput(words);
+      await t.orch.processTextInput('确认');
+      return t.spokenSince(mark);
+    };
+    return { ...t, alerts, history: history!, categoryId, book };
+  }
+
+  it('a voice save crossing 80 % says so after 已保存, a later one crossing 100 % says 100 %, a third says nothing more', async () => {
+    const t = await onHistory();
+    t.ledger.setBudgets('2026-02', [{ categoryId: t.categoryId('餐饮'), amountFen: 100000 }]);
+
+    expect(await t.book('午饭820')).toEqual(['记录支出820元，餐饮，确认吗？', '已保存1笔交易。餐饮本月已用 82%。']);
+    // The line is the save's own reply: right after the saved event, the cleared card and LISTENING.
+    const savedAt = t.types().lastIndexOf('saved');
+    expect(t.events.slice(savedAt).map((e) => (e.type === 'ttsSpoken' ? e.text : e.type))).toEqual([
+      'saved',
+      'draftBatchUpdated',
+      'stateChanged',
+      '已保存1笔交易。餐饮本月已用 82%。',
+    ]);
+
+    expect(await t.book('晚饭200')).toEqual(['记录支出200元，餐饮，确认吗？', '已保存1笔交易。餐饮本月已用 102%。']);
+    expect(await t.book('早饭10')).toEqual(['记录支出10元，餐饮，确认吗？', '已保存1笔交易。']);
+    // The very alerts the shell notified about, once each: the voice did not compute them again.
+    expect(t.alerts.map((crossed) => crossed.map((a) => [a.category, a.threshold, a.percent]))).toEqual([[['餐饮', 80, 82]], [['餐饮', 100, 102]]]);
+  });
+
+  it('an edit in the window that crosses a threshold alerts the shell, never the voice session', async () => {
+    const t = await onHistory();
+    t.ledger.setBudgets('2026-02', [{ categoryId: t.categoryId('餐饮'), amountFen: 100000 }]);
+    expect(await t.book('午饭500')).toEqual(['记录支出500元，餐饮，确认吗？', '已保存1笔交易。']);
+    const mark = t.events.length;
+    t.history.updateTransaction(t.rows()[0]!.id, { amountFen: 90000 });
+    await t.settle();
+    expect(t.alerts.flat().map((a) => a.threshold)).toEqual([80]);
+    expect(t.events.slice(mark)).toEqual([]);
+    // The 80 % is used up by the edit: the next voice save names only what it crossed itself.
+    expect(await t.book('晚饭5')).toEqual(['记录支出5元，餐饮，确认吗？', '已保存1笔交易。']);
+  });
+
+  it('without a budget listener nothing is recorded and nothing said, so no threshold is used up', async () => {
+    const t = await onHistory({ listen: false });
+    t.ledger.setBudgets('2026-02', [{ categoryId: t.categoryId('餐饮'), amountFen: 100000 }]);
+    expect(await t.book('午饭820')).toEqual(['记录支出820元，餐饮，确认吗？', '已保存1笔交易。']);
+    expect(t.ledger.crossedAlerts('2026-02').map((a) => a.threshold)).toEqual([80]);
+  });
+
+  it('「这个月预算还剩多少」 is answered from the budgets (inherited from last month), never booked', async () => {
+    const t = await onHistory();
+    const mark = t.said().length;
+    await t.orch.processTextInput('这个月预算还剩多少');
+    expect(t.last()).toBe('本月还没有设置预算，可以在“预算”页设置。');
+    t.ledger.setBudgets('2026-01', [
+      { categoryId: null, amountFen: 300000 },
+      { categoryId: t.categoryId('餐饮'), amountFen: 100000 },
+    ]);
+    t.ledger.saveBatch([r(1200, 'EXPENSE', '餐饮', '聚餐')]);
+    await t.orch.processTextInput('这个月预算还剩多少');
+    expect(t.last()).toBe('本月总预算3000元，已用1200元，还剩1800元。');
+    await t.orch.processTextInput('餐饮预算还剩多少');
+    expect(t.last()).toBe('本月餐饮预算1000元，已用1200元，超出200元。');
+    await t.orch.processTextInput('这个月还能花多少');
+    expect(t.last()).toBe('本月总预算3000元，已用1200元，还剩1800元。');
+    expect(t.spokenSince(mark)).toHaveLength(4);
+    expect(t.rows()).toHaveLength(1);
+    expect(t.orch.batch).toBeNull();
+    expect(t.orch.state).toBe('listening');
+    expect(t.types().filter((type) => type === 'saved' || type === 'finalText')).toEqual([]);
+  });
+
+  it('a budget question while a card is shown is answered and the card stays', async () => {
+    const t = await onHistory();
+    t.ledger.setBudgets('2026-02', [
+      { categoryId: t.categoryId('餐饮'), amountFen: 50000 },
+      { categoryId: t.categoryId('交通'), amountFen: 20000 },
+    ]);
+    await t.orch.processTextInput('午饭35');
+    const card = t.orch.batch;
+    await t.orch.processTextInput('本月预算用了多少');
+    expect(t.last()).toBe('本月各分类预算共700元，已用0元，还剩700元。');
+    expect(t.orch.batch).toBe(card);
+    expect(t.orch.state).toBe('confirming');
+  });
+
+  it.each([
+    [['微信'], '午饭35用微信付的', '微信'],
+    [['支付宝', '微信'], '用支付宝买了水果20', '支付宝'],
+    [['微信钱包'], '午饭35用微信付的', '微信钱包'],
+    [['微信钱包', '微信零钱包'], '午饭35用微信付的', '钱包'],
+    [[], '午饭35用微信付的', '钱包'],
+  ])('accounts %j: 「%s」 lands in %s', async (accounts, words, expected) => {
+    const t = await onHistory();
+    for (const name of accounts) t.ledger.addAccount(name);
+    await t.book(words);
+    expect(t.rows().map((row) => row.account)).toEqual([expected]);
+  });
+
+  it('an archived account takes no voice entry: it lands in the default account', async () => {
+    const t = await onHistory();
+    const wechat = t.ledger.addAccount('微信');
+    t.ledger.archiveAccount(wechat.id, true);
+    await t.book('午饭35用微信付的');
+    expect(t.rows().map((row) => row.account)).toEqual(['钱包']);
   });
 });

@@ -3,6 +3,7 @@
 // doubles (speaking the same interface) where they cannot.
 import type { DraftBatch } from '@shared/draft-batch';
 import type { CorrectionResult, DraftBatchDto, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
+import type { BudgetAlert, BudgetStatus } from '@shared/ipc/ledger';
 import type { Unsubscribe } from '@shared/listeners';
 import type { ZonedNow } from '@shared/time';
 
@@ -154,6 +155,15 @@ export interface LedgerPort {
   placeCategory(name: string, type: TransactionType): string;
   /** The rows that still exist, as they are now (the ledger page may have edited or deleted some). */
   getMany(ids: readonly string[]): TransactionRow[];
+  /** A month's (YYYY-MM) budgets and spending, inherited from an earlier month when it set none. */
+  budgetStatus(month: string): BudgetStatus;
+  /**
+   * The budget thresholds the latest write crossed for the first time, read right after
+   * saveBatch so the session names them after 「已保存」. The ledger records each threshold
+   * once, so this is the one place they can be read: a port that does not report alerts
+   * leaves it out, and the session says nothing of budgets.
+   */
+  latestBudgetAlerts?(): readonly BudgetAlert[];
 }
 
 export type { SessionSummary };

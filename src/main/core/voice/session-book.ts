@@ -1,13 +1,16 @@
-// What one voice session writes to and reads from the ledger: the save of a resolved card,
-// the undo of the last one, spoken queries, the session's totals for the goodbye, and the
-// category a draft will be filed under.
+// What one voice session writes to and reads from the ledger: the save of a resolved card
+// (with the budget thresholds it crossed), the undo of the last one, spoken questions about
+// spending and budgets, the session's totals for the goodbye, and the category a draft will
+// be filed under.
 import { DraftBatch } from '@shared/draft-batch';
 import { errorMessage } from '@shared/errors';
+import type { BudgetAlert } from '@shared/ipc/ledger';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
 import { fenToYuan } from '@shared/money';
 import { toZonedIso, type ZonedNow } from '@shared/time';
 import { chooseCategory, withCategoryForType, type CategoryRef } from '../categories/index';
 import { LedgerValidationError } from '../ledger/errors';
+import type { BudgetQuery } from '../nlp/index';
 import type { LedgerPort } from './ports';
 import * as say from './templates';
 
@@ -36,7 +39,8 @@ export function placedCategory(name: string, description: string, type: Transact
   return chooseCategory(name, description, type, placement.customCategories, placement.place);
 }
 
-export type SaveOutcome = { ok: true; rows: TransactionRow[] } | { ok: false; reason: string };
+/** `alerts`: the budget thresholds this save crossed for the first time, as the ledger recorded them. */
+export type SaveOutcome = { ok: true; rows: TransactionRow[]; alerts: readonly BudgetAlert[] } | { ok: false; reason: string };
 
 export class SessionBook {
   private lastSave: { rows: TransactionRow[]; results: ParseResult[] } | null = null;
@@ -66,7 +70,7 @@ export class SessionBook {
     }
     this.lastSave = { rows, results };
     this.count(rows, 1);
-    return { ok: true, rows };
+    return { ok: true, rows, alerts: this.ledger.latestBudgetAlerts?.() ?? [] };
   }
 
   /** 「撤销」: deletes the rows of this session's last save and returns them as drafts. */
@@ -93,6 +97,13 @@ export class SessionBook {
       ...(query.category ? { category: query.category } : {}),
     });
     return say.queryAnswer(query, totals.totalFen, totals.count);
+  }
+
+  /** 「这个月预算还剩多少」: the month's budgets as the ledger has them (inherited ones included). */
+  answerBudget(query: BudgetQuery): string {
+    // The category as the user's ledger names it (a renamed 餐饮 is their 吃喝).
+    const category = query.category ? this.ledger.placeCategory(query.category, 'EXPENSE') : null;
+    return say.budgetAnswer({ ...query, category }, this.ledger.budgetStatus(query.month));
   }
 
   private count(rows: readonly TransactionRow[], sign: 1 | -1): void {

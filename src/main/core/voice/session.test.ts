@@ -9,6 +9,7 @@ import type { VoiceSnapshot } from '@shared/ipc/index';
 import type { WindowAction } from '@shared/ipc/app';
 import { createAppCore, type AppCore } from '../app-core';
 import { FakeClock } from '@shared/clock';
+import { localDate, systemNow } from '@shared/time';
 import { ScriptedLlm, ScriptedVoiceInput } from '../../../../test/support/voice-doubles';
 
 const cores: { core: AppCore; dir: string }[] = [];
@@ -19,20 +20,29 @@ afterEach(async () => {
   }
 });
 
-function boot(options: { mic?: ScriptedVoiceInput; windowAction?: (action: WindowAction) => void } = {}) {
+interface BootOptions {
+  mic?: ScriptedVoiceInput;
+  windowAction?: (action: WindowAction) => void;
+  /** The ledger's budget month is this machine's: a session about budgets lives on real time. */
+  realTime?: boolean;
+}
+
+function boot(options: BootOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'skj-voice-session-'));
-  const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
+  const clock = new FakeClock(options.realTime ? Date.now() : Date.parse('2026-02-17T04:00:00Z'));
   const spoken: string[] = [];
+  const notices: { title: string; body: string }[] = [];
   const core = createAppCore({
     dataDir: dir,
     version: 'test',
     log: () => {},
     ...(options.windowAction ? { windowAction: options.windowAction } : {}),
+    notify: (notice) => notices.push(notice),
     voice: {
       understanding: { mode: 'offline' },
       tts: { engine: 'log', log: (text) => spoken.push(text) },
       clock,
-      now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
+      now: options.realTime ? () => systemNow() : () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
       // A FunASR URL makes speech recognition "configured"; no test here speaks to it.
       ...(options.mic ? { createVoiceInput: () => options.mic!, asr: { protocol: 'funasr' as const, url: 'ws://127.0.0.1:9' } } : {}),
     },
@@ -46,7 +56,7 @@ function boot(options: { mic?: ScriptedVoiceInput; windowAction?: (action: Windo
     if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
     return result.value as VoiceSnapshot;
   };
-  return { core, clock, spoken, events, voiceEvents, call };
+  return { core, clock, spoken, notices, events, voiceEvents, call };
 }
 
 describe('voice session manager (through app-core and IPC dispatch)', () => {
@@ -224,5 +234,35 @@ describe('understanding context', () => {
     await core.dispatch('voiceText', { text: '猫粮花了80' });
     expect(llm.parseRequests[0]?.context?.customCategories).toContain('猫粮');
     expect(llm.parseRequests[0]?.context?.accounts).toEqual(expect.arrayContaining(['钱包', '招行卡']));
+  });
+});
+
+describe('budgets in the voice session (through app-core)', () => {
+  it('a voice save crossing 80 % says so once, with the same alert the windows and the notification get; the form never speaks', async () => {
+    const t = boot({ realTime: true });
+    const today = localDate(systemNow());
+    const food = t.core.ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
+    expect((await t.core.dispatch('setBudgets', { month: today.slice(0, 7), items: [{ categoryId: food.id, amountYuan: 1000 }] })).ok).toBe(true);
+    const alertEvents = () => t.events.flatMap((e) => (e.channel === 'ledger' && e.event.type === 'budgetAlert' ? [e.event.alerts] : []));
+
+    await t.call('voiceText', { text: '午饭820' });
+    await t.call('voiceText', { text: '确认' });
+    expect(t.spoken.at(-1)).toBe('已保存1笔交易。餐饮本月已用 82%。');
+    expect(alertEvents().map((alerts) => alerts.map((a) => [a.category, a.threshold]))).toEqual([[['餐饮', 80]]]);
+    expect(t.notices.map((n) => n.body)).toEqual(['餐饮本月已用 82%，已用 820 元，预算 1000 元']);
+
+    // The 记一笔 form crosses 100 %: the windows and the shell hear of it, the voice does not.
+    const spokenBefore = t.spoken.length;
+    const added = await t.core.dispatch('addTransaction', { amountYuan: 200, type: 'EXPENSE', category: '餐饮', date: today, time: '12:00' });
+    expect(added.ok).toBe(true);
+    expect(alertEvents()).toHaveLength(2);
+    expect(t.spoken).toHaveLength(spokenBefore);
+
+    await t.call('voiceText', { text: '晚饭10' });
+    await t.call('voiceText', { text: '确认' });
+    expect(t.spoken.at(-1)).toBe('已保存1笔交易。');
+    await t.call('voiceText', { text: '餐饮预算还剩多少' });
+    expect(t.spoken.at(-1)).toBe('本月餐饮预算1000元，已用1030元，超出30元。');
+    expect(t.core.ledger.list({}).rows).toHaveLength(3);
   });
 });

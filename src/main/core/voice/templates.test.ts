@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParseResult, TransactionType } from '@shared/domain';
 import { DraftBatch } from '@shared/draft-batch';
+import type { BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import * as say from './templates';
 
 function r(amount: number | null, type: TransactionType, category: string | null, description = ''): ParseResult {
@@ -103,5 +104,63 @@ describe('TTS templates', () => {
     const month = { from: '2026-02-01', to: '2026-02-28', type: 'EXPENSE' as const, category: null, periodLabel: '这个月' };
     expect(say.queryAnswer(month, 12050, 3)).toBe('这个月支出共120.50元，3笔。');
     expect(say.queryAnswer({ ...month, category: '餐饮', periodLabel: '今天' }, 0, 0)).toBe('今天餐饮支出还没有记录。');
+  });
+});
+
+describe('budget sentences', () => {
+  const month = { month: '2026-02', category: null, periodLabel: '本月' };
+  const line = (category: string | null, budgetFen: number, spentFen: number): BudgetLine => ({
+    categoryId: category ? 1 : null,
+    category,
+    budgetFen,
+    spentFen,
+    percent: Math.floor((spentFen * 100) / budgetFen),
+    level: 'ok',
+  });
+  const status = (lines: BudgetLine[], total: BudgetLine | null): BudgetStatus => ({
+    month: '2026-02',
+    source: '2026-02',
+    inherited: false,
+    lines,
+    total,
+  });
+
+  it('answers with the total budget, what is used and what is left or over', () => {
+    expect(say.budgetAnswer(month, status([line('餐饮', 100000, 90000)], line(null, 300000, 120000)))).toBe(
+      '本月总预算3000元，已用1200元，还剩1800元。',
+    );
+    expect(say.budgetAnswer(month, status([], line(null, 300000, 320000)))).toBe('本月总预算3000元，已用3200元，超出200元。');
+    expect(say.budgetAnswer(month, status([], line(null, 300000, 300050)))).toBe('本月总预算3000元，已用3000.50元，超出0.50元。');
+  });
+
+  it('answers a category asked about with its own line, or says it has none', () => {
+    const both = status([line('餐饮', 100000, 82000)], line(null, 300000, 120000));
+    expect(say.budgetAnswer({ ...month, category: '餐饮' }, both)).toBe('本月餐饮预算1000元，已用820元，还剩180元。');
+    expect(say.budgetAnswer({ ...month, category: '交通' }, both)).toBe('本月没有设置交通预算，可以在“预算”页设置。');
+  });
+
+  it('sums the category budgets when there is no total', () => {
+    const lines = [line('餐饮', 100000, 82000), line('交通', 50000, 10050)];
+    expect(say.budgetAnswer(month, status(lines, null))).toBe('本月各分类预算共1500元，已用920.50元，还剩579.50元。');
+  });
+
+  it('points to the budgets page when the month has none, naming the month asked about', () => {
+    expect(say.budgetAnswer(month, status([], null))).toBe('本月还没有设置预算，可以在“预算”页设置。');
+    expect(say.budgetAnswer({ ...month, periodLabel: '上个月' }, status([], null))).toBe('上个月还没有设置预算，可以在“预算”页设置。');
+  });
+
+  it('names each crossed threshold after the save, one sentence each', () => {
+    const alert = (category: string | null, threshold: 80 | 100, percent: number) => ({
+      month: '2026-02',
+      categoryId: category ? 1 : null,
+      category,
+      threshold,
+      percent,
+      spentFen: 0,
+      budgetFen: 1,
+    });
+    expect(say.saved(1)).toBe('已保存1笔交易。');
+    expect(say.saved(1, [alert('餐饮', 80, 82)])).toBe('已保存1笔交易。餐饮本月已用 82%。');
+    expect(say.saved(2, [alert('餐饮', 100, 104), alert(null, 80, 85)])).toBe('已保存2笔交易。餐饮本月已用 104%。总预算本月已用 85%。');
   });
 });

@@ -1,8 +1,11 @@
 // Every sentence the orchestrator speaks, in one place, so the wording the specs fix
 // (voice-batch-transaction 多笔 TTS 播报, voice-correction-dialogue 纠正应用与反馈) is tested once.
 import type { DraftBatch } from '@shared/draft-batch';
+import { budgetAlertText } from '@shared/budget-text';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionType } from '@shared/domain';
+import type { BudgetAlert, BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import { formatFen, formatYuan, yuanToFen } from '@shared/money';
+import type { BudgetQuery } from '../nlp/index';
 
 const TYPE_LABEL: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 
@@ -97,8 +100,9 @@ export function confirmedSome(count: number): string {
   return `已确认${count}笔。`;
 }
 
-export function saved(count: number): string {
-  return `已保存${count}笔交易。`;
+/** 「已保存1笔交易。」, then one sentence per budget threshold the save crossed (「餐饮本月已用 82%。」). */
+export function saved(count: number, alerts: readonly BudgetAlert[] = []): string {
+  return `已保存${count}笔交易。${alerts.map((alert) => `${budgetAlertText(alert)}。`).join('')}`;
 }
 
 /** A new session opens with the drafts the last one left unconfirmed. */
@@ -118,6 +122,30 @@ export function queryAnswer(query: LedgerQuery, totalFen: number, count: number)
   const subject = `${query.periodLabel}${query.category ?? ''}${typeLabel(query.type)}`;
   if (count === 0) return `${subject}还没有记录。`;
   return `${subject}共${formatFen(totalFen)}元，${count}笔。`;
+}
+
+/**
+ * 「本月总预算3000元，已用1200元，还剩1800元。」 The total budget answers for the month, else
+ * the sum of the category budgets; a category asked about answers with its own line.
+ */
+export function budgetAnswer(query: BudgetQuery, status: BudgetStatus): string {
+  const month = query.periodLabel;
+  if (!status.total && status.lines.length === 0) return `${month}还没有设置预算，可以在“预算”页设置。`;
+  if (query.category) {
+    const line = status.lines.find((l) => l.category === query.category);
+    return line ? `${month}${query.category}预算${budgetFigures(line)}` : `${month}没有设置${query.category}预算，可以在“预算”页设置。`;
+  }
+  if (status.total) return `${month}总预算${budgetFigures(status.total)}`;
+  const budgetFen = status.lines.reduce((sum, l) => sum + l.budgetFen, 0);
+  const spentFen = status.lines.reduce((sum, l) => sum + l.spentFen, 0);
+  return `${month}各分类预算共${budgetFigures({ budgetFen, spentFen })}`;
+}
+
+/** 「3000元，已用1200元，还剩1800元。」 or, past the budget, 「…已用3200元，超出200元。」 */
+function budgetFigures(line: Pick<BudgetLine, 'budgetFen' | 'spentFen'>): string {
+  const left = line.budgetFen - line.spentFen;
+  const rest = left >= 0 ? `还剩${formatFen(left)}元` : `超出${formatFen(-left)}元`;
+  return `${formatFen(line.budgetFen)}元，已用${formatFen(line.spentFen)}元，${rest}。`;
 }
 
 export function undone(count: number): string {
