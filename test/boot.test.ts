@@ -1,9 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
+import readExcelFile from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandSchemas } from '@shared/ipc/index';
 import { API_GLOBAL, COMMAND_NAMES, EVENT_CHANNEL, INVOKE_CHANNEL } from '@shared/ipc/names';
@@ -38,6 +39,10 @@ interface BootReport {
   shortcuts: string[];
   registeredShortcuts: string[];
   errorBoxes: { title: string; content: string }[];
+  dialogs: { kind: 'save' | 'open'; modal: boolean; options: Record<string, unknown>; answer: Record<string, unknown> }[];
+  notifications: { options: { title: string; body: string; icon?: string }; shown: boolean }[];
+  /** Per window, the scripts run in its page (route changes). */
+  scripts: string[][];
   applicationMenu: (string | null)[] | null;
   sessionHooks: Record<string, boolean>;
   results: Record<string, { ok: boolean; value?: unknown; error?: { code: string; message: string } } | Record<string, unknown>>;
@@ -125,7 +130,7 @@ describe('the built main bundle boots (electron stand-in, no display)', () => {
     const preload = main!.options.webPreferences!['preload'] as string;
     expect(preload).toBe(builtPreload);
     expect(existsSync(preload)).toBe(true);
-    expect(main!.loaded).toEqual({ file: join(root, 'out/renderer/index.html'), hash: '/session' });
+    expect(main!.loaded).toEqual({ file: join(root, 'out/renderer/index.html'), hash: '/home' });
     expect(existsSync(main!.loaded!.file!)).toBe(true);
     expect(existsSync(main!.options.icon!)).toBe(true);
     expect(main!.hasWindowOpenHandler).toBe(true);
@@ -135,6 +140,7 @@ describe('the built main bundle boots (electron stand-in, no display)', () => {
   it('puts a tray icon from a file that exists, with the quit item, and an app menu', () => {
     expect(run.report.trays).toHaveLength(1);
     expect(existsSync(run.report.trays[0]!.image)).toBe(true);
+    expect(run.report.trays[0]!.menu![0]).toBe('记一笔…');
     expect(run.report.trays[0]!.menu).toContain('退出');
     expect(run.report.applicationMenu?.length).toBeGreaterThan(1);
     for (const image of run.report.images) expect(existsSync(image), image).toBe(true);
@@ -214,6 +220,46 @@ describe('the built bundle in other start conditions', () => {
     expect(lifecycle).toContain('relaunch');
     expect(lifecycle.indexOf('relaunch')).toBeLessThan(lifecycle.indexOf('quit'));
     expect(lifecycle.at(-1)).toBe('exit 0');
+  }, 90_000);
+
+  it('a crossed budget shows a native notification that opens 预算; 导出 goes through the save dialog and writes a real xlsx', async () => {
+    const saveDir = join(scratch, 'documents');
+    mkdirSync(saveDir, { recursive: true });
+    const bill = join(scratch, '微信支付账单.csv');
+    writeFileSync(bill, '交易时间,金额\n');
+    const run = await boot({ env: { BOOT_DRIVE: 'budget-export', STANDIN_SAVE_DIR: saveDir, STANDIN_DOCUMENTS: saveDir, STANDIN_OPEN_FILE: bill } });
+    expect(run.report.problems, run.stderr).toEqual([]);
+    expect(run.report.missing).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ok(run.report.results['add']).ok).toBe(true);
+
+    expect(run.report.notifications).toEqual([
+      { options: expect.objectContaining({ title: '预算提醒', body: '餐饮本月已用 90%，已用 90.10 元，预算 100 元' }), shown: true },
+    ]);
+    expect(existsSync(run.report.notifications[0]!.options.icon!)).toBe(true);
+    expect(run.report.results['afterClick']).toEqual({ mainVisible: true });
+    expect(run.report.scripts[0]).toContain('location.hash = "#/budgets"');
+
+    const [save, open] = run.report.dialogs;
+    expect(save).toMatchObject({ kind: 'save', modal: true, options: { filters: [{ extensions: ['xlsx'] }] } });
+    const suggested = save!.options['defaultPath'] as string;
+    expect(dirname(suggested)).toBe(saveDir);
+    expect(basename(suggested)).toMatch(/^随口记_\d{8}_\d{6}\.xlsx$/);
+    const exported = ok(run.report.results['exported']);
+    expect(exported).toMatchObject({ ok: true, value: { path: save!.answer['filePath'], rows: 1 } });
+    // The built bundle loaded the xlsx writer: the file is a workbook a spreadsheet reader opens.
+    const [detail, summary] = await readExcelFile(exported.value['path'] as string);
+    expect(detail).toMatchObject({
+      sheet: '明细',
+      data: [expect.any(Array), [expect.any(String), '00:00:00', '支出', '餐饮', 90.1, '钱包', null, '聚餐']],
+    });
+    expect(summary!.sheet).toBe('分类汇总');
+
+    expect(open).toMatchObject({ kind: 'open', modal: true, options: { properties: ['openFile'] } });
+    expect(ok(run.report.results['imported'])).toEqual({
+      ok: true,
+      value: { name: '微信支付账单.csv', dataBase64: Buffer.from('交易时间,金额\n').toString('base64') },
+    });
   }, 90_000);
 
   const sharedModel = resolve(root, '../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -36,6 +36,9 @@ const h = await vi.hoisted(async () => {
     static created: FakeBrowserWindow[] = [];
     static getAllWindows() {
       return FakeBrowserWindow.created.filter((w) => !w.destroyed);
+    }
+    static getFocusedWindow() {
+      return FakeBrowserWindow.getAllWindows().find((w) => w.visible) ?? null;
     }
     webContents = new FakeWebContents();
     visible = false;
@@ -120,8 +123,20 @@ const h = await vi.hoisted(async () => {
   const hotkeys: { accelerator: string; sink: HotkeySink }[] = [];
   const workArea = { x: 0, y: 0, width: 1920, height: 1040 };
 
+  class FakeNotification extends Emitter {
+    static shown: FakeNotification[] = [];
+    static isSupported = vi.fn(() => true);
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+    }
+    show() {
+      FakeNotification.shown.push(this);
+    }
+  }
+
   const electron = {
     app,
+    Notification: FakeNotification,
     BrowserWindow: FakeBrowserWindow,
     ipcMain: { handle: (channel: string, fn: (event: unknown, ...args: unknown[]) => unknown) => handlers.set(channel, fn) },
     Menu: {
@@ -157,7 +172,11 @@ const h = await vi.hoisted(async () => {
         webRequest: { onBeforeRequest: (fn: typeof session.beforeRequest) => (session.beforeRequest = fn) },
       },
     },
-    dialog: { showErrorBox: vi.fn() },
+    dialog: {
+      showErrorBox: vi.fn(),
+      showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: true, filePath: '' })),
+      showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: true, filePaths: [] as string[] })),
+    },
     safeStorage: {
       isEncryptionAvailable: () => true,
       getSelectedStorageBackend: () => 'gnome_libsecret',
@@ -165,7 +184,7 @@ const h = await vi.hoisted(async () => {
       decryptString: (b: Buffer) => b.toString().slice(1),
     },
   };
-  return { electron, FakeBrowserWindow, trays, handlers, session, hotkeys, getAppMenu: () => appMenu };
+  return { electron, FakeBrowserWindow, FakeNotification, trays, handlers, session, hotkeys, getAppMenu: () => appMenu };
 });
 
 vi.mock('electron', () => h.electron);
@@ -199,13 +218,20 @@ const invoke = (sender: unknown, senderUrl: string, name: string, input: unknown
     error?: { code: string };
   }>;
 const trayItem = (label: string) => h.trays[0]!.menu!.find((i) => i.label === label)!;
+const flat = (items: MenuItemSpec[]): MenuItemSpec[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
+const menuItem = (accelerator: string) => flat(h.getAppMenu()!).find((i) => i.accelerator === accelerator)!;
+/** Today in local time, the month the ledger checks budgets in. */
+const localToday = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
 
 describe('Electron shell wiring (electron mocked, real core)', () => {
-  it('opens one hardened main window on the session page', () => {
+  it('opens one hardened main window on the home page', () => {
     expect(h.electron.app.requestSingleInstanceLock).toHaveBeenCalled();
     expect(windows()).toHaveLength(1);
     expect(main().options['webPreferences']).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
-    expect(main().webContents.url).toMatch(/\/renderer\/index\.html#\/session$/);
+    expect(main().webContents.url).toMatch(/\/renderer\/index\.html#\/home$/);
     expect(main().isVisible()).toBe(true);
   });
 
@@ -256,7 +282,7 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
   });
 
   it('tray and app menu: quick entry opens a frameless window that a page can close', async () => {
-    expect(h.trays[0]!.menu!.filter((i) => i.label).map((i) => i.label)).toEqual(['快速记账…', '开始语音', '打开主窗口', '设置', '退出']);
+    expect(h.trays[0]!.menu!.filter((i) => i.label).map((i) => i.label)).toEqual(['记一笔…', '快速记账…', '开始语音', '打开主窗口', '设置', '退出']);
     expect(h.getAppMenu()!.length).toBeGreaterThan(2);
     trayItem('快速记账…').click!();
     await settle();
@@ -266,6 +292,75 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
     const closed = await invoke(quick.webContents, quick.webContents.url, 'windowAction', { action: 'closeQuickEntry' });
     expect(closed).toEqual({ ok: true, value: null });
     expect(quick.isDestroyed()).toBe(true);
+  });
+
+  it('记一笔 from the tray and from CmdOrCtrl+N opens the form in the main window', () => {
+    main().webContents.executeJavaScript.mockClear();
+    trayItem('记一笔…').click!();
+    expect(main().webContents.executeJavaScript).toHaveBeenLastCalledWith('location.hash = "#/new"');
+    main().hide();
+    menuItem('CmdOrCtrl+N').click!();
+    expect(main().isVisible()).toBe(true);
+    expect(main().webContents.executeJavaScript).toHaveBeenCalledTimes(2);
+    expect(main().webContents.executeJavaScript).toHaveBeenLastCalledWith('location.hash = "#/new"');
+    expect(menuItem('CmdOrCtrl+Shift+N').label).toBe('快速记账…');
+  });
+
+  it('a crossed budget shows a native notification that opens 预算 when clicked', async () => {
+    const own = (name: string, input: unknown) => invoke(main().webContents, main().webContents.url, name, input);
+    const today = localToday();
+    const categories = (await own('listCategories', {})).value as { id: number; name: string }[];
+    const food = categories.find((c) => c.name === '餐饮')!;
+    expect((await own('setBudgets', { month: today.slice(0, 7), items: [{ categoryId: food.id, amountYuan: 100 }] })).ok).toBe(true);
+    h.FakeNotification.shown.length = 0;
+    expect((await own('addTransaction', { amountYuan: 85, type: 'EXPENSE', category: '餐饮', date: today, time: '00:00' })).ok).toBe(true);
+
+    expect(h.FakeNotification.shown.map((n) => n.options)).toEqual([
+      expect.objectContaining({ title: '预算提醒', body: '餐饮本月已用 85%，已用 85 元，预算 100 元' }),
+    ]);
+    main().hide();
+    main().webContents.executeJavaScript.mockClear();
+    h.FakeNotification.shown[0]!.emit('click');
+    expect(main().isVisible()).toBe(true);
+    expect(main().webContents.executeJavaScript).toHaveBeenCalledWith('location.hash = "#/budgets"');
+
+    // Where the desktop has no notification service, the windows' banner is the only sign.
+    h.FakeNotification.isSupported.mockReturnValueOnce(false);
+    h.FakeNotification.shown.length = 0;
+    await own('addTransaction', { amountYuan: 20, type: 'EXPENSE', category: '餐饮', date: today, time: '00:01' });
+    expect(h.FakeNotification.shown).toEqual([]);
+  });
+
+  it('导出 asks where in a save dialog modal to the window, in 文档, and writes the file there', async () => {
+    const own = (name: string, input: unknown) => invoke(main().webContents, main().webContents.url, name, input);
+    const target = join(dataDir, '导出的账本');
+    h.electron.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    const result = await own('exportFile', { format: 'xlsx' });
+    expect(result).toMatchObject({ ok: true, value: { path: `${target}.xlsx` } });
+    expect(readFileSync(`${target}.xlsx`).subarray(0, 2).toString()).toBe('PK');
+    const [parent, options] = h.electron.dialog.showSaveDialog.mock.calls.at(-1)!;
+    expect(parent).toBe(main());
+    expect(options).toMatchObject({
+      defaultPath: expect.stringMatching(/^.+[\\/]随口记_\d{8}_\d{6}\.xlsx$/),
+      filters: [{ extensions: ['xlsx'] }],
+    });
+    // The stand-in's getPath answers one folder for every name; the real one gives 文档.
+    expect((options as { defaultPath: string }).defaultPath.startsWith(dataDir)).toBe(true);
+
+    expect(await own('exportFile', { format: 'csv' })).toEqual({ ok: true, value: null });
+  });
+
+  it('导入 reads the bill file picked in the open dialog', async () => {
+    const own = (name: string, input: unknown) => invoke(main().webContents, main().webContents.url, name, input);
+    const bill = join(dataDir, '微信账单.csv');
+    writeFileSync(bill, '交易时间,金额\n');
+    h.electron.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: [bill] });
+    expect(await own('openImportFile', {})).toEqual({
+      ok: true,
+      value: { name: '微信账单.csv', dataBase64: Buffer.from('交易时间,金额\n').toString('base64') },
+    });
+    expect(h.electron.dialog.showOpenDialog.mock.calls.at(-1)![1]).toMatchObject({ properties: ['openFile'] });
+    expect(await own('openImportFile', {})).toEqual({ ok: true, value: null });
   });
 
   it('a page can bring the main window to settings', async () => {

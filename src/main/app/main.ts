@@ -1,10 +1,11 @@
-import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, Notification, type IpcMainInvokeEvent } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AppEvent } from '@shared/events';
 import type { VoiceState } from '@shared/domain';
 import type { WindowAction } from '@shared/ipc/app';
+import type { ExportFormat } from '@shared/ipc/ledger';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '@shared/ipc/names';
 import type { HotkeyStatus } from '@shared/ipc/app-settings';
 import type { VoiceSnapshot } from '@shared/ipc/index';
@@ -12,6 +13,7 @@ import { createAppCore, type AppCore } from '@core/app-core';
 import { listInputDevices } from '@core/audio/index';
 import { registerPushToTalk, type GlobalHotkey } from './hotkey';
 import { appPaths } from './pure/app-paths';
+import { exportDialogOptions, importDialogOptions, withExportExtension } from './pure/file-dialogs';
 import { appMenuTemplate } from './pure/menus';
 import { createUrlPolicy } from './pure/url-policy';
 import { createSafeStorageBox } from './secret-box';
@@ -133,6 +135,41 @@ async function pickFolder(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
+/** 导出: the native save dialog, modal to the window that asked, starting in 文档. */
+async function chooseSavePath(suggestedName: string, format: ExportFormat): Promise<string | null> {
+  const options = exportDialogOptions(suggestedName, format, app.getPath('documents'));
+  const parent = BrowserWindow.getFocusedWindow();
+  const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+  return result.canceled || !result.filePath ? null : withExportExtension(result.filePath, format);
+}
+
+/** 导入: the native open dialog for a bill file. */
+async function chooseOpenPath(): Promise<string | null> {
+  const options = importDialogOptions();
+  const parent = BrowserWindow.getFocusedWindow();
+  const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
+
+/**
+ * Shown notifications, held until clicked or closed: Electron removes a notification whose
+ * object is garbage-collected, and its click would go nowhere.
+ */
+const notices = new Set<Notification>();
+
+/** A budget alert as a native notification; clicking it opens 预算. */
+function notify(notice: { title: string; body: string }): void {
+  if (!Notification.isSupported()) return;
+  const shown = new Notification({ title: notice.title, body: notice.body, icon: join(paths.resourcesDir, 'icon.png') });
+  notices.add(shown);
+  shown.on('click', () => {
+    notices.delete(shown);
+    windows?.showMain('budgets');
+  });
+  shown.on('close', () => notices.delete(shown));
+  shown.show();
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   hardenApp(urls.isOwnUrl, urls.isAllowedRequest);
@@ -157,6 +194,9 @@ async function start(): Promise<void> {
       windowAction,
       hotkeyStatus: (): HotkeyStatus | null => hotkey?.status ?? null,
       pickFolder,
+      notify,
+      chooseSavePath,
+      chooseOpenPath,
     });
   } catch (err) {
     dialog.showErrorBox('随口记无法打开账本', (err as Error).message);
@@ -174,6 +214,7 @@ async function start(): Promise<void> {
   });
 
   const menuActions = {
+    newEntry: () => windows?.showMain('new'),
     quickEntry: () => windows?.showQuickEntry(),
     openSettings: () => windows?.showMain('settings'),
     quit: () => app.quit(),
@@ -227,6 +268,10 @@ if (dataDirOverride) {
   mkdirSync(dataDirOverride, { recursive: true });
   app.setPath('userData', dataDirOverride);
 }
+
+// Windows shows toasts (budget alerts) and groups the taskbar icon by this ID, matched against
+// the Start menu shortcut's, which the installer gives electron-builder.yml's appId.
+if (process.platform === 'win32') app.setAppUserModelId('app.suikouji.desktop');
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

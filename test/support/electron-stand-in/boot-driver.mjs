@@ -6,7 +6,9 @@
 // app's own SUIKOUJI_DATA_DIR. BOOT_DRIVE=0 only boots and waits for the app to quit itself;
 // BOOT_DRIVE=relaunch asks for a restart (as 设置 does after staging a backup restore);
 // BOOT_DRIVE=model-folder uses the on-device speech model in BOOT_MODEL_DIR (「使用已有模型文件夹」),
-// which smoke-decodes it in the recognizer process the built bundle starts.
+// which smoke-decodes it in the recognizer process the built bundle starts;
+// BOOT_DRIVE=budget-export crosses a budget (a native notification, clicked) and exports
+// through the save dialog (the stand-in's STANDIN_SAVE_DIR) and imports (STANDIN_OPEN_FILE).
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { app, record } from 'electron';
@@ -39,6 +41,9 @@ function snapshot(exitCode) {
     shortcuts: record.shortcuts.map((s) => s.accelerator),
     registeredShortcuts: record.registeredShortcuts,
     errorBoxes: record.errorBoxes,
+    dialogs: record.dialogs,
+    notifications: record.notifications.map((n) => ({ options: n.options, shown: n.shown })),
+    scripts: record.windows.map((w) => w.webContents.scripts),
     applicationMenu: record.applicationMenu?.template?.map((i) => i.label ?? i.role ?? null) ?? null,
     sessionHooks: record.sessionHooks,
     results,
@@ -65,6 +70,23 @@ async function drive() {
   const call = (name, input) => handler(fromMain, name, input);
   if (process.env['BOOT_DRIVE'] === 'relaunch') {
     results.relaunch = await call('windowAction', { action: 'relaunch' });
+    return;
+  }
+  if (process.env['BOOT_DRIVE'] === 'budget-export') {
+    // Today in local time: budgets alert on the current month.
+    const now = new Date();
+    const pad = (n) => String(n).padStart(2, '0');
+    const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+    const categories = await call('listCategories', {});
+    const food = categories.value.find((c) => c.name === '餐饮');
+    results.budget = await call('setBudgets', { month: today.slice(0, 7), items: [{ categoryId: food.id, amountYuan: 100 }] });
+    results.add = await call('addTransaction', { amountYuan: 90.1, type: 'EXPENSE', category: '餐饮', date: today, time: '00:00', note: '聚餐' });
+    main.proxy.hide();
+    record.notifications[0]?.emit('click', {});
+    results.afterClick = { mainVisible: main.visible };
+    results.exported = await call('exportFile', { format: 'xlsx' });
+    results.imported = await call('openImportFile', {});
+    app.quit();
     return;
   }
   if (process.env['BOOT_DRIVE'] === 'model-folder') {

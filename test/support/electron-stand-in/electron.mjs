@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const record = {
@@ -23,6 +23,9 @@ export const record = {
   /** Every accelerator ever registered, in order (shortcuts holds the live ones). */
   registeredShortcuts: [],
   errorBoxes: [],
+  /** Every file dialog in order: { kind: 'save' | 'open', modal, options, answer }. */
+  dialogs: [],
+  notifications: [],
   applicationMenu: null,
   sessionHooks: { permissionRequest: false, permissionCheck: false, beforeRequest: false },
 };
@@ -60,6 +63,7 @@ let quitScheduled = false;
 const paths = new Map([
   ['userData', process.env['STANDIN_USER_DATA'] ?? join(tmpdir(), 'electron-stand-in-userData')],
   ['temp', tmpdir()],
+  ['documents', process.env['STANDIN_DOCUMENTS'] ?? join(tmpdir(), 'electron-stand-in-documents')],
 ]);
 
 class App extends EventEmitter {
@@ -95,6 +99,10 @@ class App extends EventEmitter {
   }
   requestSingleInstanceLock() {
     return process.env['STANDIN_SECOND_INSTANCE'] !== '1';
+  }
+  /** Windows only: the ID its notifications and taskbar grouping go by. */
+  setAppUserModelId(id) {
+    this.appUserModelId = id;
   }
   /** Electron starts a new instance once this one has quit; here the call is only recorded. */
   relaunch() {
@@ -181,6 +189,10 @@ class WebContents extends EventEmitter {
 class BrowserWindow extends EventEmitter {
   static getAllWindows() {
     return record.windows.filter((w) => !w.destroyed).map((w) => w.proxy);
+  }
+  /** The window with the keyboard focus, or null when none of ours has it. */
+  static getFocusedWindow() {
+    return record.windows.find((w) => !w.destroyed && w.focused)?.proxy ?? null;
   }
   constructor(options = {}) {
     super();
@@ -414,14 +426,62 @@ export const session = strict(
   'session',
 );
 
+/** Electron's dialogs take an optional parent window first; given one, the dialog is modal to it. */
+function dialogArgs(args) {
+  const modal = args.length > 1 && record.windows.some((w) => w.proxy === args[0]);
+  return { modal, options: modal ? args[1] : args[0] };
+}
+
+/**
+ * The file dialogs answer as a user would: the save dialog accepts its suggested file name in
+ * STANDIN_SAVE_DIR, the open dialog picks STANDIN_OPEN_FILE; without them the user cancels.
+ * The promises resolve as Electron's do ({ canceled, filePath } / { canceled, filePaths }).
+ */
 export const dialog = strict(
   {
     showErrorBox(title, content) {
       record.errorBoxes.push({ title, content });
     },
+    showSaveDialog(...args) {
+      const { modal, options } = dialogArgs(args);
+      const dir = process.env['STANDIN_SAVE_DIR'];
+      const answer = dir ? { canceled: false, filePath: join(dir, basename(options.defaultPath ?? 'untitled')) } : { canceled: true, filePath: '' };
+      record.dialogs.push({ kind: 'save', modal, options, answer });
+      return Promise.resolve(answer);
+    },
+    showOpenDialog(...args) {
+      const { modal, options } = dialogArgs(args);
+      const file = process.env['STANDIN_OPEN_FILE'];
+      const answer = file ? { canceled: false, filePaths: [file] } : { canceled: true, filePaths: [] };
+      record.dialogs.push({ kind: 'open', modal, options, answer });
+      return Promise.resolve(answer);
+    },
   },
   'dialog',
 );
+
+/** Native notifications; STANDIN_NOTIFICATIONS=0 is a desktop without a notification service. */
+class Notification extends EventEmitter {
+  static isSupported() {
+    return process.env['STANDIN_NOTIFICATIONS'] !== '0';
+  }
+  constructor(options = {}) {
+    super();
+    this.options = options;
+    this.shown = false;
+    record.notifications.push(this);
+    return strict(this, 'Notification');
+  }
+  show() {
+    this.shown = true;
+  }
+  close() {
+    this.emit('close', preventable());
+  }
+}
+
+const NotificationExport = strict(Notification, 'Notification (class)');
+export { NotificationExport as Notification };
 
 /** Like Electron on a Linux desktop without a keyring: only the plain-text fallback. */
 export const safeStorage = strict(
@@ -445,5 +505,6 @@ export default {
   screen,
   session,
   dialog,
+  Notification: NotificationExport,
   safeStorage,
 };

@@ -12,6 +12,8 @@ export interface MenuItemSpec {
 }
 
 export interface TrayActions {
+  /** The main window's 记一笔 form. */
+  newEntry(): void;
   quickEntry(): void;
   toggleVoice(): void;
   showMain(): void;
@@ -28,6 +30,7 @@ export interface TrayStatus {
 
 export function trayMenuTemplate(status: TrayStatus, actions: TrayActions): MenuItemSpec[] {
   return [
+    { label: '记一笔…', click: actions.newEntry },
     { label: '快速记账…', click: actions.quickEntry },
     { label: status.voiceActive ? '停止语音' : '开始语音', enabled: status.voiceAvailable, click: actions.toggleVoice },
     { type: 'separator' },
@@ -39,6 +42,7 @@ export function trayMenuTemplate(status: TrayStatus, actions: TrayActions): Menu
 }
 
 export interface AppMenuActions {
+  newEntry(): void;
   quickEntry(): void;
   openSettings(): void;
   quit(): void;
@@ -51,7 +55,8 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, acti
     label: '文件',
     type: 'submenu',
     submenu: [
-      { label: '快速记账…', accelerator: 'CmdOrCtrl+N', click: actions.quickEntry },
+      { label: '记一笔…', accelerator: 'CmdOrCtrl+N', click: actions.newEntry },
+      { label: '快速记账…', accelerator: 'CmdOrCtrl+Shift+N', click: actions.quickEntry },
       ...(mac ? [] : [{ label: '设置', accelerator: 'CmdOrCtrl+,', click: actions.openSettings } satisfies MenuItemSpec]),
       { type: 'separator' },
       mac ? { role: 'close', label: '关闭窗口' } : { label: '退出', accelerator: 'Ctrl+Q', click: actions.quit },

@@ -5,6 +5,7 @@ import { appPaths } from './app-paths';
 import { keyboardHookBlocker } from './keyboard-hook-support';
 import { isModifierRelease, matchesAccelerator, parseAccelerator } from './accelerator';
 import { PushToTalkHotkey, TOGGLE_MAX_RECORDING_MS } from './hotkey-state';
+import { exportDialogOptions, importDialogOptions, withExportExtension } from './file-dialogs';
 import { appMenuTemplate, trayMenuTemplate, type MenuItemSpec } from './menus';
 import { createUrlPolicy } from './url-policy';
 import { indicatorPosition, quickEntryPosition, restoreWindowState } from './window-state';
@@ -118,31 +119,69 @@ describe('accelerators for the keyboard hook', () => {
 describe('menus', () => {
   const calls: string[] = [];
   const actions = {
+    newEntry: () => calls.push('new'),
     quickEntry: () => calls.push('quick'),
     toggleVoice: () => calls.push('toggle'),
     showMain: () => calls.push('main'),
     openSettings: () => calls.push('settings'),
     quit: () => calls.push('quit'),
   };
+  const flat = (items: MenuItemSpec[]): MenuItemSpec[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
 
-  it('tray: the five entries in order, voice label follows the session', () => {
+  it('tray: 记一笔 first, then the other entries in order; the voice label follows the session', () => {
     const idle = trayMenuTemplate({ voiceActive: false, voiceAvailable: true }, actions);
-    expect(idle.filter((i) => i.label).map((i) => i.label)).toEqual(['快速记账…', '开始语音', '打开主窗口', '设置', '退出']);
-    expect(trayMenuTemplate({ voiceActive: true, voiceAvailable: true }, actions)[1]).toMatchObject({ label: '停止语音', enabled: true });
-    expect(trayMenuTemplate({ voiceActive: false, voiceAvailable: false }, actions)[1]!.enabled).toBe(false);
+    expect(idle.filter((i) => i.label).map((i) => i.label)).toEqual(['记一笔…', '快速记账…', '开始语音', '打开主窗口', '设置', '退出']);
+    const voice = (status: { voiceActive: boolean; voiceAvailable: boolean }) =>
+      trayMenuTemplate(status, actions).find((i) => i.click === actions.toggleVoice);
+    expect(voice({ voiceActive: true, voiceAvailable: true })).toMatchObject({ label: '停止语音', enabled: true });
+    expect(voice({ voiceActive: false, voiceAvailable: false })!.enabled).toBe(false);
     calls.length = 0;
     for (const item of idle) item.click?.();
-    expect(calls).toEqual(['quick', 'toggle', 'main', 'settings', 'quit']);
+    expect(calls).toEqual(['new', 'quick', 'toggle', 'main', 'settings', 'quit']);
   });
 
   it('app menu: standard edit shortcuts everywhere, app menu first on macOS only', () => {
-    const flat = (items: MenuItemSpec[]): MenuItemSpec[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
     for (const platform of ['linux', 'win32', 'darwin'] as const) {
-      const menu = appMenuTemplate(platform, '随口记', { quickEntry() {}, openSettings() {}, quit() {} });
+      const menu = appMenuTemplate(platform, '随口记', actions);
       const roles = flat(menu).map((i) => i.role);
       expect(roles).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']));
       expect(menu[0]!.label).toBe(platform === 'darwin' ? '随口记' : '文件');
     }
+  });
+
+  it('app menu: CmdOrCtrl+N opens 记一笔, quick entry keeps CmdOrCtrl+Shift+N, no shortcut twice', () => {
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      const items = flat(appMenuTemplate(platform, '随口记', actions));
+      calls.length = 0;
+      items.find((i) => i.accelerator === 'CmdOrCtrl+N')!.click!();
+      items.find((i) => i.accelerator === 'CmdOrCtrl+Shift+N')!.click!();
+      expect(calls).toEqual(['new', 'quick']);
+      expect(items.find((i) => i.accelerator === 'CmdOrCtrl+N')!.label).toBe('记一笔…');
+      const accelerators = items.flatMap((i) => (i.accelerator ? [i.accelerator] : []));
+      expect(new Set(accelerators).size).toBe(accelerators.length);
+    }
+  });
+});
+
+describe('file dialogs', () => {
+  it('export: the suggested name in 文档, only the chosen format offered', () => {
+    const options = exportDialogOptions('随口记_20260217_090503.xlsx', 'xlsx', '/home/u/文档');
+    expect(options).toMatchObject({ defaultPath: '/home/u/文档/随口记_20260217_090503.xlsx', filters: [{ extensions: ['xlsx'] }] });
+    expect(options.properties).toContain('showOverwriteConfirmation');
+    expect(exportDialogOptions('a.csv', 'csv', '/d').filters).toEqual([{ name: 'CSV 表格', extensions: ['csv'] }]);
+  });
+
+  it('export: a bare name gets the extension, a name with it stays', () => {
+    expect(withExportExtension('/d/账本', 'xlsx')).toBe('/d/账本.xlsx');
+    expect(withExportExtension('/d/账本.XLSX', 'xlsx')).toBe('/d/账本.XLSX');
+    expect(withExportExtension('/d/账本.csv', 'xlsx')).toBe('/d/账本.csv.xlsx');
+    expect(withExportExtension('/d/2月.csv', 'csv')).toBe('/d/2月.csv');
+  });
+
+  it('import: one file, CSV bills first', () => {
+    const options = importDialogOptions();
+    expect(options.properties).toEqual(['openFile']);
+    expect(options.filters[0]).toEqual({ name: '账单文件（CSV）', extensions: ['csv'] });
   });
 });
 

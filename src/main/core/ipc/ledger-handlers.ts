@@ -123,6 +123,8 @@ const MAX_IMPORT_BYTES = 30 * 1024 * 1024;
 /** The OS reason in words a user can act on. */
 function fileProblem(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | null)?.code;
+  // Windows refuses to replace a file another program holds open, the usual case being Excel.
+  if (code === 'EBUSY' || (code === 'EPERM' && process.platform === 'win32')) return '文件正被其他程序（如 Excel）打开，请关闭后重试';
   if (code === 'EACCES' || code === 'EPERM') return '没有权限写入或读取这个位置';
   if (code === 'ENOSPC') return '磁盘空间不足';
   if (code === 'ENOENT') return '文件或文件夹不存在';

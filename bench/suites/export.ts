@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toZonedNow } from '@shared/time';
+import { openLedger } from '@core/ledger/index';
+import { writeExportFile } from '@core/ledger/export-file';
+import type { Suite } from '../harness';
+
+const ROWS = 100_000;
+
+/**
+ * 导出 to Excel of 100 000 rows (≈ 27 years of a heavy user's ledger): both sheets built,
+ * zipped and written through the temp file. It runs in the main process, so this is how long
+ * the app's own IPC waits while a very large export is written.
+ */
+const suite: Suite = {
+  name: 'export',
+  async run(ctx) {
+    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-export-'));
+    const ledger = openLedger({ path: join(dir, 'bench.db'), now: () => toZonedNow('2026-02-17T12:00:00+08:00') });
+    try {
+      const db = ledger.database;
+      const bank = ledger.addAccount('银行卡', 0).id;
+      const cats = db.prepare('SELECT id, type FROM categories').all() as { id: number; type: string }[];
+      const insert = db.prepare(
+        `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty)
+         VALUES (?, ?, 'CNY', ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?, ?)`,
+      );
+      const start = Date.parse('2025-01-01T00:00:00+08:00');
+      db.transaction(() => {
+        for (let i = 0; i < ROWS; i++) {
+          const ms = start + i * 300_000;
+          const iso = `${new Date(ms + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
+          // Every 50th row a transfer to the bank account, the rest spread over the categories.
+          const category = i % 50 === 0 ? cats.find((c) => c.type === 'TRANSFER')! : cats[i % cats.length]!;
+          const transfer = category.type === 'TRANSFER';
+          insert.run(
+            `x${i}`,
+            1 + ((i * 7919) % 50_000),
+            category.type,
+            category.id,
+            1,
+            `条目${i % 997}`,
+            iso,
+            iso.slice(0, 10),
+            ms,
+            iso,
+            iso,
+            transfer ? bank : null,
+            '',
+          );
+        }
+      })();
+      let rows = 0;
+      await ctx.measureAsync(
+        'export.xlsx100k',
+        async () => {
+          rows = await writeExportFile(ledger, 'xlsx', {}, join(dir, 'out.xlsx'));
+        },
+        { iterations: 3, warmup: 1, budget: { p50: 5000 } },
+      );
+      if (rows !== ROWS) throw new Error(`export.xlsx100k wrote ${rows} rows, expected ${ROWS}`);
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default suite;

@@ -1,0 +1,154 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import readExcelFile from 'read-excel-file/node';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger, type Ledger } from './index';
+import { DETAIL_HEADER, DETAIL_SHEET, exportFileName, SUMMARY_HEADER, SUMMARY_SHEET, writeExportFile } from './export-file';
+import { entry, NOW } from '../../../../test/support/ledger-fixtures';
+
+let ledger: Ledger;
+let dir: string;
+
+beforeEach(() => {
+  ledger = openLedger({ path: ':memory:', now: () => NOW });
+  dir = mkdtempSync(join(tmpdir(), 'skj-export-'));
+});
+afterEach(() => {
+  ledger.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Both sheets by name, cells as read-excel-file types them (a number cell comes back a number). */
+async function readBack(path: string) {
+  const sheets = await readExcelFile(path, { trim: false });
+  return Object.fromEntries(sheets.map((s) => [s.sheet, s.data]));
+}
+
+describe('exportFileName', () => {
+  it('is 随口记_YYYYMMDD_HHmmss in local time with the format as extension', () => {
+    expect(exportFileName('xlsx', new Date(2026, 0, 5, 7, 8, 9))).toBe('随口记_20260105_070809.xlsx');
+    expect(exportFileName('csv', new Date(2026, 11, 31, 23, 59, 58))).toBe('随口记_20261231_235958.csv');
+  });
+});
+
+describe('xlsx export', () => {
+  it('writes 明细 oldest first with real numbers and 分类汇总 with transfers apart', async () => {
+    ledger.addAccount('银行卡', 0);
+    ledger.addTransaction(entry({ amountFen: 20, date: '2026-02-11', note: '糖' }));
+    ledger.addTransaction(entry({ amountFen: 10, date: '2026-02-10', time: '09:30', note: '早饭，豆浆' }));
+    ledger.addTransaction(entry({ type: 'INCOME', category: '工资', amountFen: 1_234_567, account: '银行卡', date: '2026-02-12' }));
+    ledger.addTransaction(
+      entry({ type: 'TRANSFER', category: undefined, amountFen: 50_00, account: '银行卡', toAccount: '钱包', date: '2026-02-13' }),
+    );
+    ledger.addTransaction(
+      entry({ type: 'TRANSFER', category: undefined, amountFen: 30_00, account: '钱包', counterparty: '房东', date: '2026-02-14' }),
+    );
+    const path = join(dir, '导出.xlsx');
+
+    expect(await writeExportFile(ledger, 'xlsx', {}, path)).toBe(5);
+
+    const sheets = await readBack(path);
+    expect(Object.keys(sheets)).toEqual([DETAIL_SHEET, SUMMARY_SHEET]);
+    expect(sheets[DETAIL_SHEET]).toEqual([
+      [...DETAIL_HEADER],
+      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆'],
+      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖'],
+      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null],
+      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null],
+      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null],
+    ]);
+    // Summed in fen: 0.1 + 0.2 is 0.3 here, not 0.30000000000000004.
+    expect(sheets[SUMMARY_SHEET]).toEqual([
+      [...SUMMARY_HEADER],
+      ['支出', '餐饮', 2, 0.3],
+      ['支出', '合计', 2, 0.3],
+      ['收入', '工资', 1, 12345.67],
+      ['收入', '合计', 1, 12345.67],
+      ['转账', '转账', 2, 80],
+      ['转账', '合计', 2, 80],
+    ]);
+  });
+
+  it('formats amounts with two decimals', async () => {
+    ledger.addTransaction(entry({ amountFen: 500 }));
+    const path = join(dir, 'a.xlsx');
+    await writeExportFile(ledger, 'xlsx', {}, path);
+    const styles = unzipEntry(path, 'xl/styles.xml');
+    expect(styles).toContain('formatCode="0.00"');
+  });
+
+  it('writes text that looks like a formula as a plain string cell, exactly as typed', async () => {
+    ledger.addCategory('+餐饮', 'EXPENSE');
+    ledger.addTransaction(entry({ note: '=HYPERLINK("http://x","<点我>&")', category: '+餐饮' }));
+    const path = join(dir, 'f.xlsx');
+    await writeExportFile(ledger, 'xlsx', {}, path);
+
+    const sheet = unzipEntry(path, 'xl/worksheets/sheet1.xml');
+    // No formula element anywhere: text lives in the shared-string table, which is never evaluated.
+    expect(sheet).not.toMatch(/<f[ >]/);
+    expect(unzipEntry(path, 'xl/sharedStrings.xml')).toContain('<t>=HYPERLINK("http://x","&lt;点我&gt;&amp;")</t>');
+    const row = (await readBack(path))[DETAIL_SHEET]![1]!;
+    expect(row[3]).toBe('+餐饮');
+    expect(row[7]).toBe('=HYPERLINK("http://x","<点我>&")');
+  });
+
+  it('exports only the filtered rows', async () => {
+    ledger.addTransaction(entry({ date: '2026-01-31' }));
+    ledger.addTransaction(entry({ date: '2026-02-01', note: '二月' }));
+    const path = join(dir, 'feb.xlsx');
+    expect(await writeExportFile(ledger, 'xlsx', { from: '2026-02-01', to: '2026-02-28' }, path)).toBe(1);
+    const detail = (await readBack(path))[DETAIL_SHEET]!;
+    expect(detail.map((r) => r[7])).toEqual(['备注', '二月']);
+  });
+
+  it('writes an empty ledger as headers only', async () => {
+    const path = join(dir, 'empty.xlsx');
+    expect(await writeExportFile(ledger, 'xlsx', {}, path)).toBe(0);
+    const sheets = await readBack(path);
+    expect(sheets[DETAIL_SHEET]).toEqual([[...DETAIL_HEADER]]);
+    expect(sheets[SUMMARY_SHEET]).toEqual([[...SUMMARY_HEADER]]);
+  });
+});
+
+describe('csv export to a file', () => {
+  it('writes the same text as the chunked CSV export, BOM and escaped cells included', async () => {
+    ledger.addTransaction(entry({ note: '=1+1' }));
+    const path = join(dir, 'out.csv');
+    expect(await writeExportFile(ledger, 'csv', {}, path)).toBe(1);
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n')).toBe(true);
+    expect(text).toContain("2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1+1\r\n");
+  });
+});
+
+describe('a failed write', () => {
+  it('leaves neither a half file nor its temp file behind', async () => {
+    ledger.addTransaction(entry());
+    // A folder where the file should go: the temp file is written, the rename fails.
+    const target = join(dir, 'taken.xlsx');
+    mkdirSync(target);
+    await expect(writeExportFile(ledger, 'xlsx', {}, target)).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
+    expect(readdirSync(dir)).toEqual(['taken.xlsx']);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it('replaces an existing file only once the new one is complete', async () => {
+    ledger.addTransaction(entry());
+    const path = join(dir, 'again.csv');
+    await writeExportFile(ledger, 'csv', {}, path);
+    ledger.addTransaction(entry({ note: '第二笔' }));
+    expect(await writeExportFile(ledger, 'csv', {}, path)).toBe(2);
+    expect(readFileSync(path, 'utf8')).toContain('第二笔');
+    expect(readdirSync(dir)).toEqual(['again.csv']);
+  });
+});
+
+/** One file inside the xlsx (a zip) as text. */
+function unzipEntry(path: string, name: string): string {
+  const files = unzipSync(readFileSync(path), { filter: (f) => f.name === name });
+  const file = files[name];
+  if (!file) throw new Error(`${name} is not in ${path}`);
+  return strFromU8(file);
+}
