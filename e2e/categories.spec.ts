@@ -55,7 +55,7 @@ test.describe('categories and accounts', () => {
     expect(app.ledger.categories('EXPENSE').find((c) => c.name === '餐饮')!.hidden).toBe(true);
   });
 
-  test('offers delete only for an unused custom category, and shows the ledger’s refusal', async ({ app }) => {
+  test('offers delete for custom categories only, deletes an unused one at once, and shows the ledger’s refusal', async ({ app }) => {
     app.ledger.addCategory('咖啡', 'EXPENSE');
     app.ledger.addCategory('奶茶', 'EXPENSE');
     app.ledger.saveBatch([item({ category: '交通' }), item({ category: '奶茶' })]);
@@ -63,13 +63,14 @@ test.describe('categories and accounts', () => {
     const panel = page.getByRole('region', { name: '分类', exact: true });
     await expect(panel.getByRole('listitem', { name: '奶茶' })).toContainText('1 笔');
     await expect(panel.getByRole('listitem', { name: '交通' })).toContainText('1 笔');
-    // Presets and categories with records can only be hidden.
+    // Presets can only be hidden; a used custom category asks where its rows go (e2e/accounts.spec.ts).
     await expect(page.getByRole('button', { name: '删除 餐饮' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: '删除 交通' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: '删除 奶茶' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: '删除 奶茶' })).toBeVisible();
 
     await page.getByRole('button', { name: '删除 咖啡' }).click();
     await expect(panel.getByRole('listitem', { name: '咖啡', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     expect(app.ledger.categories('EXPENSE').map((c) => c.name)).not.toContain('咖啡');
 
     await page.getByLabel('新分类名称').fill('餐饮');

@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { ParseResult } from '@shared/domain';
 import { yuanToFen } from '@shared/money';
+import type { Page } from '@playwright/test';
 import { expect, test, type AppHarness } from './fixtures';
 
 // The 明细 and 统计 pages against the real ledger through the bridge: 2 000 seeded rows,
@@ -65,6 +67,9 @@ function summaryText(e: { count: number; expenseFen: number; incomeFen: number }
   return `共 ${e.count} 笔，支出 ${yuan(e.expenseFen)}，收入 ${yuan(e.incomeFen)}`;
 }
 
+/** The page's toast (the shell's budget banner is a status region too). */
+const toast = (page: Page) => page.getByRole('status').filter({ has: page.getByRole('button', { name: '关闭提示' }) });
+
 test.describe('ledger app', () => {
   test('list: month and category filters, edit, delete and undo, live voice saves', async ({ app }) => {
     const { items, thisMonth, lastMonth } = seed(app);
@@ -118,11 +123,11 @@ test.describe('ledger app', () => {
     await victim.getByRole('button', { name: /^删除/ }).click();
     await expect(page.getByRole('alertdialog')).toContainText(victimText);
     await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
-    const toast = page.getByRole('status');
-    await expect(toast).toContainText('已删除 1 笔');
+    const undoToast = toast(page);
+    await expect(undoToast).toContainText('已删除 1 笔');
     await expect(page.getByText(victimText, { exact: true })).toBeHidden();
     expect(app.ledger.count()).toBe(before - 1);
-    await toast.getByRole('button', { name: '撤销' }).click();
+    await undoToast.getByRole('button', { name: '撤销' }).click();
     await expect(page.getByText(victimText, { exact: true })).toBeVisible();
     expect(app.ledger.count()).toBe(before);
 
@@ -139,12 +144,12 @@ test.describe('ledger app', () => {
     await expect(page.locator('.filters button.history', { hasText: '撤销' })).toBeEnabled();
     await page.keyboard.press('Control+z');
     await expect(page.getByText(keyVictim, { exact: true })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('已撤销：删除 1 笔');
+    await expect(toast(page)).toContainText('已撤销：删除 1 笔');
     expect(app.ledger.count()).toBe(before);
     // Ctrl+Shift+Z redoes the delete; Ctrl+Z takes it back for the steps below.
     await page.keyboard.press('Control+Shift+Z');
     await expect(page.getByText(keyVictim, { exact: true })).toBeHidden();
-    await expect(page.getByRole('status')).toContainText('已重做：删除 1 笔');
+    await expect(toast(page)).toContainText('已重做：删除 1 笔');
     expect(app.ledger.count()).toBe(before - 1);
     await page.keyboard.press('Control+z');
     await expect(page.getByText(keyVictim, { exact: true })).toBeVisible();
@@ -264,41 +269,49 @@ test.describe('ledger app', () => {
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, lastMonth, (p) => p.category === '交通')));
   });
 
-  test('CSV: export the filtered list as a download, import a file with preview', async ({ app }) => {
+  test('CSV: export the filtered list through the save dialog, import a file chosen in the open dialog', async ({ app }) => {
     const { items, thisMonth } = seed(app);
     const page = await app.open('#/ledger');
     await page.getByRole('combobox', { name: '分类' }).selectOption('餐饮');
     const food = expected(items, thisMonth, (p) => p.category === '餐饮');
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(food));
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出 CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe(`随口记-${thisMonth.from}-${thisMonth.to}.csv`);
-    const bytes = readFileSync((await download.path())!);
+    await page.getByRole('button', { name: '导出 CSV' }).click();
+    await expect(toast(page)).toContainText(`已导出 ${food.count} 笔：`);
+    expect(app.dialogs.saved).toHaveLength(1);
+    const saved = app.dialogs.saved[0]!;
+    expect(basename(saved)).toMatch(/^随口记_\d{8}_\d{6}\.csv$/);
+    await expect(toast(page)).toContainText(saved);
+    const bytes = readFileSync(saved);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe('日期,时间,类型,分类,金额,账户,备注');
     expect(lines).toHaveLength(1 + food.count);
     const sum = lines.slice(1).reduce((n, l) => n + yuanToFen(Number(l.split(',')[4])), 0);
     expect(sum).toBe(food.expenseFen);
-    await expect(page.getByRole('status')).toContainText(`已导出 ${food.count} 笔`);
 
     // Import: one new row and one that is already in the ledger.
     const dup = lines[1]!;
     const csv = `\uFEFF${lines[0]}\r\n${dup}\r\n${thisMonth.from},09:15:00,支出,交通,42.50,钱包,导入的地铁卡\r\n`;
-    await page.getByLabel('选择导入文件').setInputFiles({ name: 'bill.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    app.dialogs.openFile = join(app.dataDir, 'bill.csv');
+    writeFileSync(app.dialogs.openFile, csv);
+    await page.getByRole('button', { name: '导入账单' }).click();
     const dialog = page.getByRole('dialog', { name: '导入预览' });
+    await expect(dialog).toContainText('导入 bill.csv');
     await expect(dialog).toContainText('共 2 笔');
     await expect(dialog).toContainText('跳过重复 1 笔');
     await dialog.getByRole('button', { name: '确认导入' }).click();
-    await expect(page.getByRole('status')).toContainText('已导入 1 笔，跳过重复 1 笔');
+    await expect(toast(page)).toContainText('已导入 1 笔，跳过重复 1 笔');
     expect(app.ledger.search('导入的地铁卡')).toHaveLength(1);
-    await page.getByRole('status').getByRole('button', { name: '撤销' }).click();
+    await toast(page).getByRole('button', { name: '撤销' }).click();
     await expect.poll(() => app.ledger.search('导入的地铁卡').length).toBe(0);
 
     // A malformed file is refused with its line number and nothing is written.
     const count = app.ledger.count();
     const bad = `\uFEFF${lines[0]}\r\n${thisMonth.from},09:15:00,支出,交通,四十,钱包,坏金额\r\n`;
-    await page.getByLabel('选择导入文件').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    app.dialogs.openFile = join(app.dataDir, 'bad.csv');
+    writeFileSync(app.dialogs.openFile, bad);
+    await page.getByRole('button', { name: '导入账单' }).click();
     await expect(page.getByRole('alert')).toContainText('第2行');
     expect(app.ledger.count()).toBe(count);
   });

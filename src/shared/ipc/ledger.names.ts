@@ -18,7 +18,6 @@ export const LEDGER_COMMANDS = [
   'renameAccount',
   'setDefaultAccount',
   'deleteAccount',
-  'exportCsv',
   'previewImport',
   'commitImport',
   'undo',

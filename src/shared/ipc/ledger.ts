@@ -100,15 +100,6 @@ export const ledgerSchemas = {
   renameAccount: z.object({ id, name: ledgerName }).strict(),
   setDefaultAccount: z.object({ id }).strict(),
   deleteAccount: z.object({ id }).strict(),
-  /** One chunk of the export, so the window can show progress on large ledgers. */
-  exportCsv: z
-    .object({
-      filter: ledgerFilter.default({}),
-      /** The previous chunk's cursor; absent for the first chunk. */
-      after: z.string().max(64).optional(),
-      limit: z.number().int().min(1).max(200_000).default(200_000),
-    })
-    .strict(),
   previewImport: fileBytes,
   commitImport: fileBytes,
   undo: z.object({}).strict(),
@@ -219,6 +210,8 @@ export interface AccountBalance extends AccountInfo {
   balanceFen: number;
   /** Archived accounts keep their rows and count in the total; new entries cannot use them. */
   archived: boolean;
+  /** The preset 钱包 (perhaps renamed): never archived or deleted. */
+  preset: boolean;
 }
 
 export interface AccountBalances {
@@ -266,16 +259,6 @@ export interface BudgetAlert {
 export interface RecentCategory {
   id: number;
   name: string;
-}
-
-export interface CsvChunk {
-  /** UTF-8 text; the first chunk starts with the BOM and the header line. */
-  text: string;
-  rows: number;
-  /** Rows matching the filter in total (first chunk only; -1 on later chunks). */
-  total: number;
-  /** Pass as `after` for the next chunk; null when this was the last. */
-  cursor: string | null;
 }
 
 export type ImportFormat = 'suikouji' | 'alipay' | 'wechat';
@@ -341,7 +324,6 @@ export interface LedgerOutputs {
   renameAccount: AccountInfo;
   setDefaultAccount: AccountInfo[];
   deleteAccount: { deleted: true };
-  exportCsv: CsvChunk;
   previewImport: ImportPreview;
   commitImport: ImportOutcome;
   undo: HistoryStep;

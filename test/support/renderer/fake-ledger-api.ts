@@ -3,9 +3,20 @@ import { DEFAULT_ACCOUNT, PRESET_CATEGORIES } from '@shared/categories';
 import type { TransactionRow, TransactionType } from '@shared/domain';
 import type { AppEvent } from '@shared/events';
 import type { CommandInput, CommandName, CommandOutputs, IpcError, IpcResult, SuikoujiApi } from '@shared/ipc/index';
-import type { AccountInfo, CategoryInfo, DayTotal, HistoryState, HistoryStep, LedgerFilter } from '@shared/ipc/ledger';
+import type {
+  AccountBalance,
+  AccountInfo,
+  CategoryInfo,
+  DayTotal,
+  ExportFormat,
+  HistoryState,
+  HistoryStep,
+  ImportFile,
+  LedgerFilter,
+} from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
 import { Listeners } from '@shared/listeners';
+import { yuanToFen } from '@shared/money';
 
 type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
 type ChangeReason = Extract<AppEvent, { channel: 'ledger'; event: { type: 'changed' } }>['event']['reason'];
@@ -19,6 +30,15 @@ interface HistoryEntry {
 /** Today in the local time zone, as the pages compute it. */
 function localYmd(d = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** An account as the fake keeps it: the ledger's fields, its count and balance computed on read. */
+export type FakeAccount = Omit<AccountBalance, 'count' | 'balanceFen'>;
+
+/** 20261123_170501: the stamp main puts in an export's suggested file name. */
+function fileStamp(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}_${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
 }
 
 function matches(row: TransactionRow, f: LedgerFilter): boolean {
@@ -38,12 +58,21 @@ function matches(row: TransactionRow, f: LedgerFilter): boolean {
  * It keeps only what the pages display (categories, accounts, rows, an undo stack); the
  * ledger's own rules (duplicate names, what may be deleted) are not modelled: a test that
  * needs a refusal scripts it with `failNext`, and the real rules are exercised end to end in
- * e2e/. A command it does not fake rejects, so a page calling it fails the test loudly.
+ * e2e/. Balances follow main's formula (initial + income + transfers in − expense − transfers
+ * out). The shell's save and open dialogs answer from `saveDir` and `openFile`; an export
+ * keeps its rows in `exported` instead of writing a file. A command it does not fake
+ * rejects, so a page calling it fails the test loudly.
  */
 export class FakeLedgerApi {
   categories: CategoryInfo[];
-  accounts: AccountInfo[] = [{ id: 1, name: DEFAULT_ACCOUNT, isDefault: true, count: 0 }];
+  accounts: FakeAccount[] = [{ id: 1, name: DEFAULT_ACCOUNT, isDefault: true, initialBalanceFen: 0, archived: false, preset: true }];
   rows: TransactionRow[] = [];
+  /** The folder the shell's save dialog answers with (the file keeps its suggested name); null: the user closes it. */
+  saveDir: string | null = '/home/user/文档';
+  /** The file the shell's open dialog answers with; null: the user closes it. */
+  openFile: ImportFile | null = null;
+  /** Every file exportFile wrote: where, in which format, and the rows it held. */
+  exported: { path: string; format: ExportFormat; rows: TransactionRow[] }[] = [];
   /** Every command the page sent, with its input as it crossed the (cloning) transport. */
   calls: { name: CommandName; input: unknown }[] = [];
   readonly api: SuikoujiApi;
@@ -151,8 +180,31 @@ export class FakeLedgerApi {
       .sort((a, b) => a.type.localeCompare(b.type) || a.sortOrder - b.sortOrder || a.id - b.id);
   }
 
+  /** As main counts them: a transfer names both of its accounts. */
   #accounts(): AccountInfo[] {
-    return this.accounts.map((a) => ({ ...a, count: this.rows.filter((r) => r.account === a.name).length }));
+    return this.#balances().map(({ id, name, isDefault, count }) => ({ id, name, isDefault, count }));
+  }
+
+  #balances(): AccountBalance[] {
+    return this.accounts.map((a) => {
+      let balanceFen = a.initialBalanceFen;
+      let count = 0;
+      for (const r of this.rows) {
+        if (r.account === a.name) {
+          count++;
+          balanceFen += r.type === 'INCOME' ? r.amountFen : -r.amountFen;
+        } else if (r.type === 'TRANSFER' && r.toAccount === a.name) {
+          count++;
+          balanceFen += r.amountFen;
+        }
+      }
+      return { ...a, count, balanceFen };
+    });
+  }
+
+  #balance(id: number): AccountBalance {
+    this.#accountById(id);
+    return this.#balances().find((a) => a.id === id)!;
   }
 
   #categoryById(id: number): CategoryInfo {
@@ -161,7 +213,7 @@ export class FakeLedgerApi {
     return found;
   }
 
-  #accountById(id: number): AccountInfo {
+  #accountById(id: number): FakeAccount {
     const found = this.accounts.find((a) => a.id === id);
     if (!found) throw new Error(`FakeLedgerApi: no account ${id}`);
     return found;
@@ -245,22 +297,26 @@ export class FakeLedgerApi {
       ids.forEach((id, i) => (this.#categoryById(id).sortOrder = i));
       return this.#edited(this.#categories().filter((c) => c.type === type));
     },
-    deleteCategory: ({ id }) => {
-      this.categories = this.categories.filter((c) => c.id !== this.#categoryById(id).id);
-      return this.#edited({ deleted: true as const, moved: 0 });
+    deleteCategory: ({ id, moveTo }) => {
+      const gone = this.#categoryById(id);
+      const target = moveTo === undefined ? null : this.#categoryById(moveTo);
+      const moving = this.rows.filter((r) => r.category === gone.name && r.type === gone.type);
+      if (target) for (const r of moving) r.category = target.name;
+      this.categories = this.categories.filter((c) => c.id !== gone.id);
+      return this.#edited({ deleted: true as const, moved: target ? moving.length : 0 });
     },
 
     listAccounts: () => this.#accounts(),
-    addAccount: ({ name }) => {
-      const added = { id: this.#nextId++, name: name.trim(), isDefault: false, count: 0 };
+    addAccount: ({ name, initialBalanceYuan = 0 }) => {
+      const added = { id: this.#nextId++, name: name.trim(), isDefault: false, initialBalanceFen: yuanToFen(initialBalanceYuan), archived: false, preset: false };
       this.accounts.push(added);
-      return this.#edited(added);
+      return this.#edited(this.#accounts().find((a) => a.id === added.id)!);
     },
     renameAccount: ({ id, name }) => {
       const a = this.#accountById(id);
       for (const r of this.rows) if (r.account === a.name) r.account = name.trim();
       a.name = name.trim();
-      return this.#edited({ ...a, count: this.rows.filter((r) => r.account === a.name).length });
+      return this.#edited(this.#accounts().find((x) => x.id === id)!);
     },
     setDefaultAccount: ({ id }) => {
       this.#accountById(id);
@@ -271,5 +327,22 @@ export class FakeLedgerApi {
       this.accounts = this.accounts.filter((a) => a.id !== this.#accountById(id).id);
       return this.#edited({ deleted: true as const });
     },
+    accountBalances: () => {
+      const accounts = this.#balances();
+      return { accounts, totalFen: accounts.reduce((n, a) => n + a.balanceFen, 0) };
+    },
+    archiveAccount: ({ id, archived }) => {
+      this.#accountById(id).archived = archived;
+      return this.#edited(this.#balance(id));
+    },
+
+    exportFile: ({ format, filter }) => {
+      if (this.saveDir === null) return null;
+      const path = `${this.saveDir}/随口记_${fileStamp(new Date())}.${format}`;
+      const rows = this.#matching(filter ?? {});
+      this.exported.push({ path, format, rows });
+      return { path, rows: rows.length };
+    },
+    openImportFile: () => this.openFile,
   };
 }

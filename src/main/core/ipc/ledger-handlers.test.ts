@@ -87,7 +87,7 @@ describe('记一笔 and accounts', () => {
       refused('invalid_transaction', '账户「银行卡」已归档'),
     );
     expect(await dispatch('deleteAccount', { id: bank.id })).toMatchObject(refused('account_in_use', '该账户有 1 笔记录，不能删除，可以归档'));
-    expect(await dispatch('archiveAccount', { id: 1, archived: true })).toMatchObject(refused('account_in_use', '「钱包」是默认账户，不能归档'));
+    expect(await dispatch('archiveAccount', { id: 1, archived: true })).toMatchObject(refused('account_in_use', '「钱包」是预设账户，不能归档'));
     expect(await value<AccountBalance>('archiveAccount', { id: bank.id, archived: false })).toMatchObject({ archived: false });
     expect(await dispatch('archiveAccount', { id: 999, archived: true })).toMatchObject(refused('not_found', '这个账户不存在'));
     expect(await dispatch('addAccount', { name: '借呗', initialBalanceYuan: 0.005 })).toMatchObject(

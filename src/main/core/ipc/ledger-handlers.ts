@@ -1,7 +1,7 @@
 import type { ExportFormat } from '@shared/ipc/ledger';
 import type { LEDGER_COMMANDS } from '@shared/ipc/ledger.names';
 import { yuanToFen } from '@shared/money';
-import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, exportCsv, type Ledger } from '../ledger/index';
+import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, type Ledger } from '../ledger/index';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { exportFileName, writeExportFile } from '../ledger/export-file';
@@ -70,7 +70,6 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     renameAccount: (input) => changed(() => ledger.renameAccount(input.id, input.name)),
     setDefaultAccount: (input) => changed(() => ledger.setDefaultAccount(input.id)),
     deleteAccount: (input) => changed(() => (ledger.deleteAccount(input.id), { deleted: true as const })),
-    exportCsv: (input) => guard(() => exportCsv(ledger, input.filter, { after: input.after ?? null, limit: input.limit })),
     previewImport: (input) => guard(() => history.previewImport(fileBytes(input.dataBase64))),
     commitImport: (input) => guard(() => history.importFile(fileBytes(input.dataBase64))),
     undo: () => guard(() => history.undo()),

@@ -97,10 +97,16 @@ describe('accounts with balances', () => {
     expect(ledger.addTransaction(entry({ account: '银行卡' })).account).toBe('银行卡');
   });
 
-  it('never archives the default account', () => {
-    const wallet = ledger.listAccounts().find((a) => a.isDefault)!;
-    expect(wallet.name).toBe('钱包');
-    expect(() => ledger.archiveAccount(wallet.id, true)).toThrow(new LedgerRuleError('account_in_use', '「钱包」是默认账户，不能归档'));
+  it('never archives the default account nor the preset 钱包, even renamed and no longer the default', () => {
+    const bank = ledger.addAccount('银行卡');
+    ledger.setDefaultAccount(bank.id);
+    expect(() => ledger.archiveAccount(bank.id, true)).toThrow(new LedgerRuleError('account_in_use', '「银行卡」是默认账户，不能归档'));
+    const wallet = ledger.accountBalances().accounts.find((a) => a.name === '钱包')!;
+    expect(wallet).toMatchObject({ preset: true, isDefault: false });
+    ledger.renameAccount(wallet.id, '我的钱包');
+    expect(() => ledger.archiveAccount(wallet.id, true)).toThrow(new LedgerRuleError('account_in_use', '「我的钱包」是预设账户，不能归档'));
+    expect(() => ledger.deleteAccount(wallet.id)).toThrow(new LedgerRuleError('account_in_use', '「我的钱包」是预设账户，不能删除'));
+    expect(ledger.accountBalances().accounts.filter((a) => a.preset).map((a) => a.name)).toEqual(['我的钱包']);
   });
 
   it('refuses to delete an account that any row names, on either side of a transfer, with the count', () => {
@@ -143,8 +149,8 @@ describe('a ledger from before migration 4', () => {
       expect(migrated.schemaVersion).toBe(4);
       expect(migrated.accountBalances()).toEqual({
         accounts: [
-          { id: 1, name: '钱包', isDefault: true, count: 1, initialBalanceFen: 0, balanceFen: -1500, archived: false },
-          { id: 2, name: '银行卡', isDefault: false, count: 2, initialBalanceFen: 0, balanceFen: 100000 - 300, archived: false },
+          { id: 1, name: '钱包', isDefault: true, count: 1, initialBalanceFen: 0, balanceFen: -1500, archived: false, preset: true },
+          { id: 2, name: '银行卡', isDefault: false, count: 2, initialBalanceFen: 0, balanceFen: 100000 - 300, archived: false, preset: false },
         ],
         totalFen: -1500 + 100000 - 300,
       });

@@ -15,6 +15,14 @@ type AccountRecord = {
   archivedAt: string | null;
 };
 
+/**
+ * The 钱包 the first migration creates: the first row of an empty table, so id 1, and never
+ * reused (SQLite only reuses a rowid once the table is empty, and the default account always
+ * exists). It is where entries go when nothing else fits: it can be renamed but never
+ * archived or deleted, whichever account is the default.
+ */
+const PRESET_ACCOUNT_ID = 1;
+
 const SELECT_ACCOUNTS = `
   SELECT id, name, is_default AS isDefault, row_count AS count, initial_balance_fen AS initialBalanceFen,
          flow_fen AS flowFen, archived_at AS archivedAt
@@ -25,7 +33,13 @@ function toInfo(r: AccountRecord): AccountInfo {
 }
 
 function toBalance(r: AccountRecord): AccountBalance {
-  return { ...toInfo(r), initialBalanceFen: r.initialBalanceFen, balanceFen: r.initialBalanceFen + r.flowFen, archived: r.archivedAt !== null };
+  return {
+    ...toInfo(r),
+    initialBalanceFen: r.initialBalanceFen,
+    balanceFen: r.initialBalanceFen + r.flowFen,
+    archived: r.archivedAt !== null,
+    preset: r.id === PRESET_ACCOUNT_ID,
+  };
 }
 
 /**
@@ -93,6 +107,7 @@ export class Accounts {
   /** The default account (钱包 unless the user chose another) takes the entries that name none, so it stays open. */
   setArchived(id: number, archived: boolean): AccountBalance {
     const current = this.record(id);
+    if (archived && current.id === PRESET_ACCOUNT_ID) throw new LedgerRuleError('account_in_use', `「${current.name}」是预设账户，不能归档`);
     if (archived && current.isDefault === 1) throw new LedgerRuleError('account_in_use', `「${current.name}」是默认账户，不能归档`);
     this.db.prepare('UPDATE accounts SET archived_at = ? WHERE id = ?').run(archived ? (current.archivedAt ?? toZonedIso(this.clock())) : null, id);
     return this.balance(id);
@@ -101,6 +116,7 @@ export class Accounts {
   /** Only an account no row names (on either side of a transfer) can go; others can be archived. */
   delete(id: number): void {
     const current = this.get(id);
+    if (id === PRESET_ACCOUNT_ID) throw new LedgerRuleError('account_in_use', `「${current.name}」是预设账户，不能删除`);
     if (current.isDefault) throw new LedgerRuleError('account_in_use', '默认账户不能删除，请先把别的账户设为默认');
     if (current.count > 0) throw new LedgerRuleError('account_in_use', `该账户有 ${current.count} 笔记录，不能删除，可以归档`);
     this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);

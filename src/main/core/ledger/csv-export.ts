@@ -1,10 +1,20 @@
 import { stringify } from 'csv-stringify/sync';
 import type { TransactionType } from '@shared/domain';
-import type { CsvChunk, LedgerFilter } from '@shared/ipc/ledger';
+import type { LedgerFilter } from '@shared/ipc/ledger';
 import { formatFen } from '@shared/money';
 import { escapeCell } from './csv';
 import { LedgerRuleError } from './errors';
 import type { ExportCursor, ExportRow, Ledger } from './ledger';
+
+export interface CsvChunk {
+  /** UTF-8 text; the first chunk starts with the BOM and the header line. */
+  text: string;
+  rows: number;
+  /** Rows matching the filter in total (first chunk only; -1 on later chunks). */
+  total: number;
+  /** Pass as `after` for the next chunk; null when this was the last. */
+  cursor: string | null;
+}
 
 export const CSV_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '备注'] as const;
 /** Excel only detects UTF-8 with the byte order mark. */

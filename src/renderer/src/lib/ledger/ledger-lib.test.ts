@@ -3,6 +3,7 @@ import { buildLayout, indexOfRow, itemAt, visibleWindow } from './layout';
 import { parseYuanInput, periodLabel, periodRange, rangeFor, shiftPeriod } from './ranges';
 import { RowCache } from './row-cache';
 import { percent, topCategories } from './breakdown';
+import { balanceText, parseBalanceInput } from './money';
 
 describe('list layout', () => {
   const layout = buildLayout([
@@ -117,5 +118,25 @@ describe('category breakdown', () => {
   it('does not merge a single leftover category and is empty without spending', () => {
     expect(topCategories(cats([3, 2, 1, 1, 1, 1]), 'EXPENSE').map((s) => s.category)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
     expect(topCategories(cats([3]), 'INCOME')).toEqual([]);
+  });
+});
+
+describe('account balances', () => {
+  it('reads the 初始余额 field: empty is 0, negative allowed, at most two decimals', () => {
+    expect(parseBalanceInput('')).toBe(0);
+    expect(parseBalanceInput(' 5000 ')).toBe(5000);
+    expect(parseBalanceInput('-1200.50')).toBe(-1200.5);
+    expect(parseBalanceInput('－88.8')).toBe(-88.8);
+    expect(parseBalanceInput('-0')).toBe(0);
+    expect(Object.is(parseBalanceInput('-0'), -0)).toBe(false);
+    for (const bad of ['12.345', 'abc', '1e5', '--3', '5-', '¥5']) expect(() => parseBalanceInput(bad), bad).toThrow(/最多两位小数/);
+    expect(parseBalanceInput('100000000')).toBe(100_000_000);
+    expect(() => parseBalanceInput('-100000000.01')).toThrow('初始余额超过上限（1亿元）');
+  });
+
+  it('shows an overdrawn balance with the minus before the currency sign', () => {
+    expect(balanceText(500_000)).toBe('¥5000');
+    expect(balanceText(-120_050)).toBe('-¥1200.50');
+    expect(balanceText(0)).toBe('¥0');
   });
 });

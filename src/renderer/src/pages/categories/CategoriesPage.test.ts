@@ -66,20 +66,16 @@ describe('分类与账户', () => {
     expect(within(within(categoryPanel()).getByRole('listitem', { name: '餐饮' })).getByText('已隐藏')).toBeTruthy();
   });
 
-  it('offers delete only for an unused custom category, and shows the refusal sentence main sends', async () => {
-    fake.categories.push(
-      { id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 },
-      { id: 901, name: '奶茶', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 21, count: 0 },
-    );
-    fake.addRow({ amountFen: 1500, category: '奶茶', description: '下午茶' });
+  it('deletes an unused custom category at once, offers no delete for presets, and shows the refusal sentence main sends', async () => {
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
     render(CategoriesPage);
     await screen.findByText('咖啡');
     expect(screen.queryByRole('button', { name: '删除 餐饮' })).toBeNull();
-    expect(screen.queryByRole('button', { name: '删除 奶茶' })).toBeNull();
 
     await fireEvent.click(screen.getByRole('button', { name: '删除 咖啡' }));
     await vi.waitFor(() => expect(within(categoryPanel()).queryByText('咖啡')).toBeNull());
     expect(fake.inputsOf('deleteCategory')).toEqual([{ id: 900 }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
 
     fake.failNext('addCategory', { code: 'duplicate_name', message: '已有名为「餐饮」的分类' });
     await submit('新分类名称', '餐饮');
@@ -92,19 +88,52 @@ describe('分类与账户', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('manages accounts with 钱包 as the default', async () => {
+  it('deletes a used category only after the user picks where its rows go', async () => {
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.addRow({ amountFen: 1500, category: '咖啡', description: '拿铁' });
+    fake.addRow({ amountFen: 1200, category: '咖啡', description: '美式' });
     render(CategoriesPage);
-    await within(accountPanel()).findByText('钱包');
-    expect(within(accountPanel()).getByText('默认')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: '设为默认 钱包' })).toBeNull();
+    await within(await within(categoryPanel()).findByRole('listitem', { name: '咖啡' })).findByText('2 笔');
 
-    await submit('新账户名称', '招商银行');
-    await fireEvent.click(await screen.findByRole('button', { name: '设为默认 招商银行' }));
-    await screen.findByRole('button', { name: '设为默认 钱包' });
-    expect(fake.inputsOf('addAccount')).toEqual([{ name: '招商银行' }]);
-    const bank = fake.accounts.find((a) => a.name === '招商银行')!.id;
-    expect(fake.inputsOf('setDefaultAccount')).toEqual([{ id: bank }]);
-    expect(within(within(accountPanel()).getByRole('listitem', { name: '招商银行' })).getByText('默认')).toBeTruthy();
+    // Esc closes the question and nothing is sent.
+    await fireEvent.click(screen.getByRole('button', { name: '删除 咖啡' }));
+    await fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await fireEvent.click(screen.getByRole('button', { name: '删除 咖啡' }));
+    const dialog = screen.getByRole('dialog', { name: '删除分类「咖啡」' });
+    expect(dialog.textContent).toContain('「咖啡」下有 2 笔记录，删除前请选择移到哪个分类');
+    const select = within(dialog).getByRole('combobox', { name: '移到' }) as HTMLSelectElement;
+    await vi.waitFor(() => expect(document.activeElement).toBe(select));
+    const options = [...select.options].filter((o) => !o.disabled).map((o) => o.textContent);
+    expect(options).toEqual(['餐饮', '交通', '购物', '账单', '娱乐', '医疗', '教育', '住房', '人情往来', '其他', '宠物（已隐藏）', '旅行（已隐藏）']);
+    const confirm = within(dialog).getByRole('button', { name: '移动并删除' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    await fireEvent.submit(confirm.closest('form')!);
+    expect(fake.inputsOf('deleteCategory')).toEqual([]);
+
+    await fireEvent.change(select, { target: { value: String(fake.category('餐饮').id) } });
+    expect(confirm.disabled).toBe(false);
+    await fireEvent.click(confirm);
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fake.inputsOf('deleteCategory')).toEqual([{ id: 900, moveTo: fake.category('餐饮').id }]);
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('已删除「咖啡」，2 笔记录移到了「餐饮」'));
+    expect(within(categoryPanel()).queryByText('咖啡')).toBeNull();
+    expect(within(within(categoryPanel()).getByRole('listitem', { name: '餐饮' })).getByText('2 笔')).toBeTruthy();
+  });
+
+  it('keeps the dialog open with the ledger’s sentence when the move is refused', async () => {
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.addRow({ amountFen: 1500, category: '咖啡', description: '拿铁' });
+    render(CategoriesPage);
+    await within(await within(categoryPanel()).findByRole('listitem', { name: '咖啡' })).findByText('1 笔');
+    await fireEvent.click(screen.getByRole('button', { name: '删除 咖啡' }));
+    const dialog = screen.getByRole('dialog');
+    await fireEvent.change(within(dialog).getByRole('combobox'), { target: { value: String(fake.category('交通').id) } });
+    fake.failNext('deleteCategory', { code: 'ledger_error', message: '账本暂时无法写入，请稍后重试。' });
+    await fireEvent.click(within(dialog).getByRole('button', { name: '移动并删除' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('账本暂时无法写入，请稍后重试。');
+    expect(within(categoryPanel()).getByText('咖啡')).toBeTruthy();
   });
 
   it('reloads when the ledger announces a change', async () => {
@@ -114,5 +143,125 @@ describe('分类与账户', () => {
     fake.addRow({ amountFen: 400, category: '交通', description: '地铁' });
     fake.changed('save');
     await within(within(categoryPanel()).getByRole('listitem', { name: '交通' })).findByText('1 笔');
+  });
+});
+
+describe('accounts', () => {
+  const account = (name: string) => within(accountPanel()).getByRole('listitem', { name });
+  const balanceOf = (name: string) => within(account(name)).getByLabelText(/^余额 /).textContent;
+  const total = () =>
+    within(accountPanel())
+      .getByLabelText(/^全部账户合计 /)
+      .getAttribute('aria-label');
+
+  it('shows each balance (initial + income + transfers in − expense − transfers out) and the total', async () => {
+    fake.accounts.push(
+      { id: 2, name: '招商银行', isDefault: false, initialBalanceFen: 500_000, archived: false, preset: false },
+      { id: 3, name: '信用卡', isDefault: false, initialBalanceFen: -120_050, archived: false, preset: false },
+    );
+    fake.addRow({ amountFen: 3500, description: '午饭' });
+    fake.addRow({ amountFen: 900_000, type: 'INCOME', category: '工资', account: '招商银行', description: '工资' });
+    fake.addRow({ amountFen: 100_000, type: 'TRANSFER', category: '转账', account: '招商银行', toAccount: '钱包', description: '取现' });
+    render(CategoriesPage);
+    await within(accountPanel()).findByText('招商银行');
+    expect(balanceOf('钱包')).toBe('¥965');
+    expect(balanceOf('招商银行')).toBe('¥13000');
+    expect(balanceOf('信用卡')).toBe('-¥1200.50');
+    expect(within(account('招商银行')).getByText('2 笔')).toBeTruthy();
+    expect(total()).toBe('全部账户合计 ¥12764.50');
+  });
+
+  it('adds an account with an initial balance, negative allowed, and refuses a bad amount inline without sending', async () => {
+    render(CategoriesPage);
+    await within(accountPanel()).findByText('钱包');
+    await fireEvent.input(screen.getByLabelText('初始余额'), { target: { value: '12.345' } });
+    await submit('新账户名称', '信用卡');
+    expect((await within(accountPanel()).findByRole('alert')).textContent).toContain('最多两位小数');
+    expect(screen.getByLabelText('初始余额').getAttribute('aria-invalid')).toBe('true');
+    expect(fake.inputsOf('addAccount')).toEqual([]);
+
+    // Fixing the field clears the hint as the user types.
+    await fireEvent.input(screen.getByLabelText('初始余额'), { target: { value: '-3000' } });
+    expect(within(accountPanel()).queryByRole('alert')).toBeNull();
+    await fireEvent.submit(screen.getByLabelText('新账户名称').closest('form')!);
+    await within(accountPanel()).findByText('信用卡');
+    expect(balanceOf('信用卡')).toBe('-¥3000');
+    expect(total()).toBe('全部账户合计 -¥3000');
+
+    await submit('新账户名称', '招商银行');
+    await within(accountPanel()).findByText('招商银行');
+    expect(fake.inputsOf('addAccount')).toEqual([
+      { name: '信用卡', initialBalanceYuan: -3000 },
+      { name: '招商银行', initialBalanceYuan: 0 },
+    ]);
+    expect((screen.getByLabelText('初始余额') as HTMLInputElement).value).toBe('');
+
+    fake.failNext('addAccount', { code: 'duplicate_name', message: '已有名为「招商银行」的账户' });
+    await submit('新账户名称', '招商银行');
+    expect((await within(accountPanel()).findByRole('alert')).textContent).toBe('已有名为「招商银行」的账户');
+  });
+
+  it('renames, sets the default, and keeps the default out of archive and delete', async () => {
+    fake.accounts.push({ id: 2, name: '招商银行', isDefault: false, initialBalanceFen: 0, archived: false, preset: false });
+    render(CategoriesPage);
+    await within(accountPanel()).findByText('招商银行');
+    expect(within(account('钱包')).getByText('默认')).toBeTruthy();
+    for (const action of ['设为默认', '归档', '删除']) expect(screen.queryByRole('button', { name: `${action} 钱包` })).toBeNull();
+
+    await fireEvent.click(screen.getByRole('button', { name: '重命名 招商银行' }));
+    await submit('新名称：招商银行', '招行');
+    await within(accountPanel()).findByText('招行');
+    expect(fake.inputsOf('renameAccount')).toEqual([{ id: 2, name: '招行' }]);
+
+    await fireEvent.click(screen.getByRole('button', { name: '设为默认 招行' }));
+    await within(account('招行')).findByText('默认');
+    expect(fake.inputsOf('setDefaultAccount')).toEqual([{ id: 2 }]);
+    // The preset 钱包 is no longer the default, and still never archived nor deleted.
+    expect(within(account('钱包')).getByText('预设')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '归档 钱包' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '删除 钱包' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '归档 招行' })).toBeNull();
+  });
+
+  it('archives into 已归档 and back, the balance still counted', async () => {
+    fake.accounts.push({ id: 2, name: '招商银行', isDefault: false, initialBalanceFen: 500_000, archived: false, preset: false });
+    render(CategoriesPage);
+    await fireEvent.click(await screen.findByRole('button', { name: '归档 招商银行' }));
+    const archived = await screen.findByRole('list', { name: '已归档账户' });
+    expect(within(archived).getByRole('listitem', { name: '招商银行' })).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: '使用中的账户' })).queryByText('招商银行')).toBeNull();
+    expect(fake.inputsOf('archiveAccount')).toEqual([{ id: 2, archived: true }]);
+    expect(total()).toBe('全部账户合计 ¥5000');
+
+    await fireEvent.click(within(archived).getByRole('button', { name: '取消归档 招商银行' }));
+    await vi.waitFor(() => expect(screen.queryByRole('list', { name: '已归档账户' })).toBeNull());
+    expect(fake.inputsOf('archiveAccount').at(-1)).toEqual({ id: 2, archived: false });
+  });
+
+  it('shows the ledger’s refusal under a used account, and deletes an empty one after confirmation', async () => {
+    fake.accounts.push(
+      { id: 2, name: '招商银行', isDefault: false, initialBalanceFen: 0, archived: false, preset: false },
+      { id: 3, name: '旧卡', isDefault: false, initialBalanceFen: 0, archived: false, preset: false },
+    );
+    fake.addRow({ amountFen: 800, account: '招商银行', description: '奶茶' });
+    render(CategoriesPage);
+    await within(accountPanel()).findByText('旧卡');
+
+    fake.failNext('deleteAccount', { code: 'account_in_use', message: '该账户有 1 笔记录，不能删除，可以归档' });
+    await fireEvent.click(screen.getByRole('button', { name: '删除 招商银行' }));
+    expect((await within(account('招商银行')).findByRole('alert')).textContent).toBe('该账户有 1 笔记录，不能删除，可以归档');
+    expect(fake.inputsOf('deleteAccount')).toEqual([{ id: 2 }]);
+
+    await fireEvent.click(screen.getByRole('button', { name: '删除 旧卡' }));
+    expect(within(accountPanel()).queryByRole('alert')).toBeNull();
+    const confirm = within(account('旧卡')).getByRole('group', { name: '确认删除 旧卡' });
+    expect(fake.inputsOf('deleteAccount')).toHaveLength(1);
+    await fireEvent.click(within(confirm).getByRole('button', { name: '取消' }));
+    expect(within(accountPanel()).queryByRole('group')).toBeNull();
+
+    await fireEvent.click(screen.getByRole('button', { name: '删除 旧卡' }));
+    await fireEvent.click(within(account('旧卡')).getByRole('button', { name: '确认删除' }));
+    await vi.waitFor(() => expect(within(accountPanel()).queryByText('旧卡')).toBeNull());
+    expect(fake.inputsOf('deleteAccount')).toEqual([{ id: 2 }, { id: 3 }]);
   });
 });

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ImportPreview } from '@shared/ipc/ledger';
 import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
 import { rangeFor, ymdOf } from '../../lib/ledger/ranges';
 import UndoToast from '../../lib/ledger/UndoToast.svelte';
@@ -113,6 +114,122 @@ describe('明细 page', () => {
     fake.changed('save');
     await screen.findByText('奶茶');
     await vi.waitFor(() => expect(summary()).toBe('共 4 笔，支出 ¥56.30，收入 ¥9000'));
+  });
+});
+
+describe('export and import through the shell’s dialogs', () => {
+  it('exports what the list shows, in the chosen format, and names the file it wrote', async () => {
+    render(LedgerPage);
+    await screen.findByText('午饭');
+    await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: 'EXPENSE' } });
+    await vi.waitFor(() => expect(summary()).toBe('共 2 笔，支出 ¥47.50，收入 ¥0'));
+
+    await fireEvent.click(screen.getByRole('button', { name: '导出 Excel' }));
+    const toast = await screen.findByRole('status');
+    const written = fake.exported[0]!;
+    expect(fake.inputsOf('exportFile')).toEqual([{ format: 'xlsx', filter: { ...rangeFor('month', new Date()), type: 'EXPENSE' } }]);
+    expect(written.path).toMatch(/^\/home\/user\/文档\/随口记_\d{8}_\d{6}\.xlsx$/);
+    expect(written.rows.map((r) => r.description).sort()).toEqual(['午饭', '地铁']);
+    expect(toast.textContent).toContain(`已导出 2 笔：${written.path}`);
+    expect(within(toast).queryByRole('button', { name: '撤销' })).toBeNull();
+
+    await fireEvent.click(screen.getByRole('button', { name: '导出 CSV' }));
+    await vi.waitFor(() => expect(fake.exported).toHaveLength(2));
+    expect(fake.exported[1]!.path).toMatch(/\.csv$/);
+  });
+
+  it('says nothing when the user closes the save dialog, and shows why an export failed', async () => {
+    render(LedgerPage);
+    await screen.findByText('午饭');
+    fake.saveDir = null;
+    await fireEvent.click(screen.getByRole('button', { name: '导出 CSV' }));
+    await vi.waitFor(() => expect(fake.inputsOf('exportFile')).toHaveLength(1));
+    await vi.waitFor(() => expect((screen.getByRole('button', { name: '导出 CSV' }) as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    fake.failNext('exportFile', { code: 'export_failed', message: '导出失败：磁盘已满' });
+    await fireEvent.click(screen.getByRole('button', { name: '导出 Excel' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('导出失败：磁盘已满');
+    expect(screen.queryByRole('status')).toBeNull();
+
+    // The next export that works clears the sentence.
+    fake.saveDir = '/tmp';
+    await fireEvent.click(screen.getByRole('button', { name: '导出 Excel' }));
+    await screen.findByRole('status');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('imports the file chosen in the open dialog: preview, then commit with 撤销 offered', async () => {
+    const preview: ImportPreview = {
+      format: 'alipay',
+      encoding: 'gbk',
+      total: 2,
+      duplicates: 1,
+      ignored: 0,
+      rows: [
+        {
+          line: 3,
+          date: today,
+          time: '09:15:00',
+          type: 'EXPENSE',
+          category: '交通',
+          amountFen: 4250,
+          account: '支付宝',
+          description: '公交卡',
+          duplicate: false,
+        },
+        {
+          line: 4,
+          date: today,
+          time: '12:00:00',
+          type: 'EXPENSE',
+          category: '餐饮',
+          amountFen: 3500,
+          account: '钱包',
+          description: '午饭',
+          duplicate: true,
+        },
+      ],
+    };
+    fake.handle('previewImport', () => preview);
+    fake.handle('commitImport', () => ({ imported: 1, skippedDuplicates: 1 }));
+    render(LedgerPage);
+    await screen.findByText('午饭');
+
+    // A closed open dialog: nothing to preview.
+    await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
+    await vi.waitFor(() => expect(fake.inputsOf('openImportFile')).toHaveLength(1));
+    expect(fake.inputsOf('previewImport')).toEqual([]);
+    await vi.waitFor(() => expect((screen.getByRole('button', { name: '导入账单' }) as HTMLButtonElement).disabled).toBe(false));
+
+    fake.openFile = { name: '支付宝账单.csv', dataBase64: 'YWJj' };
+    await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
+    const dialog = await screen.findByRole('dialog', { name: '导入预览' });
+    expect(fake.inputsOf('previewImport')).toEqual([{ dataBase64: 'YWJj' }]);
+    expect(dialog.textContent).toContain('导入 支付宝账单.csv');
+    expect(dialog.textContent).toContain('支付宝账单（GBK）');
+    expect(dialog.textContent).toContain('跳过重复 1 笔');
+    await fireEvent.click(within(dialog).getByRole('button', { name: '确认导入' }));
+    const toast = await screen.findByRole('status');
+    expect(fake.inputsOf('commitImport')).toEqual([{ dataBase64: 'YWJj' }]);
+    expect(toast.textContent).toContain('已导入 1 笔，跳过重复 1 笔');
+    expect(within(toast).getByRole('button', { name: '撤销' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the shell’s and the ledger’s refusals and opens no preview', async () => {
+    render(LedgerPage);
+    await screen.findByText('午饭');
+    fake.failNext('openImportFile', { code: 'dialog_unavailable', message: '无法打开文件对话框，请重启应用后再试。' });
+    await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('无法打开文件对话框，请重启应用后再试。');
+
+    fake.openFile = { name: 'bad.csv', dataBase64: 'YWJj' };
+    fake.failNext('previewImport', { code: 'import_invalid', message: '第2行：金额「四十」不是数字' });
+    await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
+    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toBe('第2行：金额「四十」不是数字'));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 
