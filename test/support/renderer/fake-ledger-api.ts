@@ -308,7 +308,14 @@ export class FakeLedgerApi {
 
     listAccounts: () => this.#accounts(),
     addAccount: ({ name, initialBalanceYuan = 0 }) => {
-      const added = { id: this.#nextId++, name: name.trim(), isDefault: false, initialBalanceFen: yuanToFen(initialBalanceYuan), archived: false, preset: false };
+      const added = {
+        id: this.#nextId++,
+        name: name.trim(),
+        isDefault: false,
+        initialBalanceFen: yuanToFen(initialBalanceYuan),
+        archived: false,
+        preset: false,
+      };
       this.accounts.push(added);
       return this.#edited(this.#accounts().find((a) => a.id === added.id)!);
     },

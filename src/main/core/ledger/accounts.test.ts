@@ -106,7 +106,12 @@ describe('accounts with balances', () => {
     ledger.renameAccount(wallet.id, '我的钱包');
     expect(() => ledger.archiveAccount(wallet.id, true)).toThrow(new LedgerRuleError('account_in_use', '「我的钱包」是预设账户，不能归档'));
     expect(() => ledger.deleteAccount(wallet.id)).toThrow(new LedgerRuleError('account_in_use', '「我的钱包」是预设账户，不能删除'));
-    expect(ledger.accountBalances().accounts.filter((a) => a.preset).map((a) => a.name)).toEqual(['我的钱包']);
+    expect(
+      ledger
+        .accountBalances()
+        .accounts.filter((a) => a.preset)
+        .map((a) => a.name),
+    ).toEqual(['我的钱包']);
   });
 
   it('refuses to delete an account that any row names, on either side of a transfer, with the count', () => {

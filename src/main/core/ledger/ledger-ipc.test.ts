@@ -214,7 +214,10 @@ describe('dates, months, amounts, ids and bounds are checked at the boundary', (
       renameAccount: [{ id: Number.MAX_SAFE_INTEGER, name: 'x' }],
       setDefaultAccount: [{ id: Number.MAX_SAFE_INTEGER }],
       deleteAccount: [{ id: Number.MAX_SAFE_INTEGER }],
-      exportFile: [{ format: 'csv', filter: { from: '9999-12-31' } }, { format: 'xlsx', filter: { to: '0001-01-01' } }],
+      exportFile: [
+        { format: 'csv', filter: { from: '9999-12-31' } },
+        { format: 'xlsx', filter: { to: '0001-01-01' } },
+      ],
       previewImport: [
         { dataBase64: Buffer.from('\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n9999-12-31,23:59:59,支出,餐饮,0.01,钱包,x\r\n').toString('base64') },
       ],
