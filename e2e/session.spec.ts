@@ -54,7 +54,7 @@ test.describe('online (LLM double)', () => {
   test.use({ appOptions: { connection: 'llm' } });
 
   test('four items → list; 「第三笔改为支出」 updates row 3; cancel row 2 and 「确认」 saves 3 rows', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     const model = app.model!;
     await expect(page.getByRole('status', { name: '会话状态' })).toContainText('待机');
     model.answer(fourItemAnswer());
@@ -95,7 +95,7 @@ test.describe('online (LLM double)', () => {
   });
 
   test('inline edit goes through the orchestrator and the card shows its answer', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     app.model!.answer(fourItemAnswer());
     await say(page, FOUR_ITEMS);
     await row(page, 4).getByRole('button', { name: '修改第4笔' }).click();
@@ -118,7 +118,7 @@ test.describe('online swipe', () => {
   test.use({ appOptions: { connection: 'llm' } });
 
   test('dragging a row right confirms it, left cancels it, a short drag does nothing', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     app.model!.answer(fourItemAnswer());
     await say(page, FOUR_ITEMS);
     const drag = async (n: number, dx: number) => {
@@ -146,7 +146,7 @@ test.describe('online, ten items', () => {
   test.use({ appOptions: { connection: 'llm' } });
 
   test('ten drafts fit the 900×600 window and scroll inside the card', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     const ten = Array.from({ length: 10 }, (_, i) => ({
       amount: 10 + i,
       currency: 'CNY',
@@ -171,7 +171,7 @@ test.describe('online, ten items', () => {
 
 test.describe('offline', () => {
   test('empty session renders in both themes', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     await expect(page.getByRole('status', { name: '会话状态' })).toContainText('待机');
     await expect(page.getByRole('note')).toHaveText('离线');
     expect(await hanziRenderAsGlyphs(page)).toBe(true);
@@ -179,7 +179,7 @@ test.describe('offline', () => {
   });
 
   test('offline, the four-item sentence gives four drafts; 「第三笔改为支出」 and 确认 save four rows', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     await say(page, FOUR_ITEMS);
     await expect(card(page)).toHaveAttribute('data-count', '4');
     await expect(card(page).getByRole('listitem')).toHaveCount(4);
@@ -204,7 +204,7 @@ test.describe('offline', () => {
   });
 
   test('a draft without an amount is marked 缺金额, asked for, filled by 「二十八」, then saved', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     await say(page, '打车，还有午饭35');
     await expect(card(page).getByRole('listitem')).toHaveCount(2);
     await expect(row(page, 1)).toContainText('缺金额');
@@ -231,7 +231,7 @@ test.describe('offline', () => {
   });
 
   test('ENDED lists drafts left pending under 未确认; 继续确认 opens the next session with them', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     await say(page, '午饭35，打车20');
     await expect(card(page).getByRole('listitem')).toHaveCount(2);
     await say(page, '没有了');
@@ -256,7 +256,7 @@ test.describe('offline', () => {
   });
 
   test('ENDED shows the summary; restart clears the log and starts a new session', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     await say(page, '午饭35');
     await card(page).getByRole('button', { name: '确认', exact: true }).click();
     await expect(card(page)).toHaveCount(0);
@@ -280,7 +280,7 @@ test.describe('offline', () => {
   });
 
   test("the category picker offers the user's own categories from the ledger", async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     expect(await app.core.dispatch('addCategory', { name: '奶茶', type: 'EXPENSE' })).toMatchObject({ ok: true });
     await say(page, '午饭35');
     await card(page).getByRole('button', { name: '修改' }).click();
@@ -296,7 +296,7 @@ test.describe('offline', () => {
   test('an error says what to do and its button leads there', async ({ app }) => {
     // DashScope chosen without a key or gateway: cloud recognition cannot start.
     app.core.settings.save({ settings: { asr: { provider: 'dashscope' } }, secrets: {} });
-    const page = await app.open();
+    const page = await app.open('#/session');
     await page.getByRole('button', { name: '开始聆听' }).click();
     const error = page.getByRole('list', { name: '对话记录' }).locator('li[data-kind="error"]').first();
     await expect(error).toBeVisible();
@@ -307,7 +307,7 @@ test.describe('offline', () => {
   });
 
   test('Esc in ENDED leaves the session page', async ({ app }) => {
-    const { page } = app;
+    const page = await app.open('#/session');
     await say(page, '退出');
     await expect(page.getByRole('region', { name: '会话总结' })).toBeVisible();
     await page.keyboard.press('Escape');

@@ -10,12 +10,12 @@ afterEach(() => cleanup());
 describe('budget bar', () => {
   it('names the total 总预算 and says the amounts, the overrun, the level and the percent in text', () => {
     render(BudgetBar, { props: { line: over } });
-    const group = screen.getByRole('group', { name: '总预算预算' });
+    const group = screen.getByRole('group', { name: '总预算' });
     expect(group.dataset['level']).toBe('over');
     expect(group.textContent).toContain('已用 ¥3123.45 / 预算 ¥3000');
     expect(group.textContent).toContain('超出 ¥123.45');
     expect(group.textContent).toContain('104%，已超支');
-    const bar = within(group).getByRole('progressbar', { name: '总预算预算进度' });
+    const bar = within(group).getByRole('progressbar', { name: '总预算进度' });
     expect(bar.getAttribute('aria-valuenow')).toBe('100');
     expect(bar.style.width).toBe('100%');
   });

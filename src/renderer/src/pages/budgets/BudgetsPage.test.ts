@@ -58,7 +58,7 @@ afterEach(() => {
 });
 
 const id = (name: string) => fake.category(name).id;
-const bar = (name: string) => screen.getByRole('group', { name: `${name}预算` });
+const bar = (name: string) => screen.getByRole('group', { name: name === '总预算' ? name : `${name}预算` });
 const editor = () => screen.getByRole('form', { name: '编辑预算' });
 const field = (label: string) => within(editor()).getByLabelText(label) as HTMLInputElement;
 
