@@ -104,14 +104,14 @@ test.describe('accounts and balances', () => {
     await expect(total(page)).toHaveAttribute('aria-label', '全部账户合计 ¥3676.50');
     expect(app.ledger.accountBalances().accounts.find((a) => a.name === '招行卡')).toMatchObject({ archived: true, balanceFen: 511_200 });
 
-    // 钱包 is the default: no archive or delete offered, and the ledger refuses it anyway.
+    // 钱包 is the preset (and here the default): no archive or delete offered, and the ledger refuses it anyway.
     await expect(page.getByRole('button', { name: '归档 钱包' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: '删除 钱包' })).toHaveCount(0);
     await expect(accountsPanel(page)).toContainText('默认账户不能归档或删除');
     const wallet = app.ledger.listAccounts().find((a) => a.name === '钱包')!;
     expect(await app.core.dispatch('archiveAccount', { id: wallet.id, archived: true })).toMatchObject({
       ok: false,
-      error: { message: '「钱包」是默认账户，不能归档' },
+      error: { message: '「钱包」是预设账户，不能归档' },
     });
 
     expect(await overflowingElements(page, '.panel li, .panel .add', 'x')).toEqual([]);
