@@ -247,7 +247,7 @@ describe('the built bundle in other start conditions', () => {
     expect(basename(suggested)).toMatch(/^随口记_\d{8}_\d{6}\.xlsx$/);
     const exported = ok(run.report.results['exported']);
     expect(exported).toMatchObject({ ok: true, value: { path: save!.answer['filePath'], rows: 1 } });
-    // The built bundle loaded the xlsx writer: the file is a workbook a spreadsheet reader opens.
+    // The built bundle's worker loaded the xlsx writer: the file is a workbook a spreadsheet reader opens.
     const [detail, summary] = await readExcelFile(exported.value['path'] as string);
     expect(detail).toMatchObject({
       sheet: '明细',

@@ -126,7 +126,7 @@ describe('workers and the recognizer process find their packages outside the asa
   const resources = mkdtempSync(join(tmpdir(), 'skj-unpacked-'));
   afterAll(() => rmSync(resources, { recursive: true, force: true }));
 
-  it('better-sqlite3, sherpa-onnx-node, tar and unbzip2-stream load from app.asar.unpacked alone', async () => {
+  it('better-sqlite3, sherpa-onnx-node, tar, unbzip2-stream and write-excel-file (with fflate) load from app.asar.unpacked alone', async () => {
     const unpacked = productionPackageDirs()
       .flatMap(packageFiles)
       .filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
@@ -146,18 +146,29 @@ describe('workers and the recognizer process find their packages outside the asa
       const tar = require(workerData['tar']);
       const bunzip = require(workerData['unbzip2-stream'])();
       bunzip.destroy();
-      parentPort.postMessage({
+      const writeExcelFile = require(workerData['write-excel-file/node']);
+      // Zipping is fflate's, required by write-excel-file itself: the workbook proves both load.
+      writeExcelFile([['导出']]).toBuffer().then((xlsx) => parentPort.postMessage({
         sqlite,
         recognizer: typeof sherpa.OnlineRecognizer,
         untar: typeof tar.x,
+        xlsx: xlsx.subarray(0, 2).toString(),
+        zippedBy: Object.keys(require.cache).filter((path) => path.includes('fflate')),
         from: require.resolve(workerData['sherpa-onnx-node']),
-      });`;
+      }));`;
     const answer = await new Promise<Record<string, unknown>>((done, fail) => {
       const worker = new Worker(code, { eval: true, workerData: entries });
       worker.once('message', done);
       worker.once('error', fail);
     });
-    expect(answer).toEqual({ sqlite: 42, recognizer: 'function', untar: 'function', from: entries['sherpa-onnx-node'] });
+    expect(answer).toEqual({
+      sqlite: 42,
+      recognizer: 'function',
+      untar: 'function',
+      xlsx: 'PK',
+      zippedBy: [expect.stringContaining(join('app.asar.unpacked', 'node_modules', 'fflate'))],
+      from: entries['sherpa-onnx-node'],
+    });
     expect(dirname(String(answer['from']))).toContain('app.asar.unpacked');
   }, 60_000);
 });

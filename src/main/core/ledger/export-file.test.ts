@@ -1,12 +1,26 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { strFromU8, unzipSync } from 'fflate';
 import readExcelFile from 'read-excel-file/node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openLedger, type Ledger } from './index';
-import { DETAIL_HEADER, DETAIL_SHEET, exportFileName, SUMMARY_HEADER, SUMMARY_SHEET, writeExportFile } from './export-file';
+import { CHUNK_ROWS, DETAIL_HEADER, DETAIL_SHEET, exportFileName, SUMMARY_HEADER, SUMMARY_SHEET, writeExportFile } from './export-file';
+import type * as WorkerRequire from '../worker-require';
 import { entry, NOW } from '../../../../test/support/ledger-fixtures';
+
+// The worker requires write-excel-file from where resolveForWorker says; a test points it at a
+// stand-in that fails the way a broken package or a crashing worker would.
+const workerModule = vi.hoisted(() => ({ xlsx: null as string | null }));
+vi.mock('../worker-require', async (importOriginal) => {
+  const actual = await importOriginal<typeof WorkerRequire>();
+  return {
+    ...actual,
+    resolveForWorker: (name: Parameters<typeof actual.resolveForWorker>[0]) =>
+      (name === 'write-excel-file/node' && workerModule.xlsx) || actual.resolveForWorker(name),
+  };
+});
 
 let ledger: Ledger;
 let dir: string;
@@ -16,6 +30,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'skj-export-'));
 });
 afterEach(() => {
+  workerModule.xlsx = null;
   ledger.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -142,6 +157,103 @@ describe('a failed write', () => {
     expect(await writeExportFile(ledger, 'csv', {}, path)).toBe(2);
     expect(readFileSync(path, 'utf8')).toContain('第二笔');
     expect(readdirSync(dir)).toEqual(['again.csv']);
+  });
+});
+
+describe('a large export', () => {
+  /** `n` entries on consecutive days from 2026-01-01, amounts 0.01 … n/100 yuan. */
+  function fill(n: number) {
+    const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+    ledger.database.transaction(() => {
+      for (let i = 0; i < n; i++) ledger.addTransaction(entry({ amountFen: i + 1, date: day(i), note: `第${i}笔` }));
+    })();
+  }
+
+  it.each(['xlsx', 'csv'] as const)(
+    'reads the %s in chunks, and other commands run on the ledger between them',
+    async (format) => {
+      const rows = 2 * CHUNK_ROWS[format] + 1;
+      fill(rows);
+      // A command answered meanwhile reads the ledger too: the export's statement must be done.
+      let answered = 0;
+      let exporting = true;
+      const otherCommands = () => {
+        if (!exporting) return;
+        ledger.count({});
+        answered++;
+        setImmediate(otherCommands);
+      };
+      const reads: { limit: number; answeredBefore: number }[] = [];
+      const read = ledger.iterateForExport.bind(ledger);
+      vi.spyOn(ledger, 'iterateForExport').mockImplementation((filter, after, limit) => {
+        reads.push({ limit, answeredBefore: answered });
+        return read(filter, after, limit);
+      });
+      setImmediate(otherCommands);
+
+      const written = await writeExportFile(ledger, format, {}, join(dir, `big.${format}`));
+      exporting = false;
+
+      expect(written).toBe(rows);
+      expect(reads.map((r) => r.limit)).toEqual([CHUNK_ROWS[format], CHUNK_ROWS[format], CHUNK_ROWS[format]]);
+      for (let i = 1; i < reads.length; i++) expect(reads[i]!.answeredBefore).toBeGreaterThan(reads[i - 1]!.answeredBefore);
+      if (format === 'xlsx') {
+        const detail = (await readBack(join(dir, 'big.xlsx')))[DETAIL_SHEET]!;
+        expect(detail).toHaveLength(rows + 1);
+        expect(detail.at(-1)).toEqual([expect.any(String), '08:15:00', '支出', '餐饮', rows / 100, '钱包', null, `第${rows - 1}笔`]);
+      } else {
+        expect(readFileSync(join(dir, 'big.csv'), 'utf8').trimEnd().split('\r\n')).toHaveLength(rows + 1);
+      }
+    },
+    60_000,
+  );
+
+  it('keeps the main thread free while the workbook is built: no stall near the length of the export', async () => {
+    // Long enough that a passing hiccup of a loaded machine is small beside it.
+    fill(5 * CHUNK_ROWS.xlsx);
+    // A 1 ms timer stands for the app's IPC; its longest wait is the longest the app was deaf.
+    let last = performance.now();
+    let longest = 0;
+    const ticks = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const start = performance.now();
+    try {
+      await writeExportFile(ledger, 'xlsx', {}, join(dir, 'big.xlsx'));
+    } finally {
+      clearInterval(ticks);
+    }
+    const took = performance.now() - start;
+    // Built on the main thread, the workbook was one stall of nearly the whole export; now the
+    // longest stall is one chunk of reading. Relative, so a loaded machine slows both alike.
+    expect(longest).toBeLessThan(took / 2);
+  }, 60_000);
+});
+
+describe('a failing workbook worker', () => {
+  /** Points the worker at a stand-in for write-excel-file with this source. */
+  function brokenPackage(source: string) {
+    const modules = mkdtempSync(join(tmpdir(), 'skj-broken-xlsx-'));
+    writeFileSync(join(modules, 'index.cjs'), source);
+    workerModule.xlsx = join(modules, 'index.cjs');
+    return () => rmSync(modules, { recursive: true, force: true });
+  }
+
+  it.each([
+    ['the package does not load', `throw new Error('cannot load')`],
+    ['the worker dies while zipping', `module.exports = () => ({ toBuffer: () => process.exit(7) })`],
+    ['the zip fails', `module.exports = () => ({ toBuffer: () => Promise.reject(new Error('deflate failed')) })`],
+  ])('rejects the export with a reason in Chinese and leaves no file when %s', async (_, source) => {
+    const cleanUp = brokenPackage(source);
+    try {
+      ledger.addTransaction(entry());
+      await expect(writeExportFile(ledger, 'xlsx', {}, join(dir, 'a.xlsx'))).rejects.toThrow(/^生成 Excel 文件时出错，请重试$/);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      cleanUp();
+    }
   });
 });
 

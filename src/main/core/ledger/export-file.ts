@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import writeExcelFile, { type CellObject, type Row, type SheetData } from 'write-excel-file/node';
+import type { CellObject, Row, SheetData } from 'write-excel-file/node';
 import type { TransactionType } from '@shared/domain';
 import type { ExportFormat, LedgerFilter } from '@shared/ipc/ledger';
 import { exportCsv, TYPE_LABELS } from './csv-export';
-import type { Ledger } from './ledger';
+import type { ExportRow, Ledger } from './ledger';
+import { startXlsxWriter } from './xlsx-worker';
 
 /** 随口记_YYYYMMDD_HHmmss.<format> in the user's local time at `now`. */
 export function exportFileName(format: ExportFormat, now: Date): string {
@@ -15,25 +16,64 @@ export function exportFileName(format: ExportFormat, now: Date): string {
   return `随口记_${date}_${time}.${format}`;
 }
 
+/**
+ * Rows read from the ledger between two turns of the event loop, so that IPC keeps being
+ * answered during a large export: each chunk is ≈ 15 ms of work on the main thread. A CSV
+ * row costs more here (its text is made on this thread too), hence the smaller chunk. Each
+ * chunk's statement is finished before the turn, so the commands answered meanwhile find the
+ * connection free.
+ */
+export const CHUNK_ROWS = { xlsx: 5_000, csv: 2_500 } as const satisfies Record<ExportFormat, number>;
+
 /** Writes the filtered ledger to `path` (temp file + rename: a failed write leaves no half file); returns the row count. */
 export async function writeExportFile(ledger: Ledger, format: ExportFormat, filter: LedgerFilter, path: string): Promise<number> {
-  const { content, rows } = format === 'csv' ? csvContent(ledger, filter) : await xlsxContent(ledger, filter);
   // Beside the target, so the rename stays on one file system and is atomic; the dot keeps
   // it out of sight in the folder while it is being written.
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, content);
+    const rows = format === 'csv' ? await writeCsv(ledger, filter, temp) : await writeXlsx(ledger, filter, temp);
     await rename(temp, path);
+    return rows;
   } catch (err) {
     await rm(temp, { force: true });
     throw err;
   }
-  return rows;
 }
 
-function csvContent(ledger: Ledger, filter: LedgerFilter): { content: string; rows: number } {
-  const { text, rows } = exportCsv(ledger, filter);
-  return { content: text, rows };
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The CSV chunk by chunk, each appended to the file as soon as it is made; awaiting each write
+ * is the turn of the event loop between chunks.
+ */
+async function writeCsv(ledger: Ledger, filter: LedgerFilter, temp: string): Promise<number> {
+  const file = await open(temp, 'w');
+  try {
+    let rows = 0;
+    let after: string | null = null;
+    do {
+      const chunk = exportCsv(ledger, filter, { after, limit: CHUNK_ROWS.csv });
+      await file.write(chunk.text);
+      rows += chunk.rows;
+      after = chunk.cursor;
+    } while (after);
+    return rows;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Every filtered row, oldest first, CHUNK_ROWS.xlsx at a time with a turn of the event loop between chunks. */
+async function* exportChunks(ledger: Ledger, filter: LedgerFilter): AsyncGenerator<ExportRow[]> {
+  let last: ExportRow | undefined;
+  for (;;) {
+    const after = last ? { date: last[0], ms: last[7], rowid: last[8] } : null;
+    const chunk = [...ledger.iterateForExport(filter, after, CHUNK_ROWS.xlsx)];
+    if (chunk.length > 0) yield chunk;
+    if (chunk.length < CHUNK_ROWS.xlsx) return;
+    last = chunk.at(-1);
+    await nextTurn();
+  }
 }
 
 export const DETAIL_SHEET = '明细';
@@ -55,42 +95,56 @@ interface Totals {
  * goes in as shared strings, which a spreadsheet shows as text and never evaluates, so unlike
  * the CSV a note starting with "=" is written exactly as typed. Amounts are numbers in yuan
  * (the sheet can sum them); the totals are summed in fen first, so they carry no float error.
+ * The rows become cells here and the workbook is built and zipped in the worker.
  */
-async function xlsxContent(ledger: Ledger, filter: LedgerFilter): Promise<{ content: Buffer; rows: number }> {
+async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Promise<number> {
   const header = (labels: readonly string[]): Row => labels.map((value) => ({ value, fontWeight: 'bold' }));
-  const detail: SheetData = [header(DETAIL_HEADER)];
   const totals = new Map<TransactionType, Map<string, Totals>>(SUMMARY_ORDER.map((type) => [type, new Map()]));
-  for (const [date, occurredAt, type, category, amountFen, account, description, , , toAccount, counterparty] of ledger.iterateForExport(
-    filter,
-    null,
-    Number.MAX_SAFE_INTEGER,
-  )) {
-    detail.push([
-      date,
-      occurredAt.slice(11, 19),
-      TYPE_LABELS[type],
-      category,
-      money(amountFen),
-      account,
-      type === 'TRANSFER' ? toAccount || counterparty || null : null,
-      description || null,
+  const writer = startXlsxWriter();
+  let rows = 0;
+  let bytes: Uint8Array;
+  try {
+    for await (const chunk of exportChunks(ledger, filter)) {
+      const detail: Row[] = [];
+      for (const [date, occurredAt, type, category, amountFen, account, description, , , toAccount, counterparty] of chunk) {
+        detail.push([
+          date,
+          occurredAt.slice(11, 19),
+          TYPE_LABELS[type],
+          category,
+          money(amountFen),
+          account,
+          type === 'TRANSFER' ? toAccount || counterparty || null : null,
+          description || null,
+        ]);
+        const byCategory = totals.get(type)!;
+        const t = byCategory.get(category) ?? { count: 0, fen: 0 };
+        t.count++;
+        t.fen += amountFen;
+        byCategory.set(category, t);
+      }
+      writer.append(detail);
+      rows += chunk.length;
+    }
+    bytes = await writer.finish([
+      {
+        data: [header(DETAIL_HEADER)],
+        sheet: DETAIL_SHEET,
+        stickyRowsCount: 1,
+        columns: [12, 10, 6, 12, 12, 12, 16, 40].map((width) => ({ width })),
+      },
+      {
+        data: summaryRows(totals, header(SUMMARY_HEADER)),
+        sheet: SUMMARY_SHEET,
+        stickyRowsCount: 1,
+        columns: [8, 14, 8, 14].map((width) => ({ width })),
+      },
     ]);
-    const byCategory = totals.get(type)!;
-    const t = byCategory.get(category) ?? { count: 0, fen: 0 };
-    t.count++;
-    t.fen += amountFen;
-    byCategory.set(category, t);
+  } finally {
+    writer.close();
   }
-  const content = await writeExcelFile([
-    { data: detail, sheet: DETAIL_SHEET, stickyRowsCount: 1, columns: [12, 10, 6, 12, 12, 12, 16, 40].map((width) => ({ width })) },
-    {
-      data: summaryRows(totals, header(SUMMARY_HEADER)),
-      sheet: SUMMARY_SHEET,
-      stickyRowsCount: 1,
-      columns: [8, 14, 8, 14].map((width) => ({ width })),
-    },
-  ]).toBuffer();
-  return { content, rows: detail.length - 1 };
+  await writeFile(temp, bytes);
+  return rows;
 }
 
 /** Per type: its categories by amount, largest first, then the type's 合计 row. */
