@@ -1,22 +1,10 @@
 import type { Page } from '@playwright/test';
-import type { ParseResult } from '@shared/domain';
+import { item } from '../test/support/ledger-fixtures';
 import { expect, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
 
 // Accounts with balances and deleting a used category, on the 分类与账户 page against the
 // real handler table and SQLite ledger: every change is read back from the ledger, and its
 // refusals reach the page word for word. (Rendering details are unit-tested against a fake.)
-
-const item = (over: Partial<ParseResult>): ParseResult => ({
-  amount: 35,
-  type: 'EXPENSE',
-  category: '餐饮',
-  description: '',
-  date: null,
-  account: null,
-  confidence: 1,
-  source: 'local',
-  ...over,
-});
 
 /** Today's calendar day where the app runs (the fixture pins Asia/Shanghai). */
 const today = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Asia/Shanghai' });
@@ -32,7 +20,7 @@ function balances(app: AppHarness): Record<string, number> {
 
 test.describe('accounts and balances', () => {
   test('create with an initial balance, rename, a refused delete, archive with history kept, 钱包 stays open', async ({ app }) => {
-    app.ledger.saveBatch([item({ amount: 35, description: '午饭' })]);
+    app.ledger.saveBatch([item({ amount: 35, description: '午饭', date: null })]);
     const page = await app.open('#/categories');
     await expect(balanceOf(page, '钱包')).toHaveText('-¥35');
     await expect(total(page)).toHaveAttribute('aria-label', '全部账户合计 -¥35');
@@ -145,7 +133,10 @@ test.describe('accounts and balances', () => {
 test.describe('deleting a used category', () => {
   test('moves its rows to the category the user picks, then deletes it', async ({ app }) => {
     app.ledger.addCategory('咖啡', 'EXPENSE');
-    app.ledger.saveBatch([item({ category: '咖啡', amount: 28, description: '拿铁' }), item({ category: '咖啡', amount: 22, description: '美式' })]);
+    app.ledger.saveBatch([
+      item({ category: '咖啡', amount: 28, description: '拿铁', date: null }),
+      item({ category: '咖啡', amount: 22, description: '美式', date: null }),
+    ]);
     const page = await app.open('#/categories');
     const panel = page.getByRole('region', { name: '分类', exact: true });
     await expect(panel.getByRole('listitem', { name: '咖啡' })).toContainText('2 笔');

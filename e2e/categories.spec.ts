@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import type { ParseResult } from '@shared/domain';
+import { item } from '../test/support/ledger-fixtures';
 import { expect, test } from './fixtures';
 
 // The 分类与账户 page against the real handler table and SQLite ledger through the bridge:
@@ -7,18 +7,6 @@ import { expect, test } from './fixtures';
 // word for word. (How the page renders and what it sends is unit-tested against a fake.)
 
 const PRESET_EXPENSE = ['餐饮', '交通', '购物', '账单', '娱乐', '医疗', '教育', '住房', '人情往来', '其他', '宠物', '旅行'];
-
-const item = (over: Partial<ParseResult>): ParseResult => ({
-  amount: 5,
-  type: 'EXPENSE',
-  category: '交通',
-  description: '',
-  date: null,
-  account: null,
-  confidence: 1,
-  source: 'local',
-  ...over,
-});
 
 /** The names the list shows, in its order. */
 const shown = (list: Locator) => list.getByRole('listitem').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')));
@@ -58,7 +46,7 @@ test.describe('categories and accounts', () => {
   test('offers delete for custom categories only, deletes an unused one at once, and shows the ledger’s refusal', async ({ app }) => {
     app.ledger.addCategory('咖啡', 'EXPENSE');
     app.ledger.addCategory('奶茶', 'EXPENSE');
-    app.ledger.saveBatch([item({ category: '交通' }), item({ category: '奶茶' })]);
+    app.ledger.saveBatch([item({ category: '交通', amount: 5, date: null }), item({ category: '奶茶', amount: 5, date: null })]);
     const page = await app.open('#/categories');
     const panel = page.getByRole('region', { name: '分类', exact: true });
     await expect(panel.getByRole('listitem', { name: '奶茶' })).toContainText('1 笔');
