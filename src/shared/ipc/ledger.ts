@@ -201,6 +201,8 @@ export interface AccountInfo {
   name: string;
   isDefault: boolean;
   count: number;
+  /** Archived accounts keep their rows and count in the total; new entries cannot use them. */
+  archived: boolean;
 }
 
 /** An account with its money; amounts in fen, negative when the account is overdrawn. */
@@ -208,8 +210,6 @@ export interface AccountBalance extends AccountInfo {
   initialBalanceFen: number;
   /** initial + income + transfers in − expense − transfers out. */
   balanceFen: number;
-  /** Archived accounts keep their rows and count in the total; new entries cannot use them. */
-  archived: boolean;
   /** The preset 钱包 (perhaps renamed): never archived or deleted. */
   preset: boolean;
 }

@@ -182,7 +182,7 @@ export class FakeLedgerApi {
 
   /** As main counts them: a transfer names both of its accounts. */
   #accounts(): AccountInfo[] {
-    return this.#balances().map(({ id, name, isDefault, count }) => ({ id, name, isDefault, count }));
+    return this.#balances().map(({ id, name, isDefault, count, archived }) => ({ id, name, isDefault, count, archived }));
   }
 
   #balances(): AccountBalance[] {

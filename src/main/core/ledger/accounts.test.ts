@@ -91,7 +91,13 @@ describe('accounts with balances', () => {
     expect(ledger.accountBalances().totalFen).toBe(90_00);
     expect(() => ledger.addTransaction(entry({ account: '银行卡' }))).toThrow('账户「银行卡」已归档');
     expect(() => ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, toAccount: '银行卡' }))).toThrow('账户「银行卡」已归档');
-    expect(ledger.saveBatch([item({ account: '银行卡' })])[0]!.account).toBe('钱包');
+    const [walletRow] = ledger.saveBatch([item({ account: '银行卡' })]);
+    expect(walletRow!.account).toBe('钱包');
+    // An edit may keep a row in its archived account but move none into one.
+    const [bankRow] = ledger.list({ account: '银行卡' }).rows;
+    expect(ledger.updateTransaction(bankRow!.id, { account: '银行卡', amountFen: 12_00 }).amountFen).toBe(12_00);
+    expect(() => ledger.updateTransaction(walletRow!.id, { account: '银行卡' })).toThrow('账户「银行卡」已归档');
+    expect(ledger.listAccounts().find((a) => a.id === bank.id)?.archived).toBe(true);
     expect(() => ledger.setDefaultAccount(bank.id)).toThrow(/已归档/);
     expect(ledger.archiveAccount(bank.id, false).archived).toBe(false);
     expect(ledger.addTransaction(entry({ account: '银行卡' })).account).toBe('银行卡');

@@ -29,7 +29,7 @@ const SELECT_ACCOUNTS = `
   FROM accounts`;
 
 function toInfo(r: AccountRecord): AccountInfo {
-  return { id: r.id, name: r.name, isDefault: r.isDefault === 1, count: r.count };
+  return { id: r.id, name: r.name, isDefault: r.isDefault === 1, count: r.count, archived: r.archivedAt !== null };
 }
 
 function toBalance(r: AccountRecord): AccountBalance {
@@ -37,7 +37,6 @@ function toBalance(r: AccountRecord): AccountBalance {
     ...toInfo(r),
     initialBalanceFen: r.initialBalanceFen,
     balanceFen: r.initialBalanceFen + r.flowFen,
-    archived: r.archivedAt !== null,
     preset: r.id === PRESET_ACCOUNT_ID,
   };
 }

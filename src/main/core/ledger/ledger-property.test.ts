@@ -77,7 +77,7 @@ function verify(): void {
   );
 }
 
-describe.each([1, 7, 2026])('a random ledger (seed %i)', (seed) => {
+describe.each([2, 3, 7, 2026])('a random ledger (seed %i)', (seed) => {
   it('reports balances, budget spent sums and statistics exactly, and every alert once', () => {
     const rnd = prng(seed);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
@@ -130,7 +130,9 @@ describe.each([1, 7, 2026])('a random ledger (seed %i)', (seed) => {
         const target = pick(existing);
         const type = pick(['EXPENSE', 'INCOME', 'TRANSFER', undefined] as const);
         const to = pick(ledger.listAccounts().map((a) => a.name));
-        const account = pick([undefined, ...ledger.listAccounts().map((a) => a.name)]);
+        // Edits move rows only into open accounts (the ledger refuses an archived one).
+        const picked = pick([undefined, ...ledger.listAccounts()]);
+        const account = picked && !picked.archived ? picked.name : undefined;
         const from = account ?? ledger.listAccounts().find((a) => a.id === target.account_id)!.name;
         const transfer = (type ?? target.type) === 'TRANSFER';
         history.updateTransaction(target.id, {

@@ -446,6 +446,10 @@ export class Ledger implements LedgerPort {
     const accountIds = this.accountBook.ids();
     const accountId = patch.account ? accountIds.get(patch.account) : undefined;
     if (patch.account && accountId === undefined) throw new LedgerValidationError(0, `账户不存在（${patch.account}）`);
+    // A row may stay in its archived account; none moves into one.
+    if (patch.account && patch.account !== current.account && !this.accountBook.openIds().has(patch.account)) {
+      throw new LedgerValidationError(0, `账户「${patch.account}」已归档`);
+    }
     const target = editedTarget(type, patch, this.rawRows([id])[0]!, accountId, accountIds);
     let occurredAt = current.occurredAt;
     let occurredDate = current.date;
