@@ -347,7 +347,7 @@ test.describe('ledger app', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const page = await app.open('#/categories', { colorScheme: scheme });
       await expect(page.getByRole('region', { name: '分类' }).getByText('人情往来')).toBeVisible();
-      await expect(page.getByRole('region', { name: '账户' }).getByText('钱包')).toBeVisible();
+      await expect(page.getByRole('region', { name: '账户' }).getByRole('listitem', { name: '钱包', exact: true })).toBeVisible();
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: `${SHOTS}/categories-${scheme}.png` });
     }
