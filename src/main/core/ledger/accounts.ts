@@ -121,6 +121,14 @@ export class Accounts {
     this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
   }
 
+  names(): { name: string; isDefault: boolean }[] {
+    const rows = this.db.prepare('SELECT name, is_default FROM accounts ORDER BY sort_order, id').all() as {
+      name: string;
+      is_default: number;
+    }[];
+    return rows.map((r) => ({ name: r.name, isDefault: r.is_default === 1 }));
+  }
+
   /** Name → id of every account (imports land in archived ones too: they are history). */
   ids(): Map<string, number> {
     const rows = this.db.prepare('SELECT id, name FROM accounts').all() as { id: number; name: string }[];

@@ -5,7 +5,7 @@ import { formatOffset, isCalendarDate, type ZonedNow } from '@shared/time';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
 import type { Accounts } from './accounts';
 import { LedgerRuleError, LedgerValidationError } from './errors';
-import type { RawTransaction, TransactionPatch } from './ledger';
+import type { RawTransaction, TransactionPatch } from './types';
 
 /** One entry of the 记一笔 form. */
 export interface ManualEntry {

@@ -1,6 +1,7 @@
 import { Ledger, type LedgerOptions } from './ledger';
 
-export { Ledger, type ImportRow, type LedgerOptions, type ListQuery, type RawTransaction, type TransactionPatch } from './ledger';
+export { Ledger, type LedgerOptions } from './ledger';
+export type { ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 export type { BudgetInput } from './budgets';
 export type { ManualEntry } from './entries';
 export {

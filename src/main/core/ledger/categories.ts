@@ -1,0 +1,147 @@
+import type Database from 'better-sqlite3';
+import { OTHER_CATEGORY } from '@shared/categories';
+import { isTransactionType, type TransactionType } from '@shared/domain';
+import type { CategoryInfo, RecentCategory } from '@shared/ipc/ledger';
+import { toZonedIso, type ZonedNow } from '@shared/time';
+import { matchCategory, type CategoryCandidate } from '../categories/index';
+import { cleanName, LedgerRuleError } from './errors';
+
+/**
+ * The user's categories, per transaction type: presets can be hidden, custom ones renamed,
+ * reordered and deleted, and every save files its row under one of them.
+ */
+export class Categories {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: () => ZonedNow,
+  ) {}
+
+  list(): CategoryInfo[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.name, c.type, c.hidden, c.preset, c.sort_order AS sortOrder,
+           (SELECT COUNT(*) FROM transactions t WHERE t.category_id = c.id) AS count
+         FROM categories c ORDER BY c.type, c.sort_order, c.id`,
+      )
+      .all() as (Omit<CategoryInfo, 'hidden' | 'preset'> & { hidden: number; preset: number })[];
+    return rows.map((r) => ({ ...r, hidden: r.hidden === 1, preset: r.preset === 1 }));
+  }
+
+  get(id: number): CategoryInfo {
+    const found = this.list().find((c) => c.id === id);
+    if (!found) throw new LedgerRuleError('not_found', '这个分类不存在');
+    return found;
+  }
+
+  add(name: string, type: TransactionType): CategoryInfo {
+    const clean = cleanName(name);
+    if (!isTransactionType(type)) throw new LedgerRuleError('invalid_category', '分类类型无效');
+    this.assertNameFree(clean, type);
+    const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM categories WHERE type = ?').get(type) as { n: number };
+    const info = this.db
+      .prepare('INSERT INTO categories (name, type, preset, hidden, sort_order, created_at) VALUES (?, ?, 0, 0, ?, ?)')
+      .run(clean, type, next.n, toZonedIso(this.clock()));
+    return this.get(Number(info.lastInsertRowid));
+  }
+
+  rename(id: number, name: string): CategoryInfo {
+    const current = this.get(id);
+    const clean = cleanName(name);
+    if (clean !== current.name) this.assertNameFree(clean, current.type);
+    this.db.prepare('UPDATE categories SET name = ? WHERE id = ?').run(clean, id);
+    return this.get(id);
+  }
+
+  setHidden(id: number, hidden: boolean): CategoryInfo {
+    const current = this.get(id);
+    if (hidden && current.name === OTHER_CATEGORY) {
+      throw new LedgerRuleError('invalid_category', '「其他」用来接住无法归类的记录，不能隐藏');
+    }
+    this.db.prepare('UPDATE categories SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+    return this.get(id);
+  }
+
+  /** `ids` must be every category of `type`, in the new order. */
+  reorder(type: TransactionType, ids: readonly number[]): CategoryInfo[] {
+    const existing = this.list()
+      .filter((c) => c.type === type)
+      .map((c) => c.id);
+    if (ids.length !== existing.length || new Set(ids).size !== ids.length || !ids.every((i) => existing.includes(i))) {
+      throw new LedgerRuleError('invalid_category', '排序列表与现有分类不一致，请刷新后重试');
+    }
+    const update = this.db.prepare('UPDATE categories SET sort_order = ? WHERE id = ?');
+    this.db.transaction(() => ids.forEach((id, i) => update.run(i, id)))();
+    return this.list().filter((c) => c.type === type);
+  }
+
+  /**
+   * Only custom categories can go (presets can be hidden). One that holds transactions goes
+   * only with `moveTo`, a category of the same type the user picked: the rows move there and
+   * the category is deleted in one transaction. Returns how many rows moved.
+   */
+  delete(id: number, moveTo?: number): number {
+    const current = this.get(id);
+    if (current.preset) throw new LedgerRuleError('category_in_use', '预设分类不能删除，可以隐藏');
+    if (current.count > 0 && moveTo === undefined) {
+      throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${current.count}笔记录，请先选择把它们移到哪个分类`);
+    }
+    if (moveTo !== undefined) {
+      const target = this.get(moveTo);
+      if (target.id === current.id) throw new LedgerRuleError('invalid_category', '不能把记录移到要删除的分类本身');
+      if (target.type !== current.type) throw new LedgerRuleError('invalid_category', `「${target.name}」与「${current.name}」不是同一类型的分类`);
+    }
+    return this.db.transaction(() => {
+      const moved =
+        moveTo === undefined
+          ? 0
+          : this.db.prepare('UPDATE transactions SET category_id = ?, updated_at = ? WHERE category_id = ?').run(moveTo, toZonedIso(this.clock()), id)
+              .changes;
+      this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
+      return moved;
+    })();
+  }
+
+  names(type?: TransactionType): { name: string; type: TransactionType; hidden: boolean; preset: boolean }[] {
+    const rows = this.db
+      .prepare(`SELECT name, type, hidden, preset FROM categories ${type ? 'WHERE type = ?' : ''} ORDER BY type, sort_order, id`)
+      .all(...(type ? [type] : [])) as { name: string; type: TransactionType; hidden: number; preset: number }[];
+    return rows.map((r) => ({ name: r.name, type: r.type, hidden: r.hidden === 1, preset: r.preset === 1 }));
+  }
+
+  /**
+   * The categories of `type` most recently entered (by entry order, not by day), newest
+   * first, hidden ones left out: the first cells of the form's grid. Reads at most the
+   * last 2 000 rows of the type, so a ledger of millions answers as fast as a small one.
+   */
+  recent(type: TransactionType, limit = 3): RecentCategory[] {
+    const names = new Map(
+      (this.db.prepare('SELECT id, name FROM categories WHERE type = ? AND hidden = 0').all(type) as RecentCategory[]).map((c) => [c.id, c.name]),
+    );
+    const recent: RecentCategory[] = [];
+    const rows = this.db
+      .prepare('SELECT category_id FROM transactions WHERE +type = ? ORDER BY rowid DESC LIMIT 2000')
+      .pluck()
+      .iterate(type) as IterableIterator<number>;
+    for (const categoryId of rows) {
+      const name = names.get(categoryId);
+      if (name === undefined || recent.some((c) => c.id === categoryId)) continue;
+      recent.push({ id: categoryId, name });
+      if (recent.length >= limit) break;
+    }
+    return recent;
+  }
+
+  candidates(): CategoryCandidate[] {
+    return this.db.prepare('SELECT id, name, type, sort_order AS sortOrder FROM categories').all() as CategoryCandidate[];
+  }
+
+  place(name: string, type: TransactionType): string {
+    return matchCategory(name, type, this.candidates())?.name ?? name;
+  }
+
+  private assertNameFree(name: string, type: TransactionType): void {
+    if (this.db.prepare('SELECT 1 FROM categories WHERE name = ? AND type = ?').get(name, type)) {
+      throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的分类`);
+    }
+  }
+}

@@ -1,0 +1,428 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { DEFAULT_CURRENCY } from '@shared/categories';
+import { isTransactionType, type DraftBatchDto, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
+import type { Page } from '@shared/ipc/index';
+import type { LedgerFilter } from '@shared/ipc/ledger';
+import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
+import { formatOffset, isCalendarDate, localDate, toZonedIso, type ZonedNow } from '@shared/time';
+import { matchCategory } from '../categories/index';
+import type { Accounts } from './accounts';
+import type { Categories } from './categories';
+import type { DraftStore } from './draft-store';
+import { editedTarget, prepareEntry, type ManualEntry } from './entries';
+import { LedgerNotFoundError, LedgerValidationError } from './errors';
+import { filterClause, likePattern } from './filter';
+import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
+
+type Row = {
+  id: string;
+  amount_fen: number;
+  currency: string;
+  type: TransactionType;
+  category: string;
+  account: string;
+  description: string;
+  occurred_at: string;
+  occurred_date: string;
+  source: TransactionRow['source'];
+  created_at: string;
+  updated_at: string;
+  to_account: string | null;
+  counterparty: string;
+};
+
+const SELECT_ROW = `
+  SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
+         t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty
+  FROM transactions t
+  JOIN categories c ON c.id = t.category_id
+  JOIN accounts a ON a.id = t.account_id
+  LEFT JOIN accounts ta ON ta.id = t.to_account_id`;
+
+function toRow(r: Row): TransactionRow {
+  return {
+    id: r.id,
+    amountFen: r.amount_fen,
+    currency: r.currency,
+    type: r.type,
+    category: r.category,
+    account: r.account,
+    description: r.description,
+    occurredAt: r.occurred_at,
+    date: r.occurred_date,
+    source: r.source,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    ...(r.type === 'TRANSFER' ? { toAccount: r.to_account, counterparty: r.counterparty } : {}),
+  };
+}
+
+/**
+ * The open account a spoken name means: the one of that name, else the one account whose
+ * name holds it (微信 → 「微信钱包」). Several such accounts (「微信A」「微信B」) are
+ * ambiguous and none at all is unknown: undefined, and the entry takes the default.
+ */
+function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): number | undefined {
+  const exact = open.get(spoken);
+  if (exact !== undefined) return exact;
+  const holding = [...open].filter(([name]) => name.includes(spoken));
+  return holding.length === 1 ? holding[0]![1] : undefined;
+}
+
+/**
+ * The rows of the transactions table: voice saves, form entries, edits, deletes, imports,
+ * undo/redo's raw rows, and the row reads (list, search, export). Only deleting a category
+ * with its rows moved writes them elsewhere (./categories.ts). The voice card is written in
+ * the same SQLite transaction as the save that leaves it.
+ */
+export class Transactions {
+  private readonly insertTx: Database.Statement;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: () => ZonedNow,
+    private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore },
+  ) {
+    this.insertTx = this.db.prepare(
+      `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty)
+       VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
+         @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty)`,
+    );
+  }
+
+  /**
+   * Validates every item first, then writes all of them in ONE transaction: a bad item
+   * rejects the whole batch and nothing is written (spec: 批量保存失败回滚).
+   */
+  saveBatch(
+    results: readonly ParseResult[],
+    options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
+  ): TransactionRow[] {
+    const now = options.now ?? this.clock();
+    const stamp = toZonedIso(now);
+    const categories = this.parts.categories.candidates();
+    // An archived account takes no new entries: a spoken 「招行」 then lands in the default.
+    const accounts = this.parts.accounts.openIds();
+    const defaultAccount = this.parts.accounts.defaultId();
+    const accountOf = (spoken: string | null | undefined): number => (spoken ? openAccountFor(spoken, accounts) : undefined) ?? defaultAccount;
+    const prepared = results.map((result, i) => {
+      const amountFen = validateAmount(result.amount, i);
+      if (!isTransactionType(result.type)) throw new LedgerValidationError(i, `类型无效（${String(result.type)}）`);
+      if (result.date !== null && result.date !== undefined && !isCalendarDate(result.date)) {
+        throw new LedgerValidationError(i, `日期无效（${result.date}）`);
+      }
+      const category = matchCategory(result.category, result.type, categories);
+      if (!category) throw new LedgerValidationError(i, '没有可用的分类');
+      const occurred = occurrence(result.date, now);
+      return {
+        id: randomUUID(),
+        amountFen,
+        currency: DEFAULT_CURRENCY,
+        type: result.type,
+        categoryId: category.id,
+        accountId: accountOf(result.account),
+        description: (result.description ?? '').trim().slice(0, 200),
+        occurredAt: occurred.iso,
+        occurredDate: occurred.date,
+        occurredMs: occurred.ms,
+        source: options.source ?? result.source,
+        createdAt: stamp,
+        updatedAt: stamp,
+        toAccountId: null,
+        counterparty: '',
+      };
+    });
+    // The card that remains is written in the same transaction: a crash between the two
+    // must not bring back, as drafts, items that were saved.
+    const write = this.db.transaction(() => {
+      for (const p of prepared) this.insertTx.run(p);
+      if (options.drafts !== undefined) this.parts.drafts.keep(options.drafts);
+    });
+    write();
+    return this.getMany(prepared.map((p) => p.id));
+  }
+
+  /** Saves one entry of the 记一笔 form (rules in ./entries.ts). */
+  add(entry: ManualEntry): TransactionRow {
+    const now = this.clock();
+    const prepared = prepareEntry(entry, { categories: this.parts.categories.candidates(), accounts: this.parts.accounts, now });
+    const id = randomUUID();
+    const stamp = toZonedIso(now);
+    this.insertTx.run({ id, ...prepared, currency: DEFAULT_CURRENCY, source: 'manual', createdAt: stamp, updatedAt: stamp });
+    return this.get(id)!;
+  }
+
+  update(id: string, patch: TransactionPatch): TransactionRow {
+    const current = this.get(id);
+    if (!current) throw new LedgerNotFoundError(id);
+    const type = patch.type ?? current.type;
+    if (!isTransactionType(type)) throw new LedgerValidationError(0, `类型无效（${String(type)}）`);
+    const amountFen = patch.amountFen ?? current.amountFen;
+    if (!Number.isInteger(amountFen) || amountFen <= 0 || amountFen > MAX_AMOUNT_YUAN * 100) {
+      throw new LedgerValidationError(0, '金额无效');
+    }
+    const categoryName = patch.category ?? (patch.type && patch.type !== current.type ? null : current.category);
+    const category = matchCategory(categoryName, type, this.parts.categories.candidates());
+    if (!category) throw new LedgerValidationError(0, '没有可用的分类');
+    const accountIds = this.parts.accounts.ids();
+    const accountId = patch.account ? accountIds.get(patch.account) : undefined;
+    if (patch.account && accountId === undefined) throw new LedgerValidationError(0, `账户不存在（${patch.account}）`);
+    // A row may stay in its archived account; none moves into one.
+    if (patch.account && patch.account !== current.account && !this.parts.accounts.openIds().has(patch.account)) {
+      throw new LedgerValidationError(0, `账户「${patch.account}」已归档`);
+    }
+    const target = editedTarget(type, patch, this.rawRows([id])[0]!, accountId, accountIds);
+    let occurredAt = current.occurredAt;
+    let occurredDate = current.date;
+    if (patch.date && patch.date !== current.date) {
+      if (!isCalendarDate(patch.date)) throw new LedgerValidationError(0, `日期无效（${patch.date}）`);
+      occurredAt = patch.date + current.occurredAt.slice(10);
+      occurredDate = patch.date;
+    }
+    this.db
+      .prepare(
+        `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
+           description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ?,
+           to_account_id = ?, counterparty = ? WHERE id = ?`,
+      )
+      .run(
+        amountFen,
+        type,
+        category.id,
+        accountId ?? null,
+        (patch.description ?? current.description).trim().slice(0, 200),
+        occurredAt,
+        occurredDate,
+        Date.parse(occurredAt),
+        toZonedIso(this.clock()),
+        target.toAccountId,
+        target.counterparty,
+        id,
+      );
+    return this.get(id)!;
+  }
+
+  deleteMany(ids: readonly string[]): number {
+    const del = this.db.prepare('DELETE FROM transactions WHERE id = ?');
+    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
+  }
+
+  delete(id: string): void {
+    if (this.deleteMany([id]) === 0) throw new LedgerNotFoundError(id);
+  }
+
+  get(id: string): TransactionRow | undefined {
+    const r = this.db.prepare(`${SELECT_ROW} WHERE t.id = ?`).get(id) as Row | undefined;
+    return r && toRow(r);
+  }
+
+  /** Rows in the order of `ids` (ids that do not exist are skipped). */
+  getMany(ids: readonly string[]): TransactionRow[] {
+    const get = this.db.prepare(`${SELECT_ROW} WHERE t.id = ?`);
+    return ids.flatMap((id) => {
+      const r = get.get(id) as Row | undefined;
+      return r ? [toRow(r)] : [];
+    });
+  }
+
+  /** Newest first within an inclusive day range. */
+  list(query: ListQuery = {}): Page<TransactionRow> {
+    const { where, params } = filterClause(query);
+    const limit = query.limit ?? 50;
+    const offset = query.offset ?? 0;
+    const rows = this.db
+      .prepare(`${SELECT_ROW} ${where} ORDER BY t.occurred_date DESC, t.occurred_ms DESC, t.rowid DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as Row[];
+    return { rows: rows.map(toRow), total: this.count(query) };
+  }
+
+  count(query: LedgerFilter = {}): number {
+    const { where, params } = filterClause(query);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM transactions t ${where}`).get(...params) as { n: number }).n;
+  }
+
+  /**
+   * Oldest first, streamed row by row so a large export never holds every row twice.
+   * Rows are ExportRow arrays; occurredMs and rowid make the keyset cursor of the next chunk,
+   * so chunk n costs the same as chunk 1 however large the ledger (OFFSET would re-read every
+   * row before it).
+   */
+  iterateForExport(query: LedgerFilter, after: ExportCursor | null, limit: number): IterableIterator<ExportRow> {
+    const { where, params } = filterClause(query);
+    const keyset = after ? `${where ? `${where} AND` : 'WHERE'} (t.occurred_date, t.occurred_ms, t.rowid) > (?, ?, ?)` : where;
+    const stmt = this.db
+      .prepare(
+        `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description, t.occurred_ms, t.rowid,
+                ta.name, t.counterparty
+         FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
+         LEFT JOIN accounts ta ON ta.id = t.to_account_id
+         ${keyset} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ?`,
+      )
+      .raw(true);
+    const keyParams = after ? [after.date, after.ms, after.rowid] : [];
+    return stmt.iterate(...params, ...keyParams, limit) as IterableIterator<ExportRow>;
+  }
+
+  /** Substring search on description and category name, newest first. */
+  search(text: string, limit = 50): TransactionRow[] {
+    const pattern = likePattern(text);
+    const rows = this.db
+      .prepare(
+        `${SELECT_ROW} WHERE t.description LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'
+         ORDER BY t.occurred_date DESC, t.occurred_ms DESC LIMIT ?`,
+      )
+      .all(pattern, pattern, limit) as Row[];
+    return rows.map(toRow);
+  }
+
+  // ---- raw rows, for undo/redo ------------------------------------------------------
+
+  rawRows(ids: readonly string[]): RawTransaction[] {
+    const get = this.db.prepare('SELECT * FROM transactions WHERE id = ?');
+    return ids.flatMap((id) => {
+      const r = get.get(id) as RawTransaction | undefined;
+      return r ? [r] : [];
+    });
+  }
+
+  /** Puts rows back exactly as they were (same ids, stamps and references), all or nothing. */
+  insertRaw(rows: readonly RawTransaction[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) {
+        this.insertTx.run({
+          id: r.id,
+          amountFen: r.amount_fen,
+          currency: r.currency,
+          type: r.type,
+          categoryId: r.category_id,
+          accountId: r.account_id,
+          description: r.description,
+          occurredAt: r.occurred_at,
+          occurredDate: r.occurred_date,
+          occurredMs: r.occurred_ms,
+          source: r.source,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+          toAccountId: r.to_account_id,
+          counterparty: r.counterparty,
+        });
+      }
+    })();
+  }
+
+  /** Overwrites every column of existing rows with a stored version of them. */
+  replaceRaw(rows: readonly RawTransaction[]): void {
+    const update = this.db.prepare(
+      `UPDATE transactions SET amount_fen = @amount_fen, currency = @currency, type = @type, category_id = @category_id,
+         account_id = @account_id, description = @description, occurred_at = @occurred_at, occurred_date = @occurred_date,
+         occurred_ms = @occurred_ms, source = @source, created_at = @created_at, updated_at = @updated_at,
+         to_account_id = @to_account_id, counterparty = @counterparty WHERE id = @id`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows) {
+        if (update.run(r).changes === 0) throw new LedgerNotFoundError(r.id);
+      }
+    })();
+  }
+
+  // ---- import -------------------------------------------------------------------------
+
+  /**
+   * Writes imported rows in ONE transaction, skipping rows identical (day, time, type,
+   * category, amount, account, description) to one already in the ledger. Missing
+   * categories and accounts are created so nothing in the file is lost. With dryRun nothing
+   * is written and only the duplicate flags are computed.
+   */
+  importRows(rows: readonly ImportRow[], options: { dryRun?: boolean; now?: ZonedNow } = {}): { ids: string[]; duplicate: boolean[] } {
+    const now = options.now ?? this.clock();
+    const offset = formatOffset(now.offsetMinutes);
+    const stamp = toZonedIso(now);
+    const duplicate = this.importDuplicates(rows);
+    if (options.dryRun) return { ids: [], duplicate };
+    const ids: string[] = [];
+    this.db.transaction(() => {
+      const categoryIds = new Map<string, number>();
+      for (const c of this.db.prepare('SELECT id, name, type FROM categories').all() as { id: number; name: string; type: string }[]) {
+        categoryIds.set(`${c.type}:${c.name}`, c.id);
+      }
+      const accountIds = this.parts.accounts.ids();
+      rows.forEach((r, i) => {
+        if (duplicate[i]) return;
+        let categoryId = categoryIds.get(`${r.type}:${r.category}`);
+        if (categoryId === undefined) {
+          categoryId = this.parts.categories.add(r.category, r.type).id;
+          categoryIds.set(`${r.type}:${r.category}`, categoryId);
+        }
+        let accountId = accountIds.get(r.account);
+        if (accountId === undefined) {
+          accountId = this.parts.accounts.add(r.account).id;
+          accountIds.set(r.account, accountId);
+        }
+        const occurredAt = `${r.date}T${r.time}${offset}`;
+        const id = randomUUID();
+        this.insertTx.run({
+          id,
+          amountFen: r.amountFen,
+          currency: DEFAULT_CURRENCY,
+          type: r.type,
+          categoryId,
+          accountId,
+          description: r.description.slice(0, 200),
+          occurredAt,
+          occurredDate: r.date,
+          occurredMs: Date.parse(occurredAt),
+          source: 'import',
+          createdAt: stamp,
+          updatedAt: stamp,
+          toAccountId: null,
+          counterparty: '',
+        });
+        ids.push(id);
+      });
+    })();
+    return { ids, duplicate };
+  }
+
+  /**
+   * Which file rows are already in the ledger, compared as multisets: a row the ledger holds
+   * n times marks only the first n identical rows of the file, so twins (two 奶茶 15 in the
+   * same second) import as many copies as the file has beyond the ledger's. Re-importing the
+   * same file thus adds nothing, and importing it into a ledger that has one copy adds one.
+   */
+  private importDuplicates(rows: readonly ImportRow[]): boolean[] {
+    const count = this.db.prepare(
+      `SELECT COUNT(*) AS n FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
+       WHERE t.occurred_date = ? AND substr(t.occurred_at, 12, 8) = ? AND t.type = ? AND c.name = ?
+         AND t.amount_fen = ? AND a.name = ? AND t.description = ?`,
+    );
+    /** Ledger copies of each distinct row not yet matched by an earlier row of the file. */
+    const unmatched = new Map<string, number>();
+    return rows.map((r) => {
+      const fields = [r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description] as const;
+      const key = JSON.stringify(fields);
+      const left = unmatched.get(key) ?? (count.get(...fields) as { n: number }).n;
+      unmatched.set(key, Math.max(0, left - 1));
+      return left > 0;
+    });
+  }
+}
+
+function validateAmount(amount: number | null | undefined, i: number): number {
+  if (amount === null || amount === undefined) throw new LedgerValidationError(i, '缺少金额');
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) throw new LedgerValidationError(i, '金额不是有效数字');
+  if (amount <= 0) throw new LedgerValidationError(i, '金额必须大于0');
+  if (amount > MAX_AMOUNT_YUAN) throw new LedgerValidationError(i, '金额超过上限（1亿元）');
+  const fen = yuanToFen(amount);
+  if (fen <= 0) throw new LedgerValidationError(i, '金额必须大于0');
+  return fen;
+}
+
+/** The parsed day at the current time of day, in the user's offset; today when undated. */
+function occurrence(date: string | null | undefined, now: ZonedNow): { iso: string; date: string; ms: number } {
+  const nowIso = toZonedIso(now);
+  if (!date || date === localDate(now)) return { iso: nowIso, date: localDate(now), ms: now.epochMs };
+  const iso = date + nowIso.slice(10);
+  return { iso, date, ms: Date.parse(iso) };
+}

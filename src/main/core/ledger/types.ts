@@ -1,0 +1,57 @@
+// The row, patch and query shapes the ledger's parts and its callers share. A leaf: the parts
+// import their types from here, never from the Ledger facade that assembles them.
+import type { TransactionType } from '@shared/domain';
+import type { ImportRowDto, LedgerFilter } from '@shared/ipc/ledger';
+
+export interface ListQuery extends LedgerFilter {
+  limit?: number;
+  offset?: number;
+}
+
+/** A stored row exactly as in the table, so undo/redo can put it back bit for bit. */
+export interface RawTransaction {
+  id: string;
+  amount_fen: number;
+  currency: string;
+  type: TransactionType;
+  category_id: number;
+  account_id: number;
+  description: string;
+  occurred_at: string;
+  occurred_date: string;
+  occurred_ms: number;
+  source: string;
+  created_at: string;
+  updated_at: string;
+  to_account_id: number | null;
+  counterparty: string;
+}
+
+/**
+ * [date, occurredAt, type, category, amountFen, account, description, occurredMs, rowid,
+ * toAccount, counterparty]; the last two name a TRANSFER's target (null and '' otherwise).
+ */
+export type ExportRow = [string, string, TransactionType, string, number, string, string, number, number, string | null, string];
+
+/** Where the previous export chunk ended. */
+export interface ExportCursor {
+  date: string;
+  ms: number;
+  rowid: number;
+}
+
+/** One row of an import file, already validated (time HH:MM:SS in the user's current offset). */
+export type ImportRow = Omit<ImportRowDto, 'duplicate'>;
+
+export interface TransactionPatch {
+  amountFen?: number;
+  type?: TransactionType;
+  category?: string;
+  account?: string;
+  description?: string;
+  date?: string;
+  /** For a TRANSFER: the account it goes to (clears the counterparty). */
+  toAccount?: string;
+  /** For a TRANSFER: who outside the user's accounts it goes to (clears the to-account). */
+  counterparty?: string;
+}
