@@ -15,6 +15,7 @@ import type {
   LedgerFilter,
 } from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
+import type { SyncStatus } from '@shared/ipc/sync';
 import { Listeners } from '@shared/listeners';
 import { yuanToFen } from '@shared/money';
 
@@ -26,6 +27,20 @@ interface HistoryEntry {
   undo(): void;
   redo(): void;
 }
+
+/** This device with sync never set up, as main answers before the first 开始同步. */
+export const SYNC_OFF: SyncStatus = {
+  state: 'off',
+  remote: null,
+  deviceId: 'device-self',
+  deviceName: '这台电脑',
+  lastSyncAt: null,
+  pending: 0,
+  error: null,
+  retryAt: null,
+  devices: [],
+  progress: null,
+};
 
 /** Today in the local time zone, as the pages compute it. */
 function localYmd(d = new Date()): string {
@@ -73,6 +88,13 @@ export class FakeLedgerApi {
   openFile: ImportFile | null = null;
   /** Every file exportFile wrote: where, in which format, and the rows it held. */
   exported: { path: string; format: ExportFormat; rows: TransactionRow[] }[] = [];
+  /**
+   * What syncStatus answers: off until a test configures it (or syncConfigure does). A test
+   * that needs another answer (a refusal, a joining remote) scripts it with `handle`.
+   */
+  sync: SyncStatus = { ...SYNC_OFF };
+  /** The folder the sync folder picker answers with; null: the user closes it. */
+  syncFolder: string | null = null;
   /** Every command the page sent, with its input as it crossed the (cloning) transport. */
   calls: { name: CommandName; input: unknown }[] = [];
   readonly api: SuikoujiApi;
@@ -351,5 +373,36 @@ export class FakeLedgerApi {
       return { path, rows: rows.length };
     },
     openImportFile: () => this.openFile,
+
+    // Sync as seen from the renderer: a reachable, empty remote; configuring it finishes a
+    // round at once. The engine itself (encryption, merging, back-off) is main's and tested there.
+    syncStatus: () => this.sync,
+    syncTest: () => ({ reachable: true, existing: false, message: '连接成功，这是一个新的同步位置。', localRows: 0 }),
+    syncConfigure: ({ remote, deviceName }) => {
+      const shown =
+        remote.kind === 'webdav'
+          ? { kind: remote.kind, url: remote.url.trim(), user: remote.user.trim() }
+          : { kind: remote.kind, path: remote.path.trim() };
+      const name = deviceName.trim();
+      this.sync = {
+        ...this.sync,
+        state: 'idle',
+        remote: shown,
+        deviceName: name,
+        lastSyncAt: new Date().toISOString(),
+        pending: 0,
+        error: null,
+        retryAt: null,
+        devices: [{ id: this.sync.deviceId, name, lastSeen: new Date().toISOString(), self: true }],
+      };
+      return this.sync;
+    },
+    syncNow: () => {
+      if (this.sync.state === 'off') return this.sync;
+      this.sync = { ...this.sync, state: 'idle', lastSyncAt: new Date().toISOString(), pending: 0, error: null, retryAt: null };
+      return this.sync;
+    },
+    syncStop: () => (this.sync = { ...SYNC_OFF, deviceId: this.sync.deviceId, deviceName: this.sync.deviceName }),
+    syncChooseFolder: () => ({ path: this.syncFolder }),
   };
 }
