@@ -5,6 +5,7 @@ import { Listeners, type Unsubscribe } from '@shared/listeners';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import { applyPendingRestore, LedgerBackups } from './ledger/backups';
+import { SyncService, type SyncServiceOptions } from './sync/service';
 import type { VoiceMode } from '@shared/domain';
 import { budgetAlertDetail, budgetAlertText } from '@shared/budget-text';
 import type { ExportFormat } from '@shared/ipc/ledger';
@@ -59,6 +60,8 @@ export interface AppCoreOptions {
   chooseOpenPath?: () => Promise<string | null>;
   /** Makes the engine for a model folder (tests count and fake it); the sherpa-onnx engine otherwise. */
   createLocalAsrEngine?: (modelDir: string) => LocalAsrEngine;
+  /** Sync overrides for tests (a fake clock, an in-memory remote, a cheaper scrypt). */
+  sync?: Pick<SyncServiceOptions, 'clock' | 'createRemote' | 'engine' | 'intervalMs' | 'debounceMs'>;
 }
 
 export interface AppCore {
@@ -68,6 +71,8 @@ export interface AppCore {
   history: LedgerHistory;
   /** The ledger's backups folder: daily copies and the staged restore. */
   backups: LedgerBackups;
+  /** Sync with the user's remote (off until set up in 设置 → 同步). */
+  sync: SyncService;
   settings: SettingsStore;
   /** The voice session behind the voice commands (one orchestrator at a time). */
   voice: VoiceSessionManager;
@@ -109,13 +114,27 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     });
   }
   const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
+  // Declared before the history that tells it of local changes; built right after it.
+  let sync: SyncService | null = null;
   const history = new LedgerHistory(ledger, {
-    onChange: (reason) => emit({ channel: 'ledger', event: { type: 'changed', reason } }),
+    onChange: (reason) => {
+      emit({ channel: 'ledger', event: { type: 'changed', reason } });
+      if (reason !== 'sync') sync?.localChange();
+    },
     // Whatever made the spending cross (a voice save, the form, an edit), the user hears of it once.
     onBudgetAlert: (alerts) => {
       emit({ channel: 'ledger', event: { type: 'budgetAlert', alerts } });
       for (const alert of alerts) options.notify?.({ title: '预算提醒', body: `${budgetAlertText(alert)}，${budgetAlertDetail(alert)}` });
     },
+  });
+  sync = new SyncService({
+    ledger,
+    dataDir: options.dataDir,
+    secretBox: options.secretBox ?? unavailableSecretBox,
+    log,
+    onStatus: (status) => emit({ channel: 'sync', event: { type: 'status', status } }),
+    onRemoteChange: () => history.notify('sync'),
+    ...options.sync,
   });
   const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
   const localEngines = new LocalEngineHolder(options.createLocalAsrEngine ?? ((modelDir) => createLocalAsrEngine({ modelDir, log })), log);
@@ -170,17 +189,21 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ...(options.windowAction ? { windowAction: options.windowAction } : {}),
       ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
       models,
+      sync,
       ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.chooseOpenPath ? { chooseOpenPath: options.chooseOpenPath } : {}),
     }),
     log,
   );
+  // Not in the tools' cores that never sync: only where a remote was set up does this do anything.
+  sync.start();
   return {
     dispatch,
     ledger,
     history,
     backups,
+    sync,
     settings,
     voice,
     emit,
@@ -189,6 +212,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       stopWatchingSettings();
       stopWatchingModels();
       await voice.dispose();
+      await sync.dispose();
       // Downloads stop before the engine goes: a smoke decode may still be loading a model.
       await models.dispose();
       await localEngines.dispose();

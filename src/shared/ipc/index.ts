@@ -5,18 +5,23 @@ import { backupSchemas, type BackupOutputs } from './backups';
 import { ledgerSchemas, type LedgerOutputs } from './ledger';
 import { modelSchemas, type ModelOutputs } from './models';
 import type { CommandName } from './names';
+import { syncSchemas, type SyncOutputs } from './sync';
 import { voiceSchemas, type VoiceOutputs } from './voice';
 
 // The typed command map behind IPC (one entry per command, as in Actual Budget's
 // handlers.ts), assembled from one file per area. Inputs are zod schemas because the
 // renderer is untrusted: the handler table parses every input before a handler runs.
 
-export const commandSchemas = { ...appSchemas, ...ledgerSchemas, ...voiceSchemas, ...backupSchemas, ...modelSchemas } satisfies Record<
-  CommandName,
-  z.ZodType
->;
+export const commandSchemas = {
+  ...appSchemas,
+  ...ledgerSchemas,
+  ...voiceSchemas,
+  ...backupSchemas,
+  ...modelSchemas,
+  ...syncSchemas,
+} satisfies Record<CommandName, z.ZodType>;
 
-export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs;
+export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs & SyncOutputs;
 
 export type CommandInput<K extends CommandName> = z.input<(typeof commandSchemas)[K]>;
 export type ParsedInput<K extends CommandName> = z.output<(typeof commandSchemas)[K]>;
@@ -41,5 +46,6 @@ export type { AppInfo } from './app';
 export type { BackupInfo, BackupListing } from './backups';
 export type { CategoryTotal, MonthSummary, Page } from './ledger';
 export type { ModelEvent, ModelInfo, ModelListing, ModelProgress, ModelState } from './models';
+export type { SyncDevice, SyncError, SyncRemoteInfo, SyncSetup, SyncStatus, SyncTestResult } from './sync';
 export type { VoiceAction, VoiceSnapshot } from './voice';
 export type { CommandName } from './names';

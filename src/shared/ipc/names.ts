@@ -4,12 +4,20 @@ import { APP_COMMANDS } from './app.names';
 import { BACKUP_COMMANDS } from './backups.names';
 import { LEDGER_COMMANDS } from './ledger.names';
 import { MODEL_COMMANDS } from './models.names';
+import { SYNC_COMMANDS } from './sync.names';
 import { VOICE_COMMANDS } from './voice.names';
 
 export const INVOKE_CHANNEL = 'suikouji:invoke';
 export const EVENT_CHANNEL = 'suikouji:event';
 
-export const COMMAND_NAMES = [...APP_COMMANDS, ...LEDGER_COMMANDS, ...VOICE_COMMANDS, ...BACKUP_COMMANDS, ...MODEL_COMMANDS] as const;
+export const COMMAND_NAMES = [
+  ...APP_COMMANDS,
+  ...LEDGER_COMMANDS,
+  ...VOICE_COMMANDS,
+  ...BACKUP_COMMANDS,
+  ...MODEL_COMMANDS,
+  ...SYNC_COMMANDS,
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** Name of the object the preload puts on `window`. */

@@ -6,11 +6,12 @@ import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
 import { createBackupHandlers, type BackupHandlerDeps } from './backup-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
 import { createModelHandlers, type ModelHandlerDeps } from './model-handlers';
+import { createSyncHandlers, type SyncHandlerDeps } from './sync-handlers';
 import { CommandError, type Handlers } from './types';
 import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
 
 /** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
-export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps & BackupHandlerDeps & ModelHandlerDeps;
+export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps & BackupHandlerDeps & ModelHandlerDeps & SyncHandlerDeps;
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
@@ -19,6 +20,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createVoiceHandlers(deps),
     ...createBackupHandlers(deps),
     ...createModelHandlers(deps),
+    ...createSyncHandlers(deps),
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerHistory, LedgerRuleError, openLedger, type Ledger } from './index';
-import { MIGRATIONS } from './migrations';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
 
 let ledger: Ledger;
@@ -157,7 +157,7 @@ describe('a ledger from before migration 4', () => {
 
     const migrated = openLedger({ path, now: () => NOW });
     try {
-      expect(migrated.schemaVersion).toBe(4);
+      expect(migrated.schemaVersion).toBe(SCHEMA_VERSION);
       expect(migrated.accountBalances()).toEqual({
         accounts: [
           { id: 1, name: '钱包', isDefault: true, count: 1, initialBalanceFen: 0, balanceFen: -1500, archived: false, preset: true },

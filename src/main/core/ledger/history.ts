@@ -3,11 +3,11 @@ import type { BudgetAlert, BudgetStatus, HistoryState, HistoryStep, ImportOutcom
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
-import { LedgerRuleError } from './errors';
+import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 
-export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo';
+export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync';
 
 type Entry = { kind: 'save' | 'import' | 'delete'; rows: RawTransaction[] } | { kind: 'edit'; before: RawTransaction[]; after: RawTransaction[] };
 
@@ -237,9 +237,15 @@ export class LedgerHistory implements LedgerPort {
           if (forward) ledger.deleteTransactions(entry.rows.map((r) => r.id));
           else ledger.insertRaw(entry.rows);
           break;
-        case 'edit':
-          ledger.replaceRaw(forward ? entry.after : entry.before);
+        case 'edit': {
+          // Only the fields the edit changed go back (or forward): a field another device
+          // changed meanwhile keeps that device's value.
+          const target = forward ? entry.after : entry.before;
+          const other = forward ? entry.before : entry.after;
+          const current = new Map(ledger.rawRows(target.map((r) => r.id)).map((r) => [r.id, r]));
+          ledger.replaceRaw(target.map((row, i) => changedOver(current.get(row.id), row, other[i]!)));
           break;
+        }
       }
     } catch (err) {
       // The rows changed underneath (e.g. a category was deleted): drop the whole history
@@ -252,6 +258,16 @@ export class LedgerHistory implements LedgerPort {
       );
     }
   }
+}
+
+/** `current` with the fields in which `target` differs from `other` set to `target`'s. */
+function changedOver(current: RawTransaction | undefined, target: RawTransaction, other: RawTransaction): RawTransaction {
+  if (!current) throw new LedgerNotFoundError(target.id);
+  const merged: Record<string, unknown> = { ...current };
+  for (const key of Object.keys(target) as (keyof RawTransaction)[]) {
+    if (target[key] !== other[key]) merged[key] = target[key];
+  }
+  return merged as unknown as RawTransaction;
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {

@@ -24,6 +24,7 @@ import { Categories } from './categories';
 import { DraftStore } from './draft-store';
 import type { ManualEntry } from './entries';
 import { type LedgerOpenError, LedgerWriteRefusedError, READ_ONLY_MESSAGE } from './errors';
+import { Journal } from '../sync/journal';
 import { damagedError, guardWrites, openChecked, QUICK_CHECK_WORKER, restoreSidecars, SYNC_CHECK_MAX_BYTES, type Sidecars } from './open-file';
 import { Stats } from './stats';
 import { Transactions } from './transactions';
@@ -46,6 +47,8 @@ export interface LedgerOptions {
    * write is refused (LedgerWriteRefusedError 'corrupt'); reads and export go on.
    */
   onDamage?: (error: LedgerOpenError) => void;
+  /** The wall clock (ms) of the sync journal's timestamps; tests move it to play a device whose clock is off. */
+  syncNow?: () => number;
 }
 
 /**
@@ -71,6 +74,9 @@ export class Ledger implements LedgerPort {
   private readonly rows: Transactions;
   private readonly stats: Stats;
 
+  /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
+  readonly journal: Journal;
+
   constructor(options: LedgerOptions) {
     this.path = options.path;
     this.clock = options.now ?? (() => systemNow());
@@ -79,6 +85,7 @@ export class Ledger implements LedgerPort {
     this.sidecarsBefore = opened.readOnly ? opened.sidecarsBefore : null;
     this.db = guardWrites(opened.db, () => this.refusal);
     this.checked = opened.checkLater ? this.checkInBackground(options.onDamage) : Promise.resolve(null);
+    this.journal = new Journal(this.db, { install: !opened.readOnly, now: options.syncNow });
     this.accountBook = new Accounts(this.db, this.clock);
     this.budgets = new Budgets(this.db, this.clock);
     this.categoryBook = new Categories(this.db, this.clock);

@@ -15,6 +15,10 @@ const seedCategories = PRESET_CATEGORIES.map(
     `INSERT INTO categories (name, type, preset, hidden, sort_order, created_at) VALUES ('${c.name}', '${c.type}', 1, ${c.hidden ? 1 : 0}, ${i}, strftime('%Y-%m-%dT%H:%M:%SZ','now'));`,
 ).join('\n');
 
+const presetCategoryKeys = PRESET_CATEGORIES.map(
+  (c, i) => `UPDATE categories SET sync_id = 'c:${c.type}:${c.name}' WHERE id = ${i + 1} AND preset = 1;`,
+).join('\n');
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -148,6 +152,64 @@ export const MIGRATIONS: readonly Migration[] = [
         fired_at     TEXT NOT NULL
       );
       CREATE UNIQUE INDEX budget_alerts_once ON budget_alerts (month, IFNULL(category_id, 0), threshold);
+    `,
+  },
+  {
+    version: 5,
+    description: 'sync: keys the same on every device, per-cell timestamps, the outbox, this device and the devices seen',
+    up: `
+      -- Accounts, categories and budgets have local integer ids; sync_id is the key they share
+      -- across devices. Presets get the same key on every install (the preset account is id 1;
+      -- preset categories are ids 1..n in PRESET_CATEGORIES order), custom rows a key derived
+      -- from what they are, so two devices creating 「宠物」 create one category.
+      ALTER TABLE accounts ADD COLUMN sync_id TEXT NULL;
+      ALTER TABLE categories ADD COLUMN sync_id TEXT NULL;
+      ALTER TABLE budgets ADD COLUMN sync_id TEXT NULL;
+      UPDATE accounts SET sync_id = CASE WHEN id = 1 THEN 'a0' ELSE 'a:' || name END;
+      ${presetCategoryKeys}
+      UPDATE categories SET sync_id = CASE
+          WHEN EXISTS (SELECT 1 FROM categories x WHERE x.sync_id = 'c:' || categories.type || ':' || categories.name) THEN 'u:' || lower(hex(randomblob(8)))
+          ELSE 'c:' || type || ':' || name END
+        WHERE sync_id IS NULL;
+      UPDATE budgets SET sync_id = month || ':' || COALESCE((SELECT sync_id FROM categories c WHERE c.id = budgets.category_id), '*');
+      CREATE UNIQUE INDEX accounts_by_sync_id ON accounts (sync_id);
+      CREATE UNIQUE INDEX categories_by_sync_id ON categories (sync_id);
+      CREATE UNIQUE INDEX budgets_by_sync_id ON budgets (sync_id);
+      -- Per row of a synced table: the timestamp of its cells (ts, with per-column overrides
+      -- in cols), whether it is deleted, and — while it is not in its table (deleted, or not
+      -- complete yet) — its values (ghost). A row without an entry predates sync: its cells
+      -- are older than any edit.
+      CREATE TABLE sync_rows (
+        tbl      TEXT NOT NULL,
+        row      TEXT NOT NULL,
+        ts       TEXT NOT NULL,
+        cols     TEXT NOT NULL DEFAULT '{}',
+        deleted  INTEGER NOT NULL DEFAULT 0,
+        ghost    TEXT NULL,
+        PRIMARY KEY (tbl, row)
+      ) WITHOUT ROWID;
+      CREATE INDEX sync_rows_ghosts ON sync_rows (tbl) WHERE ghost IS NOT NULL AND deleted = 0;
+      -- Local changes not yet on the remote, in the order they were made.
+      CREATE TABLE sync_outbox (
+        id    INTEGER PRIMARY KEY,
+        ts    TEXT NOT NULL,
+        tbl   TEXT NOT NULL,
+        row   TEXT NOT NULL,
+        vals  TEXT NOT NULL
+      );
+      CREATE TABLE sync_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+      );
+      INSERT INTO sync_state (key, value) VALUES ('device_id', lower(hex(randomblob(8))));
+      -- Every device seen on the remote (this one too): its name, the last of its change files
+      -- applied here, and when it was last heard from.
+      CREATE TABLE sync_peers (
+        device     TEXT PRIMARY KEY,
+        name       TEXT NOT NULL DEFAULT '',
+        applied    INTEGER NOT NULL DEFAULT 0,
+        last_seen  TEXT NULL
+      );
     `,
   },
 ];

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SyncError } from './errors';
+import { type Remote, type RemoteListing } from './remote';
+
+/**
+ * A folder another tool keeps in step (Syncthing, OneDrive, iCloud Drive, a network share).
+ * Files are written beside their final name and renamed into place, so a reader — or the
+ * syncing tool — never sees half a file.
+ */
+export class FolderRemote implements Remote {
+  readonly label: string;
+
+  constructor(
+    private readonly folder: string,
+    private readonly device: string,
+  ) {
+    this.label = folder;
+  }
+
+  async list(): Promise<RemoteListing> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch (err) {
+      throw this.error(err);
+    }
+    const entries = [];
+    for (const name of names) {
+      try {
+        const s = await stat(join(this.folder, name));
+        if (s.isFile()) entries.push({ name, size: s.size });
+      } catch {
+        // gone since the listing: not ours to worry about
+      }
+    }
+    return { entries, serverTime: null };
+  }
+
+  async ensureFolder(): Promise<void> {
+    try {
+      await mkdir(this.folder, { recursive: true });
+    } catch (err) {
+      throw this.error(err);
+    }
+  }
+
+  async read(name: string, maxBytes: number): Promise<Buffer> {
+    try {
+      const s = await stat(this.path(name));
+      if (s.size > maxBytes) throw new SyncError('refused_file', `同步文件 ${name} 过大（${s.size} 字节），已拒绝。`);
+      return await readFile(this.path(name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new SyncError('changed_underneath', `同步文件 ${name} 在同步过程中不见了，稍后会自动重试。`);
+      throw this.error(err);
+    }
+  }
+
+  async write(name: string, data: Buffer): Promise<void> {
+    const temp = this.path(`${this.device}.tmp.${randomBytes(4).toString('hex')}`);
+    try {
+      await writeFile(temp, data, { flush: true });
+      await rename(temp, this.path(name));
+    } catch (err) {
+      await rm(temp, { force: true }).catch(() => {});
+      throw this.error(err);
+    }
+  }
+
+  async create(name: string, data: Buffer): Promise<boolean> {
+    let handle;
+    try {
+      handle = await open(this.path(name), 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw this.error(err);
+    }
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return true;
+  }
+
+  async remove(name: string): Promise<void> {
+    try {
+      await rm(this.path(name), { force: true });
+    } catch (err) {
+      throw this.error(err);
+    }
+  }
+
+  /** Names come only from the app's own patterns (checked by the caller): never a path. */
+  private path(name: string): string {
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new SyncError('refused_file', `无效的文件名：${name.slice(0, 80)}`);
+    return join(this.folder, name);
+  }
+
+  private error(err: unknown): SyncError {
+    if (err instanceof SyncError) return err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return new SyncError('not_found', `同步文件夹不存在：${this.folder}。请检查路径（外接硬盘或网络共享是否已连接）。`);
+    if (code === 'EACCES' || code === 'EPERM') return new SyncError('login_refused', `没有权限读写同步文件夹：${this.folder}。`);
+    if (code === 'ENOSPC') return new SyncError('server_error', `同步文件夹所在的磁盘已满：${this.folder}。`);
+    return new SyncError('unreachable', `无法读写同步文件夹 ${this.folder}（${code ?? (err as Error).message}）。`);
+  }
+}

@@ -1,0 +1,375 @@
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { OTHER_CATEGORY } from '@shared/categories';
+import { DeviceClock } from './hlc';
+import type { Journal } from './journal';
+import { DELETED, SYNCED_TABLES, TABLES_BY_NAME, travellingValue, type SyncedColumn, type SyncedTable } from './tables';
+
+/** One cell of a row as it travels: column, timestamp, value (references as the referenced row's key). */
+export type Cell = readonly [column: string, ts: string, value: unknown];
+
+export interface RowChange {
+  table: string;
+  key: string;
+  cells: readonly Cell[];
+}
+
+interface Entry {
+  ts: string;
+  cols: Record<string, string>;
+  deleted: number;
+  ghost: Record<string, unknown> | null;
+}
+
+/**
+ * The per-field last-writer-wins apply step: for every cell of an incoming row, the value
+ * with the later timestamp wins (timestamps are HLC strings, so a string comparison; ties
+ * only happen for rows that predate sync on both sides and are broken by the value, so every
+ * device decides alike). A row's existence is the cell `_deleted`: a delete wins over
+ * concurrent edits of other fields, and only a later re-insert (undo) brings a row back.
+ *
+ * Incoming rows are materialized into the app's own tables, so every query, balance and
+ * statistic reads them like local rows. What the app's rules would refuse after a merge —
+ * rows under a category another device deleted, two categories of one name, two default
+ * accounts — is repaired with ordinary journaled writes, which other devices then receive,
+ * so the books converge to the same repaired state everywhere.
+ *
+ * Runs inside the caller's transaction.
+ */
+export class Merger {
+  private readonly getEntry: Database.Statement;
+  private readonly putEntry: Database.Statement;
+  private readonly statements = new Map<string, Database.Statement>();
+  constructor(
+    private readonly db: Database.Database,
+    private readonly journal: Journal,
+  ) {
+    this.getEntry = db.prepare('SELECT ts, cols, deleted, ghost FROM sync_rows WHERE tbl = ? AND row = ?');
+    this.putEntry = db.prepare(
+      `INSERT INTO sync_rows (tbl, row, ts, cols, deleted, ghost) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tbl, row) DO UPDATE SET ts = excluded.ts, cols = excluded.cols, deleted = excluded.deleted, ghost = excluded.ghost`,
+    );
+  }
+
+  /** Merges rows (any order); returns how many rows changed here. */
+  merge(changes: Iterable<RowChange>): number {
+    const byTable = new Map<string, RowChange[]>();
+    for (const change of changes) {
+      if (!TABLES_BY_NAME.has(change.table)) continue; // a table of a newer version: ignored until this one knows it
+      let list = byTable.get(change.table);
+      if (!list) byTable.set(change.table, (list = []));
+      list.push(change);
+    }
+    let changed = 0;
+    // Referenced tables first, so references resolve within one file. Deletes go last, in
+    // the reverse order: a file that moves rows out of a category and then deletes it (the
+    // app's delete-with-move) must move them before the delete releases what still points
+    // at the category — else the move arrives after a fallback repair stamped later than it.
+    for (const table of SYNCED_TABLES) {
+      for (const change of byTable.get(table.name) ?? []) {
+        if (!isDelete(change) && this.mergeRow(table, change)) changed += 1;
+      }
+    }
+    for (const table of [...SYNCED_TABLES].reverse()) {
+      for (const change of byTable.get(table.name) ?? []) {
+        if (isDelete(change) && this.mergeRow(table, change)) changed += 1;
+      }
+    }
+    if (changed > 0) {
+      this.retryWaiting();
+      this.repairDefaults();
+    }
+    return changed;
+  }
+
+  private mergeRow(table: SyncedTable, change: RowChange): boolean {
+    const known = new Set([DELETED, ...table.columns.map((c) => c.name)]);
+    const raw = this.getEntry.get(table.name, change.key) as { ts: string; cols: string; deleted: number; ghost: string | null } | undefined;
+    const entry: Entry = raw
+      ? {
+          ts: raw.ts,
+          cols: JSON.parse(raw.cols) as Record<string, string>,
+          deleted: raw.deleted,
+          ghost: raw.ghost === null ? null : (JSON.parse(raw.ghost) as Record<string, unknown>),
+        }
+      : { ts: DeviceClock.ZERO, cols: {}, deleted: 0, ghost: null };
+    // Without an entry the row predates sync here: it is in its table or nowhere.
+    const inTable = raw ? raw.deleted === 0 && raw.ghost === null : this.exists(table, change.key);
+    if (!raw && !inTable) entry.ghost = {};
+    const accepted: Record<string, unknown> = {};
+    let current: Record<string, unknown> | null = null;
+    for (const [column, ts, value] of change.cells) {
+      if (!known.has(column)) continue;
+      const local = entry.cols[column] ?? entry.ts;
+      if (ts < local) continue;
+      if (ts === local) {
+        // Equal stamps are the same change — except on rows both sides had before sync.
+        if (ts !== DeviceClock.ZERO) continue;
+        current ??= inTable ? this.read(table, change.key) : (entry.ghost ?? {});
+        const mine = column === DELETED ? (raw || inTable ? entry.deleted : undefined) : current?.[column];
+        if (mine !== undefined && JSON.stringify(value) <= JSON.stringify(mine)) continue;
+      }
+      entry.cols[column] = ts;
+      accepted[column] = value;
+    }
+    if (Object.keys(accepted).length === 0) return false;
+    if (DELETED in accepted) entry.deleted = accepted[DELETED] ? 1 : 0;
+    delete accepted[DELETED];
+    this.compact(table, entry);
+    const repairs: (() => void)[] = [];
+    if (entry.deleted) {
+      if (inTable) {
+        entry.ghost = { ...this.read(table, change.key), ...accepted };
+        this.releaseDependents(table, change.key);
+        this.applied(() => this.stmt(`DELETE FROM ${table.name} WHERE ${table.key} = ?`).run(change.key));
+      } else {
+        entry.ghost = { ...(entry.ghost ?? {}), ...accepted };
+      }
+    } else if (inTable) {
+      const resolved = this.resolve(table, change.key, accepted, repairs, false);
+      if (resolved === null) {
+        // A reference to a row not seen yet: the row waits out of its table until it arrives.
+        entry.ghost = { ...this.read(table, change.key), ...accepted };
+        this.applied(() => this.stmt(`DELETE FROM ${table.name} WHERE ${table.key} = ?`).run(change.key));
+      } else if (Object.keys(resolved).length > 0) {
+        this.applied(() => this.update(table, change.key, resolved));
+      }
+    } else {
+      const values = { ...(entry.ghost ?? {}), ...accepted };
+      entry.ghost = this.tryInsert(table, change.key, values, repairs) ? null : values;
+    }
+    this.putEntry.run(
+      table.name,
+      change.key,
+      entry.ts,
+      JSON.stringify(entry.cols),
+      entry.deleted,
+      entry.ghost === null ? null : JSON.stringify(entry.ghost),
+    );
+    for (const repair of repairs) repair();
+    return true;
+  }
+
+  /** Folds per-column stamps equal to the row's into the row stamp (an insert message: one stamp for all). */
+  private compact(table: SyncedTable, entry: Entry): void {
+    const stamps = [DELETED, ...table.columns.map((c) => c.name)].map((c) => entry.cols[c] ?? entry.ts);
+    if (stamps.every((s) => s === stamps[0])) {
+      entry.ts = stamps[0]!;
+      entry.cols = {};
+    }
+  }
+
+  /** Inserts a complete row whose references resolve; false when it must wait. */
+  private tryInsert(table: SyncedTable, key: string, values: Record<string, unknown>, repairs: (() => void)[]): boolean {
+    if (!table.columns.every((c) => c.name in values)) return false;
+    const resolved = this.resolve(table, key, values, repairs, true);
+    if (resolved === null) return false;
+    const columns = [table.key, ...table.columns.map((c) => c.name)];
+    this.applied(() =>
+      this.stmt(`INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
+        key,
+        ...table.columns.map((c) => bindable(resolved[c.name])),
+      ),
+    );
+    return true;
+  }
+
+  /**
+   * Local values for travelling ones: references become local ids. null when a referenced
+   * row is unknown here (the row waits). A reference to a deleted row is repaired the way the
+   * app would have: rows move to the fallback category or the default account, a budget of a
+   * deleted category goes. Name collisions are repaired by renaming one of the two rows.
+   */
+  private resolve(
+    table: SyncedTable,
+    key: string,
+    values: Record<string, unknown>,
+    repairs: (() => void)[],
+    inserting: boolean,
+  ): Record<string, unknown> | null {
+    const out: Record<string, unknown> = {};
+    for (const column of table.columns) {
+      if (!(column.name in values)) continue;
+      const value = values[column.name];
+      if (column.keyRef && value !== null) {
+        const target = TABLES_BY_NAME.get(column.keyRef)!;
+        if (!this.exists(target, String(value))) return null;
+      }
+      if (!column.ref || value === null) {
+        out[column.name] = value;
+        continue;
+      }
+      const target = TABLES_BY_NAME.get(column.ref)!;
+      const id = this.localId(target, String(value));
+      if (id !== undefined) {
+        out[column.name] = id;
+        continue;
+      }
+      if (!this.tombstoned(target, String(value))) return null;
+      const fallback = this.fallback(table, column, values, key);
+      if (fallback === 'drop') {
+        repairs.push(() => this.dropRow(table, key));
+        out[column.name] = null;
+        return inserting ? null : out;
+      }
+      out[column.name] = fallback;
+      repairs.push(() => this.update(table, key, { [column.name]: fallback }));
+    }
+    if (table.uniqueName && table.uniqueName.column in out) this.settleName(table, key, values, out, repairs);
+    return out;
+  }
+
+  private settleName(table: SyncedTable, key: string, values: Record<string, unknown>, out: Record<string, unknown>, repairs: (() => void)[]): void {
+    const { column, scope } = table.uniqueName!;
+    const name = String(out[column]);
+    const scopeValues = scope.map((s) => (s in values ? values[s] : this.read(table, key)?.[s]));
+    const where = [`${column} = ?`, `${table.key} != ?`, ...scope.map((s) => `${s} = ?`)].join(' AND ');
+    const other = this.stmt(`SELECT ${table.key} AS k FROM ${table.name} WHERE ${where}`).get(name, key, ...scopeValues) as { k: string } | undefined;
+    if (!other) return;
+    // The row with the larger key yields, on every device alike.
+    if (key > other.k) {
+      const renamed = suffixed(name, key);
+      out[column] = renamed;
+      repairs.push(() => this.update(table, key, { [column]: renamed }));
+    } else {
+      this.update(table, other.k, { [column]: suffixed(name, other.k) });
+    }
+  }
+
+  /** What a row's reference to a deleted row becomes. */
+  private fallback(table: SyncedTable, column: SyncedColumn, values: Record<string, unknown>, key: string): number | 'drop' {
+    if (table.name === 'transactions' && column.ref === 'categories') {
+      const type = (values.type as string | undefined) ?? (this.read(table, key)?.type as string | undefined) ?? 'EXPENSE';
+      return this.fallbackCategory(type);
+    }
+    if (column.ref === 'accounts') return this.defaultAccount();
+    return 'drop';
+  }
+
+  private fallbackCategory(type: string): number {
+    const id = this.stmt(`SELECT id FROM categories WHERE type = ? ORDER BY (name = '${OTHER_CATEGORY}') DESC, sort_order, id LIMIT 1`)
+      .pluck()
+      .get(type) as number | undefined;
+    return id ?? (this.stmt('SELECT id FROM categories ORDER BY id LIMIT 1').pluck().get() as number);
+  }
+
+  private defaultAccount(): number {
+    return this.stmt('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').pluck().get() as number;
+  }
+
+  /** Before a row another device deleted leaves its table: what points at it moves on, journaled. */
+  private releaseDependents(table: SyncedTable, key: string): void {
+    if (!table.localId) return;
+    const id = this.localId(table, key);
+    if (id === undefined) return;
+    for (const dependent of SYNCED_TABLES) {
+      for (const column of dependent.columns.filter((c) => c.ref === table.name)) {
+        const rows = this.stmt(`SELECT ${dependent.key} AS k FROM ${dependent.name} WHERE ${column.name} = ?`).all(id) as { k: string }[];
+        for (const { k } of rows) {
+          const fallback = this.fallback(dependent, column, {}, k);
+          if (fallback === 'drop') this.dropRow(dependent, k);
+          else this.update(dependent, k, { [column.name]: fallback });
+        }
+      }
+    }
+  }
+
+  /** Deletes a row as a local, journaled change (a repair); a row not in its table is tombstoned in the journal. */
+  private dropRow(table: SyncedTable, key: string): void {
+    if (this.exists(table, key)) this.stmt(`DELETE FROM ${table.name} WHERE ${table.key} = ?`).run(key);
+    else this.journal.record(table.name, key, { [DELETED]: 1 });
+  }
+
+  /** Rows that waited for a referenced row: inserted once it is here. */
+  private retryWaiting(): void {
+    for (const table of SYNCED_TABLES) {
+      const waiting = this.stmt('SELECT row, ghost FROM sync_rows WHERE tbl = ? AND ghost IS NOT NULL AND deleted = 0').all(table.name) as {
+        row: string;
+        ghost: string;
+      }[];
+      for (const { row, ghost } of waiting) {
+        const repairs: (() => void)[] = [];
+        if (this.tryInsert(table, row, JSON.parse(ghost) as Record<string, unknown>, repairs)) {
+          this.stmt('UPDATE sync_rows SET ghost = NULL WHERE tbl = ? AND row = ?').run(table.name, row);
+          for (const repair of repairs) repair();
+        }
+      }
+    }
+  }
+
+  /**
+   * Exactly one open default account, on every device alike. Two devices may each have set
+   * one (the later choice stays); a concurrent archive may have hit the default (it stops
+   * being the default); and a row created on two devices at once takes the later insert's
+   * cells whole, so a default set on the earlier copy can come back unset. Without a default
+   * left, the preset account (or else the first open one by key) takes it.
+   */
+  private repairDefaults(): void {
+    const accounts = TABLES_BY_NAME.get('accounts')!;
+    const defaults = this.stmt(
+      `SELECT a.sync_id AS k, a.archived_at IS NOT NULL AS archived, COALESCE(json_extract(s.cols, '$.is_default'), s.ts, '${DeviceClock.ZERO}') AS ts
+       FROM accounts a LEFT JOIN sync_rows s ON s.tbl = 'accounts' AND s.row = a.sync_id WHERE a.is_default = 1`,
+    ).all() as { k: string; archived: number; ts: string }[];
+    const open = defaults.filter((d) => !d.archived);
+    open.sort((a, b) => (a.ts === b.ts ? (a.k < b.k ? -1 : 1) : a.ts > b.ts ? -1 : 1));
+    const keep = open[0];
+    for (const loser of defaults.filter((d) => d !== keep)) this.update(accounts, loser.k, { is_default: 0 });
+    if (keep) return;
+    const heir = this.stmt(`SELECT sync_id FROM accounts ORDER BY archived_at IS NOT NULL, sync_id LIMIT 1`).pluck().get() as string | undefined;
+    if (heir !== undefined) this.update(accounts, heir, { is_default: 1 });
+  }
+
+  // ---- small helpers ----------------------------------------------------------------
+
+  private applied<T>(fn: () => T): T {
+    return this.journal.applying(fn);
+  }
+
+  private update(table: SyncedTable, key: string, values: Record<string, unknown>): void {
+    const columns = Object.keys(values);
+    this.stmt(`UPDATE ${table.name} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE ${table.key} = ?`).run(
+      ...columns.map((c) => bindable(values[c])),
+      key,
+    );
+  }
+
+  private exists(table: SyncedTable, key: string): boolean {
+    return this.stmt(`SELECT 1 FROM ${table.name} WHERE ${table.key} = ?`).get(key) !== undefined;
+  }
+
+  private localId(table: SyncedTable, key: string): number | undefined {
+    return this.stmt(`SELECT ${table.localId} FROM ${table.name} WHERE ${table.key} = ?`).pluck().get(key) as number | undefined;
+  }
+
+  private tombstoned(table: SyncedTable, key: string): boolean {
+    return this.stmt('SELECT deleted FROM sync_rows WHERE tbl = ? AND row = ?').pluck().get(table.name, key) === 1;
+  }
+
+  /** A row's travelling values (references as keys), or null. */
+  private read(table: SyncedTable, key: string): Record<string, unknown> | null {
+    const select = table.columns.map((c) => `${travellingValue(c, 'r')} AS ${c.name}`).join(', ');
+    return (this.stmt(`SELECT ${select} FROM ${table.name} r WHERE r.${table.key} = ?`).get(key) as Record<string, unknown> | undefined) ?? null;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+}
+
+/** A change that deletes its row (a change file's delete, or a snapshot's tombstone). */
+function isDelete(change: RowChange): boolean {
+  return change.cells.some(([column, , value]) => column === DELETED && value === 1);
+}
+
+function bindable(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return value;
+}
+
+function suffixed(name: string, key: string): string {
+  return `${name}·${createHash('sha1').update(key).digest('hex').slice(0, 4)}`;
+}

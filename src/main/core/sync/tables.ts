@@ -1,0 +1,102 @@
+/**
+ * The tables that sync, declared once. The change journal (triggers generated from these
+ * declarations), the apply step, snapshots and repairs all work from this list, so a new
+ * table of the books syncs by being declared here (plus a migration giving it a `sync_id`
+ * when its own key differs per device), not by new sync code.
+ */
+export interface SyncedColumn {
+  name: string;
+  /** The column holds the local integer id of a row of this synced table; it travels as that row's sync key. */
+  ref?: string;
+  /** The column holds the key of a row of this synced table (the same value everywhere) that must exist first. */
+  keyRef?: string;
+}
+
+export interface SyncedTable {
+  name: string;
+  /** The column holding the row's key, the same on every device. */
+  key: string;
+  /** The integer id column other tables reference (local to one device). */
+  localId?: string;
+  /**
+   * SQL computing the key of a row inserted without one (`r.` is the new row). Keys derived
+   * from what the row is (a category's type and name, a budget's month and category) make
+   * two devices that create "the same" row create ONE row, never a duplicate.
+   */
+  assignKey?: string;
+  columns: readonly SyncedColumn[];
+  /** UNIQUE name columns: a collision between rows of two devices is repaired by renaming one. */
+  uniqueName?: { column: string; scope: readonly string[] };
+}
+
+const randomKey = (prefix: string) => `'${prefix}' || lower(hex(randomblob(8)))`;
+
+export const SYNCED_TABLES: readonly SyncedTable[] = [
+  {
+    name: 'accounts',
+    key: 'sync_id',
+    localId: 'id',
+    assignKey: `CASE WHEN EXISTS (SELECT 1 FROM accounts x WHERE x.sync_id = 'a:' || r.name) THEN ${randomKey('u:')} ELSE 'a:' || r.name END`,
+    columns: [
+      { name: 'name' },
+      { name: 'is_default' },
+      { name: 'hidden' },
+      { name: 'sort_order' },
+      { name: 'created_at' },
+      { name: 'initial_balance_fen' },
+      { name: 'archived_at' },
+    ],
+    uniqueName: { column: 'name', scope: [] },
+  },
+  {
+    name: 'categories',
+    key: 'sync_id',
+    localId: 'id',
+    assignKey: `CASE WHEN EXISTS (SELECT 1 FROM categories x WHERE x.sync_id = 'c:' || r.type || ':' || r.name) THEN ${randomKey('u:')} ELSE 'c:' || r.type || ':' || r.name END`,
+    columns: [{ name: 'name' }, { name: 'type' }, { name: 'preset' }, { name: 'hidden' }, { name: 'sort_order' }, { name: 'created_at' }],
+    uniqueName: { column: 'name', scope: ['type'] },
+  },
+  {
+    name: 'budget_months',
+    key: 'month',
+    columns: [{ name: 'updated_at' }],
+  },
+  {
+    name: 'budgets',
+    key: 'sync_id',
+    assignKey: `r.month || ':' || COALESCE((SELECT sync_id FROM categories c WHERE c.id = r.category_id), '*')`,
+    columns: [{ name: 'month', keyRef: 'budget_months' }, { name: 'category_id', ref: 'categories' }, { name: 'amount_fen' }],
+  },
+  {
+    name: 'transactions',
+    key: 'id',
+    columns: [
+      { name: 'amount_fen' },
+      { name: 'currency' },
+      { name: 'type' },
+      { name: 'category_id', ref: 'categories' },
+      { name: 'account_id', ref: 'accounts' },
+      { name: 'description' },
+      { name: 'occurred_at' },
+      { name: 'occurred_date' },
+      { name: 'occurred_ms' },
+      { name: 'source' },
+      { name: 'created_at' },
+      { name: 'updated_at' },
+      { name: 'to_account_id', ref: 'accounts' },
+      { name: 'counterparty' },
+    ],
+  },
+];
+
+export const TABLES_BY_NAME: ReadonlyMap<string, SyncedTable> = new Map(SYNCED_TABLES.map((t) => [t.name, t]));
+
+/** The pseudo-column of a row's existence: 1 deleted, 0 alive. A delete wins over concurrent edits of other columns. */
+export const DELETED = '_deleted';
+
+/** SQL for a column's value as it travels: references become the referenced row's key. */
+export function travellingValue(column: SyncedColumn, row: string): string {
+  if (!column.ref) return `${row}.${column.name}`;
+  const target = TABLES_BY_NAME.get(column.ref)!;
+  return `(SELECT x.${target.key} FROM ${target.name} x WHERE x.${target.localId} = ${row}.${column.name})`;
+}
