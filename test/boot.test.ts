@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -260,6 +260,24 @@ describe('the built bundle in other start conditions', () => {
       ok: true,
       value: { name: '微信支付账单.csv', dataBase64: Buffer.from('交易时间,金额\n').toString('base64') },
     });
+  }, 90_000);
+
+  it('syncs through a folder: key derived, snapshot built in a worker, files sealed', async () => {
+    const syncDir = join(scratch, 'sync-remote');
+    const run = await boot({ env: { BOOT_DRIVE: 'sync', BOOT_SYNC_DIR: syncDir, STANDIN_KEYRING: 'gnome_libsecret' } });
+    expect(run.report.problems, run.stderr).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ok(run.report.results['syncTest'])).toMatchObject({ ok: true, value: { reachable: true, existing: false } });
+    expect(ok(run.report.results['syncConfigure']), JSON.stringify(run.report.results['syncConfigure'])).toMatchObject({
+      ok: true,
+      value: { state: 'idle', error: null, pending: 0 },
+    });
+    expect(ok(run.report.results['syncNow'])).toMatchObject({ ok: true, value: { state: 'idle', error: null, pending: 0 } });
+    const files = readdirSync(syncDir).sort();
+    expect(files).toContain('suikouji-sync.json');
+    expect(files.filter((f) => /\.s\.\d{10}\.skj$/.test(f))).toHaveLength(1);
+    expect(files.filter((f) => /\.c\.\d{10}\.skj$/.test(f))).toHaveLength(1);
+    for (const f of files) expect(readFileSync(join(syncDir, f)).includes(Buffer.from('打包的'))).toBe(false);
   }, 90_000);
 
   const sharedModel = resolve(root, '../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M');

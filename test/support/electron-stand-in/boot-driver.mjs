@@ -89,6 +89,18 @@ async function drive() {
     app.quit();
     return;
   }
+  if (process.env['BOOT_DRIVE'] === 'sync') {
+    // Sync through the built bundle: the key derivation, the journal, the snapshot built in a
+    // worker thread (which must find better-sqlite3 outside the bundle) and sealed files.
+    await call('addTransaction', { amountYuan: 18.5, type: 'EXPENSE', category: '餐饮', date: '2026-11-20', time: '12:00', note: '打包的午饭' });
+    const setup = { remote: { kind: 'folder', path: process.env['BOOT_SYNC_DIR'] }, passphrase: 'boot-sync-passphrase', deviceName: '启动测试' };
+    results.syncTest = await call('syncTest', setup);
+    results.syncConfigure = await call('syncConfigure', setup);
+    await call('addTransaction', { amountYuan: 7, type: 'EXPENSE', category: '交通', date: '2026-11-20', time: '13:00', note: '打包的车费' });
+    results.syncNow = await call('syncNow', {});
+    app.quit();
+    return;
+  }
   if (process.env['BOOT_DRIVE'] === 'model-folder') {
     results.before = await call('modelList', {});
     results.useFolder = await call('modelUseFolder', { path: process.env['BOOT_MODEL_DIR'] });

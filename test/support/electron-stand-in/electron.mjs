@@ -487,7 +487,8 @@ export { NotificationExport as Notification };
 export const safeStorage = strict(
   {
     isEncryptionAvailable: () => true,
-    getSelectedStorageBackend: () => 'basic_text',
+    // Linux without a keyring unless a test plays one (STANDIN_KEYRING=gnome_libsecret).
+    getSelectedStorageBackend: () => process.env['STANDIN_KEYRING'] ?? 'basic_text',
     encryptString: (plain) => Buffer.from(plain, 'utf8'),
     decryptString: (cipher) => Buffer.from(cipher).toString('utf8'),
   },

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BackupInfo, BackupListing, IpcResult } from '@shared/ipc/index';
+import type { BackupInfo, BackupListing, IpcResult, SyncStatus } from '@shared/ipc/index';
 import type { WindowAction } from '@shared/ipc/app';
 import BackupSection from './BackupSection.svelte';
 
@@ -41,7 +41,44 @@ async function open(api = new FakeBackupApi()) {
   return api;
 }
 
+/** The same commands on a computer that syncs. */
+class SyncingBackupApi extends FakeBackupApi {
+  syncStatus = async (): Promise<IpcResult<SyncStatus>> => ({
+    ok: true,
+    value: {
+      state: 'idle',
+      remote: { kind: 'folder', path: '/sync' },
+      deviceId: '0123456789abcdef',
+      deviceName: '书房',
+      lastSyncAt: null,
+      pending: 0,
+      error: null,
+      retryAt: null,
+      devices: [],
+      progress: null,
+    },
+  });
+}
+
 describe('backup section', () => {
+  it('explains, before a restore is confirmed on a computer that syncs, that synced changes come back', async () => {
+    await open(new SyncingBackupApi());
+    await fireEvent.click(screen.getByRole('radio', { name: /2026-03-04 09:00:00/ }));
+    await fireEvent.click(screen.getByRole('button', { name: '从备份恢复…' }));
+    await tick();
+    const confirm = screen.getByRole('group', { name: '确认恢复' });
+    expect(confirm.textContent).toContain('这台电脑开着同步');
+    expect(confirm.textContent).toContain('重新合并回来');
+  });
+
+  it('says nothing of sync where the computer does not sync', async () => {
+    await open();
+    await fireEvent.click(screen.getByRole('radio', { name: /2026-03-04 09:00:00/ }));
+    await fireEvent.click(screen.getByRole('button', { name: '从备份恢复…' }));
+    await tick();
+    expect(screen.getByRole('group', { name: '确认恢复' }).textContent).not.toContain('同步');
+  });
+
   it('lists backups with time, rows and size, and backs up now', async () => {
     const api = await open();
     expect(screen.getByRole('radio', { name: '2026-03-05 09:00:00 · 14 笔 · 44 KB' })).toBeTruthy();
