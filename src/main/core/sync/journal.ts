@@ -6,8 +6,10 @@ import { DELETED, SYNCED_TABLES, travellingValue, type SyncedTable } from './tab
  * The change journal: SQLite triggers, generated from the declared tables, record every
  * write of the books in the SAME transaction as the write itself (a kill -9 can never
  * separate them), whichever code path wrote it — voice saves, the form, edits, undo/redo,
- * imports, category moves. Each write stamps its cells' timestamps in `sync_rows` and, once
- * sync is on, queues the change in `sync_outbox` for the next push.
+ * imports, category moves. Once the device syncs, each write stamps its cells in `sync_rows`
+ * and queues the change in `sync_outbox` for the next push. Before that nothing is kept: a
+ * device's first push is a snapshot of its whole books, and rows without stamps count as
+ * older than any edit.
  *
  * Writes that apply other devices' changes run with the journal paused (`applying`): they
  * carry their own timestamps, and re-journaling them would echo them back.
@@ -123,35 +125,38 @@ function tableTriggers(t: SyncedTable): string[] {
   const values = (row: string) => t.columns.flatMap((c) => [lit(c.name), travellingValue(c, row)]).join(', ');
   const insertName = `sync_journal_${t.name}_insert`;
   const deleteName = `sync_journal_${t.name}_delete`;
-  const out: string[] = [drop(insertName), drop(deleteName)];
-  // Keys are assigned after the insert: SQLite triggers cannot change NEW.
+  const keyName = `sync_key_${t.name}`;
+  const out: string[] = [drop(insertName), drop(deleteName), drop(keyName)];
+  // Keys are assigned after the insert (SQLite triggers cannot change NEW), whether or not
+  // the device syncs yet: a row made before sync was set up needs its key when it is sent.
+  // The journal trigger assigns too, as the order in which SQLite fires the two is not given.
   const assign = t.assignKey
     ? `UPDATE ${t.name} SET ${t.key} = (SELECT ${t.assignKey} FROM ${t.name} r WHERE r.rowid = NEW.rowid) WHERE rowid = NEW.rowid AND ${t.key} IS NULL;`
     : '';
-  out.push(`CREATE TEMP TRIGGER ${insertName} AFTER INSERT ON main.${t.name} WHEN sync_local() BEGIN
+  if (t.assignKey) out.push(`CREATE TEMP TRIGGER ${keyName} AFTER INSERT ON main.${t.name} WHEN NEW.${t.key} IS NULL BEGIN ${assign} END;`);
+  out.push(`CREATE TEMP TRIGGER ${insertName} AFTER INSERT ON main.${t.name} WHEN sync_local() AND sync_capture() BEGIN
     ${assign}
     INSERT INTO sync_rows (tbl, row, ts, cols, deleted, ghost)
       SELECT ${lit(t.name)}, r.${t.key}, sync_ts(), '{}', 0, NULL FROM ${t.name} r WHERE r.rowid = NEW.rowid
       ON CONFLICT (tbl, row) DO UPDATE SET ts = excluded.ts, cols = '{}', deleted = 0, ghost = NULL;
     INSERT INTO sync_outbox (ts, tbl, row, vals)
       SELECT sync_last(), ${lit(t.name)}, r.${t.key}, json_object('${DELETED}', 0, ${values('r')}) FROM ${t.name} r
-      WHERE r.rowid = NEW.rowid AND sync_capture();
+      WHERE r.rowid = NEW.rowid;
   END;`);
   for (const c of t.columns) {
     const name = `sync_journal_${t.name}_${c.name}`;
     out.push(drop(name));
-    out.push(`CREATE TEMP TRIGGER ${name} AFTER UPDATE OF ${c.name} ON main.${t.name} WHEN sync_local() AND OLD.${c.name} IS NOT NEW.${c.name} BEGIN
+    out.push(`CREATE TEMP TRIGGER ${name} AFTER UPDATE OF ${c.name} ON main.${t.name} WHEN sync_local() AND sync_capture() AND OLD.${c.name} IS NOT NEW.${c.name} BEGIN
     INSERT INTO sync_rows (tbl, row, ts, cols) VALUES (${lit(t.name)}, NEW.${t.key}, '${DeviceClock.ZERO}', json_object('${c.name}', sync_ts()))
       ON CONFLICT (tbl, row) DO UPDATE SET cols = json_set(sync_rows.cols, '$.${c.name}', sync_last());
-    INSERT INTO sync_outbox (ts, tbl, row, vals) SELECT sync_last(), ${lit(t.name)}, NEW.${t.key}, json_object('${c.name}', ${travellingValue(c, 'NEW')})
-      WHERE sync_capture();
+    INSERT INTO sync_outbox (ts, tbl, row, vals) VALUES (sync_last(), ${lit(t.name)}, NEW.${t.key}, json_object('${c.name}', ${travellingValue(c, 'NEW')}));
   END;`);
   }
-  out.push(`CREATE TEMP TRIGGER ${deleteName} AFTER DELETE ON main.${t.name} WHEN sync_local() BEGIN
+  out.push(`CREATE TEMP TRIGGER ${deleteName} AFTER DELETE ON main.${t.name} WHEN sync_local() AND sync_capture() BEGIN
     INSERT INTO sync_rows (tbl, row, ts, cols, deleted, ghost)
       VALUES (${lit(t.name)}, OLD.${t.key}, '${DeviceClock.ZERO}', json_object('${DELETED}', sync_ts()), 1, json_object(${values('OLD')}))
       ON CONFLICT (tbl, row) DO UPDATE SET cols = json_set(sync_rows.cols, '$.${DELETED}', sync_last()), deleted = 1, ghost = excluded.ghost;
-    INSERT INTO sync_outbox (ts, tbl, row, vals) SELECT sync_last(), ${lit(t.name)}, OLD.${t.key}, json_object('${DELETED}', 1) WHERE sync_capture();
+    INSERT INTO sync_outbox (ts, tbl, row, vals) VALUES (sync_last(), ${lit(t.name)}, OLD.${t.key}, json_object('${DELETED}', 1));
   END;`);
   return out;
 }
