@@ -87,8 +87,8 @@ export class SyncService {
   localChange(): void {
     if (!this.config || this.disposed) return;
     // While backing off, the retry time stands: hammering a failing server helps nobody.
-    if (this.error && this.retryAt !== null) return;
-    this.schedule(this.options.debounceMs ?? 2000);
+    // The status still goes out: the windows show the pending count growing.
+    if (!(this.error && this.retryAt !== null)) this.schedule(this.options.debounceMs ?? 2000);
     this.emit();
   }
 
@@ -182,7 +182,6 @@ export class SyncService {
     this.clock.clearTimeout(this.timer);
     this.timer = null;
     const round = (async () => {
-      this.emit();
       try {
         const result = await this.engineFor(config).round();
         this.error = null;
@@ -210,6 +209,8 @@ export class SyncService {
       }
       this.emit();
     });
+    // After `running` is set, so the status says 'syncing' (the round's body ran up to its first await already).
+    this.emit();
     return this.running;
   }
 
