@@ -53,10 +53,12 @@ export interface ScriptedModel {
 export interface AppHarnessOptions {
   /** 'offline': local rules only. 'llm': direct mode against the loopback model. */
   connection: 'offline' | 'llm';
+  /** Sync overrides (a cheap scrypt, a short debounce); the remote itself is set up through 设置. */
+  sync?: AppCoreOptions['sync'];
 }
 
 /** The app core's options an e2e test may set: a model catalog on a loopback server, a scripted mic. */
-export type BootOptions = Pick<AppCoreOptions, 'models'> & { voice?: Omit<NonNullable<AppCoreOptions['voice']>, 'tts'> };
+export type BootOptions = Pick<AppCoreOptions, 'models' | 'sync'> & { voice?: Omit<NonNullable<AppCoreOptions['voice']>, 'tts'> };
 
 export interface AppHarness {
   page: Page;
@@ -107,16 +109,19 @@ export interface ShellDialogs {
   /** The suggested names the save dialogs offered, oldest first. */
   suggested: string[];
   openFile: string | null;
+  /** What the folder picker chooses (设置 → 同步's 选择…); null: the user closed it. */
+  folder: string | null;
   cancelNext(): void;
 }
 
-function shellDialogs(saveDir: string): ShellDialogs & Pick<AppCoreOptions, 'chooseSavePath' | 'chooseOpenPath'> {
+function shellDialogs(saveDir: string): ShellDialogs & Pick<AppCoreOptions, 'chooseSavePath' | 'chooseOpenPath' | 'pickFolder'> {
   let cancel = false;
   const dialogs = {
     saveDir,
     saved: [] as string[],
     suggested: [] as string[],
     openFile: null as string | null,
+    folder: null as string | null,
     cancelNext: () => void (cancel = true),
     chooseSavePath: async (suggestedName: string) => {
       dialogs.suggested.push(suggestedName);
@@ -130,6 +135,7 @@ function shellDialogs(saveDir: string): ShellDialogs & Pick<AppCoreOptions, 'cho
       return path;
     },
     chooseOpenPath: async () => dialogs.openFile,
+    pickFolder: async () => dialogs.folder,
   };
   return dialogs;
 }
@@ -147,9 +153,11 @@ export async function bootApp(dataDir: string, options: BootOptions = {}): Promi
     notify: (notice) => notifications.push(notice),
     chooseSavePath: dialogs.chooseSavePath,
     chooseOpenPath: dialogs.chooseOpenPath,
+    pickFolder: dialogs.pickFolder,
     // Spoken replies still reach the page (ttsSpoken), without a sound card.
     voice: { ...options.voice, tts: { engine: 'log', log: () => {} } },
     ...(options.models ? { models: options.models } : {}),
+    ...(options.sync ? { sync: options.sync } : {}),
     log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
   });
   const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
@@ -186,7 +194,7 @@ export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions
         secrets: { dashscopeApiKey: FAKE_LLM_KEY },
       });
     }
-    const { core, bridge, windowActions, notifications, dialogs } = await bootApp(dataDir);
+    const { core, bridge, windowActions, notifications, dialogs } = await bootApp(dataDir, appOptions.sync ? { sync: appOptions.sync } : {});
     const { ledger } = core;
     const pages: Page[] = [];
     const harness: AppHarness = {
