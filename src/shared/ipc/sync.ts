@@ -88,7 +88,7 @@ export interface SyncStatus {
 }
 
 export interface SyncTestResult {
-  /** True when the server (or folder) answered and the login worked. */
+  /** True when the setup works: the server (or folder) answered, the login worked and, for books already there, the passphrase is right. */
   reachable: boolean;
   /** True: the remote already holds books (the passphrase was checked against them). */
   existing: boolean;

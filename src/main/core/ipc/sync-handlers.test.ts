@@ -160,7 +160,7 @@ describe('sync commands at the boundary', () => {
     const other = build(join(dir, 'other'), otherLedger);
     cores.push(other.sync);
     const wrong = await other.dispatch('syncTest', setup({ passphrase: 'not the passphrase' }));
-    expect(wrong).toMatchObject({ ok: true, value: { reachable: true, existing: true, message: expect.stringMatching(/^同步密码不对/) } });
+    expect(wrong).toMatchObject({ ok: true, value: { reachable: false, existing: true, message: expect.stringMatching(/^同步密码不对/) } });
     expect(await other.dispatch('syncConfigure', setup({ passphrase: 'not the passphrase' }))).toEqual({
       ok: false,
       error: { code: 'wrong_passphrase', message: '同步密码不对：请输入第一台设备设置同步时用的同步密码。' },

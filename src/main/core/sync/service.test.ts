@@ -416,7 +416,7 @@ describe('SyncService test(), configure() and stop()', () => {
       localRows: 2,
     });
     const wrong = await b.service.test(folderSetup({ passphrase: 'not the passphrase' }));
-    expect(wrong).toMatchObject({ reachable: true, existing: true, localRows: 2 });
+    expect(wrong).toMatchObject({ reachable: false, existing: true, localRows: 2 });
     expect(wrong.message).toMatch(/^同步密码不对：/);
 
     b.fault.next = unreachable;

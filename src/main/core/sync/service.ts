@@ -108,8 +108,9 @@ export class SyncService {
         : '连接成功：这是一个新的同步位置，开始同步后会用同步密码加密上传本机的账本。';
       return { reachable: true, existing, message, localRows };
     } catch (err) {
-      const reachable = err instanceof SyncError && err.code === 'wrong_passphrase';
-      return { reachable, existing: reachable, message: errorMessage(err), localRows };
+      // A wrong passphrase: the books are there, but this setup cannot be saved.
+      const existing = err instanceof SyncError && err.code === 'wrong_passphrase';
+      return { reachable: false, existing, message: errorMessage(err), localRows };
     }
   }
 
