@@ -30,7 +30,10 @@ function patchFetch(): void {
   getPatcher().patch('fetch', async (...args: unknown[]) => {
     const [url, init] = args as [string, RequestInit & { headers?: Record<string, string> }];
     const headers = { ...(init.headers ?? {}) };
-    const limit = Number(headers[LIMIT_HEADER] ?? LISTING_LIMIT);
+    // A file read names its limit; anything else (a listing) gets the listing's, and an answer
+    // beyond it is the server's fault, not a file to refuse.
+    const fileLimit = headers[LIMIT_HEADER];
+    const limit = Number(fileLimit ?? LISTING_LIMIT);
     delete headers[LIMIT_HEADER];
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     if (response.status >= 300 && response.status < 400) {
@@ -38,7 +41,7 @@ function patchFetch(): void {
       const where = response.headers.get('location') ?? '另一个地址';
       throw new SyncError('server_error', `服务器把请求转到了 ${where.slice(0, 200)}，为保护密码已拒绝：请在设置里填写最终的 WebDAV 地址。`);
     }
-    const body = await readCapped(response, limit);
+    const body = await readCapped(response, limit, fileLimit !== undefined);
     return new Response(response.status === 204 || response.status === 304 ? null : body, {
       status: response.status,
       statusText: response.statusText,
@@ -47,18 +50,23 @@ function patchFetch(): void {
   });
 }
 
-async function readCapped(response: Response, limit: number): Promise<Buffer> {
+async function readCapped(response: Response, limit: number, file: boolean): Promise<Buffer> {
   if (!response.body) return Buffer.alloc(0);
+  const tooLarge = (bytes: string) =>
+    file
+      ? new SyncError('refused_file', `服务器返回的数据${bytes}，已拒绝。`)
+      : new SyncError('server_error', `同步服务器的回答${bytes}，不像是同步文件夹的列表：请检查地址是不是 WebDAV 地址，稍后会自动重试。`);
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await response.body.cancel();
-    throw new SyncError('refused_file', `服务器返回的数据过大（${declared} 字节），已拒绝。`);
+    throw tooLarge(`过大（${declared} 字节）`);
   }
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.length;
-    if (total > limit) throw new SyncError('refused_file', `服务器返回的数据超过 ${limit} 字节，已拒绝。`);
+    // Leaving the loop cancels the stream: the rest of an endless answer is never read.
+    if (total > limit) throw tooLarge(`超过 ${limit} 字节`);
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
