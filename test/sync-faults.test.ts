@@ -483,6 +483,17 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
 
 // Kept apart so a hostile folder remote cannot reach the WebDAV suites' state.
 describe('hostile synced folders (FolderRemote)', () => {
+  it('reads no more than the limit, and a file gone since the listing is changed_underneath', async () => {
+    const folder = join(dir, 'read-limit');
+    mkdirSync(folder);
+    const remote = new FolderRemote(folder, 'a'.repeat(16));
+    writeFileSync(join(folder, 'x.skj'), Buffer.alloc(20, 1));
+    expect((await remote.read('x.skj', 20)).length).toBe(20);
+    await expect(remote.read('x.skj', 19)).rejects.toMatchObject({ code: 'refused_file' });
+    await expect(remote.read('gone.skj', 19)).rejects.toMatchObject({ code: 'changed_underneath' });
+    await expect(remote.read('../x.skj', 19)).rejects.toMatchObject({ code: 'refused_file' });
+  });
+
   it('a 1 GB file, a directory and a flipped byte named like data files: refused or skipped, nothing read beyond the limit', async () => {
     const folder = join(dir, 'shared-folder');
     const remote: MakeRemote = (d) => new FolderRemote(folder, d);

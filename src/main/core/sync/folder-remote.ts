@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SyncError } from './errors';
 import { type Remote, type RemoteListing } from './remote';
@@ -47,14 +47,35 @@ export class FolderRemote implements Remote {
   }
 
   async read(name: string, maxBytes: number): Promise<Buffer> {
+    const tooLarge = (size: number) => new SyncError('refused_file', `同步文件 ${name} 过大（${size} 字节），已拒绝。`);
+    let handle;
     try {
-      const s = await stat(this.path(name));
-      if (s.size > maxBytes) throw new SyncError('refused_file', `同步文件 ${name} 过大（${s.size} 字节），已拒绝。`);
-      return await readFile(this.path(name));
+      handle = await open(this.path(name), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT')
         throw new SyncError('changed_underneath', `同步文件 ${name} 在同步过程中不见了，稍后会自动重试。`);
       throw this.error(err);
+    }
+    try {
+      // The size of the file opened (not of whatever the name points to a moment later), and the
+      // limit kept while reading: a file another tool is still writing cannot grow past it.
+      const size = (await handle.stat()).size;
+      if (size > maxBytes) throw tooLarge(size);
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const buffer = Buffer.alloc(Math.min(Math.max(size, 1), 1024 * 1024));
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > maxBytes) throw tooLarge(total);
+        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+      }
+      return Buffer.concat(chunks);
+    } catch (err) {
+      throw this.error(err);
+    } finally {
+      await handle.close();
     }
   }
 
