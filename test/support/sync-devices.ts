@@ -4,6 +4,7 @@
 import type { ZonedNow } from '@shared/time';
 import { LedgerHistory, openLedger, type Ledger } from '@core/ledger/index';
 import { SyncEngine } from '@core/sync/engine';
+import { Journal } from '@core/sync/journal';
 import { MemoryStore, type MemoryRemote } from './memory-remote';
 import { NOW } from './ledger-fixtures';
 
@@ -25,17 +26,32 @@ export interface Device {
   history: LedgerHistory;
   engine: SyncEngine;
   remote: MemoryRemote;
+  /** Closes the ledger. */
+  close(): void;
+}
+
+/**
+ * A ledger whose device id is `deviceId` (migration 5 draws a random one), so a seed replays
+ * the same tie-breaks between devices: the id is set and a journal built again over it, as
+ * the next open of a file would. Its connection is the ledger's, so the app's writes land in it.
+ */
+function ledgerWithId(deviceId: string, options: { now: () => ZonedNow; syncNow: () => number }): Ledger {
+  const ledger = openLedger({ path: ':memory:', ...options });
+  ledger.database.prepare("UPDATE sync_state SET value = ? WHERE key = 'device_id'").run(deviceId);
+  (ledger as { journal: Journal }).journal = new Journal(ledger.database, { now: options.syncNow });
+  return ledger;
 }
 
 export function makeDevice(
   store: MemoryStore,
   name: string,
-  options: { clock?: TestClock; skewMs?: number; now?: () => ZonedNow; compactAfter?: number } = {},
+  options: { clock?: TestClock; skewMs?: number; now?: () => ZonedNow; compactAfter?: number; deviceId?: string } = {},
 ): Device {
   const clock = options.clock;
   const skew = options.skewMs ?? 0;
   const wall = clock ? () => clock.ms + skew : () => Date.now() + skew;
-  const ledger = openLedger({ path: ':memory:', now: options.now ?? (() => NOW), syncNow: wall });
+  const now = options.now ?? (() => NOW);
+  const ledger = options.deviceId ? ledgerWithId(options.deviceId, { now, syncNow: wall }) : openLedger({ path: ':memory:', now, syncNow: wall });
   ledger.journal.setCapture(true);
   const remote = store.remote(name);
   const engine = new SyncEngine({
@@ -49,13 +65,16 @@ export function makeDevice(
     compactAfter: options.compactAfter ?? 3,
     now: wall,
   });
-  return { name, ledger, history: new LedgerHistory(ledger, { limit: 1000 }), engine, remote };
+  return { name, ledger, history: new LedgerHistory(ledger, { limit: 1000 }), engine, remote, close: () => ledger.close() };
 }
 
-/** Devices A, B, C… over one new memory remote. */
-export function makeDevices(count: number, options: { clock?: TestClock; compactAfter?: number } = {}): { store: MemoryStore; devices: Device[] } {
+/** Devices A, B, C… over one new memory remote; `ids` fixes their device ids (16 hex digits each). */
+export function makeDevices(
+  count: number,
+  options: { clock?: TestClock; compactAfter?: number; ids?: readonly string[] } = {},
+): { store: MemoryStore; devices: Device[] } {
   const store = new MemoryStore();
-  const devices = Array.from({ length: count }, (_, i) => makeDevice(store, String.fromCharCode(65 + i), options));
+  const devices = Array.from({ length: count }, (_, i) => makeDevice(store, String.fromCharCode(65 + i), { ...options, deviceId: options.ids?.[i] }));
   return { store, devices };
 }
 

@@ -9,7 +9,7 @@ import { SyncError } from './errors';
 
 let open: Device[] = [];
 afterEach(() => {
-  for (const d of open) d.ledger.close();
+  for (const d of open) d.close();
   open = [];
 });
 
@@ -239,7 +239,59 @@ describe('categories and accounts', () => {
     a.ledger.archiveAccount(cmb.id, true);
     b.ledger.setDefaultAccount(b.ledger.listAccounts().find((x) => x.name === '招行')!.id);
     await quiesce(devices);
-    for (const d of devices) expect(d.ledger.listAccounts().filter((x) => x.isDefault).map((x) => [x.name, x.archived])).toEqual([['钱包', false]]);
+    for (const d of devices)
+      expect(
+        d.ledger
+          .listAccounts()
+          .filter((x) => x.isDefault)
+          .map((x) => [x.name, x.archived]),
+      ).toEqual([['钱包', false]]);
+    expectSameBooks(devices);
+  });
+
+  it('a name collision repaired on arrival travels to the other devices', async () => {
+    const { clock, devices } = setup(2);
+    const [b, c] = devices as [Device, Device];
+    const card = b.ledger.addAccount('信用卡');
+    b.ledger.renameAccount(card.id, '微信');
+    c.ledger.addAccount('微信');
+    await c.engine.round();
+    // B takes C's 「微信」 while its own account has that name: one of the two is renamed here.
+    await b.engine.round();
+    clock.tick(1000);
+    // C never sees the collision: its own, later 「信用卡」 outvotes B's rename.
+    c.ledger.addAccount('信用卡');
+    await quiesce([c, b]);
+    expect(
+      b.ledger
+        .accounts()
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(
+      c.ledger
+        .accounts()
+        .map((x) => x.name)
+        .sort(),
+    );
+    expectSameBooks(devices);
+  });
+
+  it('an account deleted on one device while another makes it the default and files rows in it', async () => {
+    const { clock, devices } = setup(2);
+    const [a, b] = devices as [Device, Device];
+    b.ledger.addAccount('招行');
+    await quiesce([b, a]);
+    clock.tick(1000);
+    const cmb = a.ledger.listAccounts().find((x) => x.name === '招行')!;
+    a.ledger.setDefaultAccount(cmb.id);
+    a.history.addTransaction(entry({ account: '招行', amountFen: 5000 }));
+    b.ledger.deleteAccount(b.ledger.listAccounts().find((x) => x.name === '招行')!.id);
+    // Used to fail A's every round: the rows moved to the default account, the very one leaving.
+    await quiesce([b, a]);
+    for (const d of devices) {
+      expect(d.ledger.accounts()).toEqual([{ name: '钱包', isDefault: true }]);
+      expect(d.ledger.list({}).rows.map((r) => [r.account, r.amountFen])).toEqual([['钱包', 5000]]);
+    }
     expectSameBooks(devices);
   });
 });

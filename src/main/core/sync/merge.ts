@@ -213,7 +213,7 @@ export class Merger {
         return inserting ? null : out;
       }
       out[column.name] = fallback;
-      repairs.push(() => this.update(table, key, { [column.name]: fallback }));
+      repairs.push(() => this.repair(table, key, { [column.name]: fallback }));
     }
     if (table.uniqueName && table.uniqueName.column in out) this.settleName(table, key, values, out, repairs);
     return out;
@@ -230,31 +230,46 @@ export class Merger {
     if (key > other.k) {
       const renamed = suffixed(name, key);
       out[column] = renamed;
-      repairs.push(() => this.update(table, key, { [column]: renamed }));
+      repairs.push(() => this.repair(table, key, { [column]: renamed }));
     } else {
       this.update(table, other.k, { [column]: suffixed(name, other.k) });
     }
   }
 
-  /** What a row's reference to a deleted row becomes. */
-  private fallback(table: SyncedTable, column: SyncedColumn, values: Record<string, unknown>, key: string): number | 'drop' {
+  /**
+   * What a row's reference to a deleted row becomes. `leaving` is the local id of the row
+   * being deleted right now, never a fallback: another device may have deleted the account
+   * this one just made the default, or a custom category that took the name 其他.
+   */
+  private fallback(
+    table: SyncedTable,
+    column: SyncedColumn,
+    values: Record<string, unknown>,
+    key: string,
+    leaving: number | null = null,
+  ): number | 'drop' {
     if (table.name === 'transactions' && column.ref === 'categories') {
       const type = (values.type as string | undefined) ?? (this.read(table, key)?.type as string | undefined) ?? 'EXPENSE';
-      return this.fallbackCategory(type);
+      return this.fallbackCategory(type, leaving);
     }
-    if (column.ref === 'accounts') return this.defaultAccount();
+    if (column.ref === 'accounts') return this.defaultAccount(leaving);
     return 'drop';
   }
 
-  private fallbackCategory(type: string): number {
-    const id = this.stmt(`SELECT id FROM categories WHERE type = ? ORDER BY (name = '${OTHER_CATEGORY}') DESC, sort_order, id LIMIT 1`)
+  private fallbackCategory(type: string, leaving: number | null): number {
+    const id = this.stmt(
+      `SELECT id FROM categories WHERE type = ? AND id IS NOT ? ORDER BY (name = '${OTHER_CATEGORY}') DESC, sort_order, id LIMIT 1`,
+    )
       .pluck()
-      .get(type) as number | undefined;
-    return id ?? (this.stmt('SELECT id FROM categories ORDER BY id LIMIT 1').pluck().get() as number);
+      .get(type, leaving) as number | undefined;
+    return id ?? (this.stmt('SELECT id FROM categories WHERE id IS NOT ? ORDER BY id LIMIT 1').pluck().get(leaving) as number);
   }
 
-  private defaultAccount(): number {
-    return this.stmt('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').pluck().get() as number;
+  /** The default account, or — when that is the one leaving — the account that will inherit the default. */
+  private defaultAccount(leaving: number | null): number {
+    return this.stmt(`SELECT id FROM accounts WHERE id IS NOT ? ORDER BY is_default DESC, archived_at IS NOT NULL, sync_id LIMIT 1`)
+      .pluck()
+      .get(leaving) as number;
   }
 
   /** Before a row another device deleted leaves its table: what points at it moves on, journaled. */
@@ -266,7 +281,7 @@ export class Merger {
       for (const column of dependent.columns.filter((c) => c.ref === table.name)) {
         const rows = this.stmt(`SELECT ${dependent.key} AS k FROM ${dependent.name} WHERE ${column.name} = ?`).all(id) as { k: string }[];
         for (const { k } of rows) {
-          const fallback = this.fallback(dependent, column, {}, k);
+          const fallback = this.fallback(dependent, column, {}, k, id);
           if (fallback === 'drop') this.dropRow(dependent, k);
           else this.update(dependent, k, { [column.name]: fallback });
         }
@@ -317,6 +332,19 @@ export class Merger {
     if (keep) return;
     const heir = this.stmt(`SELECT sync_id FROM accounts ORDER BY archived_at IS NOT NULL, sync_id LIMIT 1`).pluck().get() as string | undefined;
     if (heir !== undefined) this.update(accounts, heir, { is_default: 1 });
+  }
+
+  /**
+   * A repair of the row being merged, journaled whatever the table holds: the incoming values
+   * were already written repaired (the fallback category, the suffixed name), so an UPDATE
+   * would change nothing, fire no trigger, and the repair would stay on this device alone —
+   * the others keeping the unrepaired value under the same stamp.
+   */
+  private repair(table: SyncedTable, key: string, values: Record<string, unknown>): void {
+    this.applied(() => this.update(table, key, values));
+    const row = this.read(table, key);
+    if (!row) return;
+    this.journal.record(table.name, key, Object.fromEntries(Object.keys(values).map((c) => [c, row[c]])));
   }
 
   // ---- small helpers ----------------------------------------------------------------
