@@ -211,8 +211,8 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
     it('a file that disappears between the listing and its download (the other device compacted) → changed_underneath', async () => {
       await pending('GET');
       const name = remoteFiles(folder).find((f) => /\.c\.\d+\.skj$/.test(f) && !f.startsWith(a.name))!;
-      // The download waits a moment at the proxy; meanwhile B compacts its change files into a snapshot.
-      proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 600 } });
+      // The download waits at the proxy; meanwhile B compacts its change files into a snapshot.
+      proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 2500 } }); // longer than B's round on a busy machine
       const round = a.syncFails(proxied(folder));
       const deadline = Date.now() + 3000;
       while (!proxy.requests().some((r) => r.method === 'GET' && r.fault === 'delay') && Date.now() < deadline)
