@@ -29,7 +29,7 @@ export interface SyncEngineOptions {
 }
 
 export interface RoundResult {
-  /** Journal entries (or, for a first push, rows) sent. */
+  /** Journal entries sent (for a first push, the snapshot's transactions). */
   pushed: number;
   /** Rows changed here by other devices' files. */
   pulled: number;
@@ -101,12 +101,14 @@ export class SyncEngine {
     const listing = await this.list();
     const { remoteId, key } = await this.keyFor(listing, result);
     let files = listing.entries.map(parseDataFileName).filter((f): f is DataFileName => f !== null);
-    await this.pull(files, remoteId, key, result);
+    const refused = await this.pull(files, remoteId, key, result);
     const written = await this.push(files, listing, remoteId, key, result);
     files = [...files, ...written];
     await this.compact(files, listing, remoteId, key, result);
-    this.journal.setState('last_sync', new Date(this.now()).toISOString());
     this.journal.setState('clock', this.journal.clock.lastSent());
+    // One device's bad file stops that device's files only; the round says so once the rest is done.
+    if (refused) throw refused;
+    this.journal.setState('last_sync', new Date(this.now()).toISOString());
     return result;
   }
 
@@ -193,7 +195,9 @@ export class SyncEngine {
     return new Map((this.db.prepare('SELECT device, applied FROM sync_peers').raw(true).all() as [string, number][]).map(([d, n]) => [d, n]));
   }
 
-  private async pull(files: DataFileName[], remoteId: string, key: Buffer, result: RoundResult): Promise<void> {
+  /** Applies what is new; returns the first refusal (a bad file, a clock far ahead) of a device whose files stopped there. */
+  private async pull(files: DataFileName[], remoteId: string, key: Buffer, result: RoundResult): Promise<SyncError | null> {
+    let refused: SyncError | null = null;
     const devices = [...new Set(files.map((f) => f.device))];
     const snapshotOf = (d: string) => files.filter((f) => f.device === d && f.kind === 'snapshot').sort((a, b) => b.seq - a.seq)[0];
     // The largest snapshot first: a joining device then needs that one plus recent changes.
@@ -211,7 +215,7 @@ export class SyncEngine {
     let done = 0;
     const progress = () => total > 0 && this.options.onProgress?.({ done, total: Math.max(total, done) });
     progress();
-    for (const d of devices) {
+    const pullDevice = async (d: string): Promise<void> => {
       let applied = this.applied().get(d) ?? 0;
       const p = plan(d, applied);
       if (p.snapshot) {
@@ -234,7 +238,16 @@ export class SyncEngine {
         done += 1;
         progress();
       }
+    };
+    for (const d of devices) {
+      try {
+        await pullDevice(d);
+      } catch (err) {
+        if (!(err instanceof SyncError) || (err.code !== 'refused_file' && err.code !== 'clock_skew')) throw err;
+        refused ??= err;
+      }
     }
+    return refused;
   }
 
   /** Reads, opens and checks a whole file, then applies it in ONE transaction (or nothing of it). */
@@ -303,7 +316,7 @@ export class SyncEngine {
         this.markPushed(seq);
         this.journal.setState('pushed_remote', remoteId);
       })();
-      result.pushed += this.db.prepare('SELECT COUNT(*) FROM sync_rows').pluck().get() as number;
+      result.pushed += this.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get() as number;
       result.filesWritten += 1;
       return written;
     }
@@ -354,24 +367,33 @@ export class SyncEngine {
   // ---- compaction ---------------------------------------------------------------------
 
   /**
-   * Once this device's change files pile up, one snapshot replaces them (a new device then
-   * downloads it instead of every change ever made) and this device removes its own
-   * superseded files — never another device's.
+   * Once this device's change files pile up — in number, or in bytes against its last
+   * snapshot — one snapshot replaces them (a new device then downloads it instead of every
+   * change ever made) and this device removes its own superseded files, never another
+   * device's. The most recent change files stay a while: a device that is only a little
+   * behind keeps reading small change files instead of the whole snapshot.
    */
   private async compact(files: DataFileName[], listing: RemoteListing, remoteId: string, key: Buffer, result: RoundResult): Promise<void> {
     const mine = files.filter((f) => f.device === this.device);
-    const changes = mine.filter((f) => f.kind === 'changes');
+    const changes = mine.filter((f) => f.kind === 'changes').sort((a, b) => a.seq - b.seq);
     const snapshots = mine.filter((f) => f.kind === 'snapshot').sort((a, b) => b.seq - a.seq);
+    const after = this.options.compactAfter ?? 50;
+    const keep = Math.min(20, Math.floor(after / 2));
     let latest = snapshots[0];
-    if (changes.length >= (this.options.compactAfter ?? 30)) {
+    const since = changes.filter((f) => !latest || f.seq > latest.seq);
+    const sinceBytes = since.reduce((n, f) => n + f.size, 0);
+    // A large book's snapshot is costly to write and to read: small edits wait for more of them.
+    const worthIt = !latest || sinceBytes * 4 >= latest.size || since.length >= after * 4;
+    if (since.length >= after && worthIt) {
       const seq = this.applied().get(this.device) ?? 0;
       if (!latest || latest.seq < seq) {
         latest = await this.writeSnapshot(seq, remoteId, key);
         result.filesWritten += 1;
       }
     }
-    if (!latest) return;
-    const superseded = [...changes.filter((f) => f.seq <= latest.seq), ...snapshots.filter((f) => f.seq < latest.seq)];
+    const superseded = latest
+      ? [...changes.filter((f) => f.seq <= latest.seq).slice(0, -keep || undefined), ...snapshots.filter((f) => f.seq < latest.seq)]
+      : [];
     const stale = listing.entries.filter((e) => TEMP_FILE.test(e.name) && e.name.startsWith(`${this.device}.`)).map((e) => e.name);
     for (const name of [...superseded.map((f) => f.name), ...stale]) await this.remote.remove(name);
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SyncError } from './errors';
 import { type Remote, type RemoteListing } from './remote';
@@ -90,21 +90,25 @@ export class FolderRemote implements Remote {
     }
   }
 
+  /** Written under a temporary name, then hard-linked into place: the link fails if the name exists, and no reader ever sees half of it. */
   async create(name: string, data: Buffer): Promise<boolean> {
-    let handle;
+    const temp = this.path(`${this.device}.tmp.${randomBytes(4).toString('hex')}`);
     try {
-      handle = await open(this.path(name), 'wx');
+      await writeFile(temp, data, { flush: true });
+      try {
+        await link(temp, this.path(name));
+      } catch (err) {
+        // FAT drives and some network shares have no hard links: an exclusive create then.
+        if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        await writeFile(this.path(name), data, { flag: 'wx', flush: true });
+      }
+      return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw this.error(err);
-    }
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
     } finally {
-      await handle.close();
+      await rm(temp, { force: true }).catch(() => {});
     }
-    return true;
   }
 
   async remove(name: string): Promise<void> {
