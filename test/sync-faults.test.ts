@@ -212,13 +212,16 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
       await pending('GET');
       const name = remoteFiles(folder).find((f) => /\.c\.\d+\.skj$/.test(f) && !f.startsWith(a.name))!;
       // The download waits at the proxy; meanwhile B compacts its change files into a snapshot.
-      proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 2500 } }); // longer than B's round on a busy machine
+      proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 3500 } }); // longer than B's rounds, shorter than A's timeout
       const round = a.syncFails(proxied(folder));
       const deadline = Date.now() + 3000;
       while (!proxy.requests().some((r) => r.method === 'GET' && r.fault === 'delay') && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 10));
-      b.add({ amount: 4, description: '压缩前最后一笔' });
-      await b.sync(direct(folder), { compactAfter: 1 });
+      // A small book's snapshot is worth writing after a few change files (compactAfter × 4).
+      for (let i = 0; i < 4; i += 1) {
+        b.add({ amount: 4 + i, description: `压缩前的一笔 ${i}` });
+        await b.sync(direct(folder), { compactAfter: 1 });
+      }
       expect(remoteFiles(folder)).not.toContain(name);
       const error = await round;
       expect(error.code, error.message).toBe('changed_underneath');

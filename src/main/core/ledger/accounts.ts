@@ -122,7 +122,7 @@ export class Accounts {
   }
 
   names(): { name: string; isDefault: boolean }[] {
-    const rows = this.db.prepare('SELECT name, is_default FROM accounts ORDER BY sort_order, id').all() as {
+    const rows = this.db.prepare('SELECT name, is_default FROM accounts ORDER BY sort_order, sync_id, id').all() as {
       name: string;
       is_default: number;
     }[];
@@ -148,7 +148,7 @@ export class Accounts {
   }
 
   private records(): AccountRecord[] {
-    return this.db.prepare(`${SELECT_ACCOUNTS} ORDER BY sort_order, id`).all() as AccountRecord[];
+    return this.db.prepare(`${SELECT_ACCOUNTS} ORDER BY sort_order, sync_id, id`).all() as AccountRecord[];
   }
 
   private record(id: number): AccountRecord {

@@ -21,7 +21,7 @@ export class Categories {
       .prepare(
         `SELECT c.id, c.name, c.type, c.hidden, c.preset, c.sort_order AS sortOrder,
            (SELECT COUNT(*) FROM transactions t WHERE t.category_id = c.id) AS count
-         FROM categories c ORDER BY c.type, c.sort_order, c.id`,
+         FROM categories c ORDER BY c.type, c.sort_order, c.sync_id, c.id`,
       )
       .all() as (Omit<CategoryInfo, 'hidden' | 'preset'> & { hidden: number; preset: number })[];
     return rows.map((r) => ({ ...r, hidden: r.hidden === 1, preset: r.preset === 1 }));
@@ -103,7 +103,7 @@ export class Categories {
 
   names(type?: TransactionType): { name: string; type: TransactionType; hidden: boolean; preset: boolean }[] {
     const rows = this.db
-      .prepare(`SELECT name, type, hidden, preset FROM categories ${type ? 'WHERE type = ?' : ''} ORDER BY type, sort_order, id`)
+      .prepare(`SELECT name, type, hidden, preset FROM categories ${type ? 'WHERE type = ?' : ''} ORDER BY type, sort_order, sync_id, id`)
       .all(...(type ? [type] : [])) as { name: string; type: TransactionType; hidden: number; preset: number }[];
     return rows.map((r) => ({ name: r.name, type: r.type, hidden: r.hidden === 1, preset: r.preset === 1 }));
   }

@@ -91,7 +91,7 @@ export class Stats {
    * which would sort every row of the range.
    */
   private categoryTotals(from: string, to: string): CategoryTotal[] {
-    const categories = this.db.prepare('SELECT id, name, type FROM categories ORDER BY sort_order, id').all() as {
+    const categories = this.db.prepare('SELECT id, name, type FROM categories ORDER BY sort_order, sync_id, id').all() as {
       id: number;
       name: string;
       type: TransactionType;

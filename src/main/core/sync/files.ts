@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { resolveForWorker } from '../worker-require';
 import { SyncError } from './errors';
 import { DeviceClock, isTimestamp } from './hlc';
-import type { Cell, RowChange } from './merge';
-import { DELETED, SYNCED_TABLES, travellingValue } from './tables';
+import { SnapshotRow, type Cell, type RowChange } from './rows';
+import { SYNCED_TABLES, travellingValue } from './tables';
 
 /**
  * What is inside a sealed file (gzip'd JSON). A change file carries the device's journal
@@ -101,18 +101,20 @@ export function parsePayload(
       if (!Array.isArray(row) || row.length < 5) throw refused('快照行格式不对');
       const [k, ts, overrides, deleted] = row as [unknown, unknown, unknown, unknown];
       const base = stamp(ts);
-      const colStamps = (overrides ?? {}) as Record<string, unknown>;
-      if (typeof colStamps !== 'object' || Array.isArray(colStamps)) throw refused('快照行格式不对');
-      const at = (c: string) => (c in colStamps ? stamp(colStamps[c]) : base);
-      const cells: Cell[] = [[DELETED, at(DELETED), deleted === 1 ? 1 : 0]];
-      const values = row[4];
-      if (row.length === 5 && values !== null && typeof values === 'object' && !Array.isArray(values)) {
-        for (const [c, v] of Object.entries(values as Record<string, unknown>)) cells.push([c, at(c), value(v)]);
+      if (overrides !== null && (typeof overrides !== 'object' || Array.isArray(overrides))) throw refused('快照行格式不对');
+      const stamps = overrides as Record<string, unknown> | null;
+      if (stamps) for (const c of Object.keys(stamps)) stamp(stamps[c]);
+      const last = row[4];
+      let values: unknown[] | Record<string, unknown>;
+      if (row.length === 5 && last !== null && typeof last === 'object' && !Array.isArray(last)) {
+        values = last as Record<string, unknown>;
+        for (const c of Object.keys(values)) value(values[c]);
       } else {
         if (row.length !== 4 + cols.length) throw refused('快照行的列数不对');
-        cols.forEach((c, i) => cells.push([c, at(c), value(row[4 + i])]));
+        values = row.slice(4);
+        for (const v of values) value(v);
       }
-      rows.push({ table, key: key(k), cells });
+      rows.push(new SnapshotRow(table, key(k), cols, base, stamps as Record<string, string> | null, deleted === 1 ? 1 : 0, values));
     }
   }
   return {

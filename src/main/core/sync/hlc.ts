@@ -84,7 +84,9 @@ export class DeviceClock {
   private withClock(call: () => Timestamp): Timestamp {
     const state = makeClock(new Timestamp(this.millis, this.counter, this.node));
     const realNow = Date.now;
-    Date.now = this.now;
+    // Read before Date.now is replaced: an injected clock may itself be built on Date.now.
+    const now = this.now();
+    Date.now = () => now;
     try {
       setClock(state);
       const ts = call();

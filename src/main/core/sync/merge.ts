@@ -3,16 +3,11 @@ import type Database from 'better-sqlite3';
 import { OTHER_CATEGORY } from '@shared/categories';
 import { DeviceClock } from './hlc';
 import type { Journal } from './journal';
+import { SnapshotRow, type RowChange } from './rows';
 import { DELETED, SYNCED_TABLES, TABLES_BY_NAME, travellingValue, type SyncedColumn, type SyncedTable } from './tables';
 
-/** One cell of a row as it travels: column, timestamp, value (references as the referenced row's key). */
-export type Cell = readonly [column: string, ts: string, value: unknown];
-
-export interface RowChange {
-  table: string;
-  key: string;
-  cells: readonly Cell[];
-}
+/** Below this many rows for one table, loading in bulk saves less than rebuilding its indexes costs. */
+const BULK_MIN = 2000;
 
 interface Entry {
   ts: string;
@@ -61,6 +56,13 @@ export class Merger {
       list.push(change);
     }
     let changed = 0;
+    for (const table of SYNCED_TABLES) {
+      const list = byTable.get(table.name);
+      if (!list || list.length < BULK_MIN || table.uniqueName || !this.emptyHere(table)) continue;
+      const rest = this.load(table, list);
+      changed += list.length - rest.length;
+      byTable.set(table.name, rest);
+    }
     // Referenced tables first, so references resolve within one file. Deletes go last, in
     // the reverse order: a file that moves rows out of a category and then deletes it (the
     // app's delete-with-move) must move them before the delete releases what still points
@@ -78,8 +80,108 @@ export class Merger {
     if (changed > 0) {
       this.retryWaiting();
       this.repairDefaults();
+      this.repairSelfTransfers();
     }
     return changed;
+  }
+
+  private emptyHere(table: SyncedTable): boolean {
+    return (
+      this.stmt(`SELECT 1 FROM ${table.name} LIMIT 1`).get() === undefined &&
+      this.stmt('SELECT 1 FROM sync_rows WHERE tbl = ? LIMIT 1').get(table.name) === undefined
+    );
+  }
+
+  /**
+   * Many rows into a table that holds none here — a device joining, or its first snapshot of
+   * a big book: with nothing to compare against, every complete live row whose references
+   * resolve goes straight in, with the table's secondary indexes (and the app triggers it
+   * declares) set aside and rebuilt once — several times faster than row by row. Everything
+   * else (tombstones, incomplete rows, unresolved references, a key seen twice) is returned
+   * for the ordinary merge.
+   */
+  private load(table: SyncedTable, changes: readonly RowChange[]): RowChange[] {
+    const rest: RowChange[] = [];
+    const names = table.columns.map((c) => c.name);
+    const position = new Map(names.map((c, i) => [c, i]));
+    const refs = table.columns.map((c) => (c.ref ? this.keyMap(TABLES_BY_NAME.get(c.ref)!) : null));
+    const keyRefs = table.columns.map((c) => (c.keyRef ? new Set(this.keyMap(TABLES_BY_NAME.get(c.keyRef)!).keys()) : null));
+    const seen = new Set<string>();
+    const indexes = this.db
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'`)
+      .all(table.name) as { name: string; sql: string }[];
+    const triggers = (table.bulk?.suspendTriggers ?? []).flatMap(
+      (name) =>
+        this.db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).all(name) as { name: string; sql: string }[],
+    );
+    for (const i of indexes) this.db.exec(`DROP INDEX main.${i.name}`);
+    for (const t of triggers) this.db.exec(`DROP TRIGGER main.${t.name}`);
+    const insert = this.stmt(
+      `INSERT INTO ${table.name} (${[table.key, ...names].join(', ')}) VALUES (${[table.key, ...names].map(() => '?').join(', ')})`,
+    );
+    const values: unknown[] = new Array(names.length);
+    const stamps: string[] = new Array(names.length);
+    this.applied(() => {
+      for (const change of changes) {
+        let deleted: unknown = undefined;
+        let base = '';
+        let filled = 0;
+        values.fill(undefined);
+        if (change instanceof SnapshotRow && change.stamps === null && Array.isArray(change.values) && sameColumns(change.cols, names)) {
+          // A snapshot row in this version's column order, every cell of one stamp.
+          deleted = change.deleted;
+          base = change.base;
+          change.values.forEach((v, i) => (values[i] = v));
+          stamps.fill(base);
+          filled = names.length;
+        } else {
+          for (const [column, ts, value] of change.cells) {
+            if (column === DELETED) {
+              deleted = value;
+              base = ts;
+              continue;
+            }
+            const i = position.get(column);
+            if (i === undefined) continue;
+            if (values[i] === undefined) filled += 1;
+            values[i] = value;
+            stamps[i] = ts;
+          }
+        }
+        let ok = deleted === 0 && filled === names.length && !seen.has(change.key);
+        for (let i = 0; ok && i < names.length; i += 1) {
+          const v = values[i];
+          if (v === null) continue;
+          const map = refs[i];
+          if (map) {
+            const id = map.get(String(v));
+            if (id === undefined) ok = false;
+            else values[i] = id;
+          } else if (keyRefs[i] && !keyRefs[i]!.has(String(v))) ok = false;
+        }
+        if (!ok) {
+          rest.push(change);
+          continue;
+        }
+        seen.add(change.key);
+        insert.run(change.key, ...values.map(bindable));
+        let cols: Record<string, string> | null = null;
+        for (let i = 0; i < names.length; i += 1) {
+          if (stamps[i] !== base) (cols ??= {})[names[i]!] = stamps[i]!;
+        }
+        this.putEntry.run(table.name, change.key, base, cols ? JSON.stringify(cols) : '{}', 0, null);
+      }
+    });
+    for (const t of triggers) this.db.exec(t.sql);
+    if (table.bulk) this.db.exec(table.bulk.recompute);
+    for (const i of indexes) this.db.exec(i.sql);
+    return rest;
+  }
+
+  /** A referenced table's keys and local ids. */
+  private keyMap(table: SyncedTable): Map<string, number> {
+    const rows = this.stmt(`SELECT ${table.key} AS k, ${table.localId ?? 'rowid'} AS id FROM ${table.name}`).all() as { k: string; id: number }[];
+    return new Map(rows.map((r) => [r.k, r.id]));
   }
 
   private mergeRow(table: SyncedTable, change: RowChange): boolean {
@@ -347,6 +449,21 @@ export class Merger {
     this.journal.record(table.name, key, Object.fromEntries(Object.keys(values).map((c) => [c, row[c]])));
   }
 
+  /**
+   * Two devices each changed one side of a transfer (or its target account was deleted and
+   * the default took its place) so it now goes from an account to itself: it becomes a
+   * transfer to someone outside, named after that account — the money still leaves it, as
+   * on the device that made it.
+   */
+  private repairSelfTransfers(): void {
+    const rows = this.stmt(
+      `SELECT t.id AS k, a.name AS name FROM transactions t JOIN accounts a ON a.id = t.account_id
+       WHERE t.to_account_id IS NOT NULL AND t.to_account_id = t.account_id`,
+    ).all() as { k: string; name: string }[];
+    const transactions = TABLES_BY_NAME.get('transactions')!;
+    for (const { k, name } of rows) this.update(transactions, k, { to_account_id: null, counterparty: name });
+  }
+
   // ---- small helpers ----------------------------------------------------------------
 
   private applied<T>(fn: () => T): T {
@@ -389,6 +506,10 @@ export class Merger {
 /** A change that deletes its row (a change file's delete, or a snapshot's tombstone). */
 function isDelete(change: RowChange): boolean {
   return change.cells.some(([column, , value]) => column === DELETED && value === 1);
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
 }
 
 function bindable(value: unknown): unknown {

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { books, makeDevices, quiesce } from '../../../../test/support/sync-devices';
+
+/**
+ * Joining a big book takes the bulk path (Merger.load: indexes and the running-total
+ * trigger set aside, rebuilt once). The result must be the same books, balances and all,
+ * as the ordinary row-by-row merge gives — including what the bulk path hands back to it:
+ * deleted rows, transfers, rows under custom categories and accounts.
+ */
+describe('joining a book of thousands of rows', () => {
+  it('a new device gets exactly the same books, balances and budgets; a device with rows of its own merges them in', async () => {
+    const { devices } = makeDevices(3, { compactAfter: 50 });
+    const [a, b, c] = devices as [(typeof devices)[0], (typeof devices)[0], (typeof devices)[0]];
+    a.ledger.addCategory('健身', 'EXPENSE');
+    a.ledger.addAccount('招商银行', 500_00);
+    a.ledger.addAccount('信用卡', -1200_00);
+    const ids: string[] = [];
+    a.ledger.transaction(() => {
+      for (let i = 0; i < 3000; i += 1) {
+        const day = `2026-0${1 + (i % 2)}-${String(1 + (i % 28)).padStart(2, '0')}`;
+        const kind = i % 10;
+        const row =
+          kind === 0
+            ? a.ledger.addTransaction({ amountFen: 1000 + i, type: 'TRANSFER', date: day, time: '09:00', account: '招商银行', toAccount: '信用卡' })
+            : kind === 1
+              ? a.ledger.addTransaction({ amountFen: 900_00, type: 'INCOME', category: '工资', date: day, time: '10:00', account: '招商银行' })
+              : a.ledger.addTransaction({
+                  amountFen: 100 + i,
+                  type: 'EXPENSE',
+                  category: kind === 2 ? '健身' : '餐饮',
+                  date: day,
+                  time: '12:30',
+                  note: `第${i}笔`,
+                });
+        ids.push(row.id);
+      }
+    });
+    a.ledger.deleteTransactions(ids.slice(0, 25));
+    a.ledger.setBudgets('2026-02', [{ categoryId: a.ledger.listCategories().find((x) => x.name === '健身')!.id, amountFen: 300_00 }]);
+    c.ledger.addTransaction({ amountFen: 4200, type: 'EXPENSE', category: '交通', date: '2026-02-03', time: '08:00', note: 'C 自己的' });
+
+    await a.engine.round();
+    const joined = await b.engine.round();
+    expect(joined.pulled).toBeGreaterThanOrEqual(2975);
+    expect(b.ledger.count()).toBe(2975);
+    expect(books(b.ledger, ['2026-01', '2026-02'])).toEqual(books(a.ledger, ['2026-01', '2026-02']));
+
+    await quiesce([a, b, c]);
+    expect(c.ledger.count()).toBe(2976);
+    const expected = books(a.ledger, ['2026-01', '2026-02']);
+    expect(books(b.ledger, ['2026-01', '2026-02'])).toEqual(expected);
+    expect(books(c.ledger, ['2026-01', '2026-02'])).toEqual(expected);
+    // The indexes are back after the load.
+    const indexes = (l: typeof a.ledger) =>
+      (
+        l.database
+          .prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'transactions' ORDER BY name")
+          .pluck()
+          .all() as string[]
+      ).join(',');
+    expect(indexes(b.ledger)).toBe(indexes(a.ledger));
+    // A row edited and one deleted after the join travel as usual.
+    a.ledger.updateTransaction(ids[100]!, { description: '改过' });
+    b.ledger.deleteTransactions([ids[101]!]);
+    await quiesce([a, b, c]);
+    for (const d of [a, b, c]) {
+      expect(d.ledger.getTransaction(ids[100]!)?.description).toBe('改过');
+      expect(d.ledger.getTransaction(ids[101]!)).toBeUndefined();
+    }
+  });
+});
