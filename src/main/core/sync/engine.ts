@@ -123,6 +123,16 @@ export class SyncEngine {
     }
   }
 
+  /** A snapshot now, whatever the thresholds, and this device's superseded files removed. */
+  async compactNow(): Promise<RoundResult> {
+    const result: RoundResult = { pushed: 0, pulled: 0, filesRead: 0, filesWritten: 0 };
+    const listing = await this.list();
+    const { remoteId, key } = await this.keyFor(listing, result);
+    const files = listing.entries.map(parseDataFileName).filter((f): f is DataFileName => f !== null);
+    await this.compact(files, listing, remoteId, key, result, true);
+    return result;
+  }
+
   // ---- the key ------------------------------------------------------------------------
 
   private async keyFor(listing: RemoteListing, result: RoundResult): Promise<{ remoteId: string; key: Buffer }> {
@@ -373,7 +383,14 @@ export class SyncEngine {
    * device's. The most recent change files stay a while: a device that is only a little
    * behind keeps reading small change files instead of the whole snapshot.
    */
-  private async compact(files: DataFileName[], listing: RemoteListing, remoteId: string, key: Buffer, result: RoundResult): Promise<void> {
+  private async compact(
+    files: DataFileName[],
+    listing: RemoteListing,
+    remoteId: string,
+    key: Buffer,
+    result: RoundResult,
+    force = false,
+  ): Promise<void> {
     const mine = files.filter((f) => f.device === this.device);
     const changes = mine.filter((f) => f.kind === 'changes').sort((a, b) => a.seq - b.seq);
     const snapshots = mine.filter((f) => f.kind === 'snapshot').sort((a, b) => b.seq - a.seq);
@@ -384,7 +401,7 @@ export class SyncEngine {
     const sinceBytes = since.reduce((n, f) => n + f.size, 0);
     // A large book's snapshot is costly to write and to read: small edits wait for more of them.
     const worthIt = !latest || sinceBytes * 4 >= latest.size || since.length >= after * 4;
-    if (since.length >= after && worthIt) {
+    if (force || (since.length >= after && worthIt)) {
       const seq = this.applied().get(this.device) ?? 0;
       if (!latest || latest.seq < seq) {
         latest = await this.writeSnapshot(seq, remoteId, key);
