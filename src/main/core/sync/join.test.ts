@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Merger } from './merge';
+import type { RowChange } from './rows';
 import { books, makeDevices, quiesce } from '../../../../test/support/sync-devices';
 
 /**
@@ -40,7 +42,12 @@ describe('joining a book of thousands of rows', () => {
     c.ledger.addTransaction({ amountFen: 4200, type: 'EXPENSE', category: '交通', date: '2026-02-03', time: '08:00', note: 'C 自己的' });
 
     await a.engine.round();
+    const load = vi.spyOn(Merger.prototype as unknown as { load: (t: unknown, c: RowChange[]) => RowChange[] }, 'load');
     const joined = await b.engine.round();
+    // The bulk path took every live row; only the deleted ones went row by row.
+    expect(load).toHaveBeenCalledTimes(1);
+    expect((load.mock.results[0]!.value as RowChange[]).length).toBe(25);
+    load.mockRestore();
     expect(joined.pulled).toBeGreaterThanOrEqual(2975);
     expect(b.ledger.count()).toBe(2975);
     expect(books(b.ledger, ['2026-01', '2026-02'])).toEqual(books(a.ledger, ['2026-01', '2026-02']));

@@ -56,19 +56,20 @@ export class Merger {
       list.push(change);
     }
     let changed = 0;
-    for (const table of SYNCED_TABLES) {
-      const list = byTable.get(table.name);
-      if (!list || list.length < BULK_MIN || table.uniqueName || !this.emptyHere(table)) continue;
-      const rest = this.load(table, list);
-      changed += list.length - rest.length;
-      byTable.set(table.name, rest);
-    }
+
     // Referenced tables first, so references resolve within one file. Deletes go last, in
     // the reverse order: a file that moves rows out of a category and then deletes it (the
     // app's delete-with-move) must move them before the delete releases what still points
     // at the category — else the move arrives after a fallback repair stamped later than it.
     for (const table of SYNCED_TABLES) {
-      for (const change of byTable.get(table.name) ?? []) {
+      let list = byTable.get(table.name) ?? [];
+      // After the tables it references, so its references resolve.
+      if (list.length >= BULK_MIN && !table.uniqueName && this.emptyHere(table)) {
+        const rest = this.load(table, list);
+        changed += list.length - rest.length;
+        byTable.set(table.name, (list = rest));
+      }
+      for (const change of list) {
         if (!isDelete(change) && this.mergeRow(table, change)) changed += 1;
       }
     }
