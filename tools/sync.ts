@@ -17,8 +17,9 @@ import { FolderRemote } from '@core/sync/folder-remote';
 import type { Remote } from '@core/sync/remote';
 import { WebDavRemote } from '@core/sync/webdav-remote';
 
-export const USAGE = `usage: sync --db PATH --remote URL_OR_FOLDER [--user NAME] [--device-name NAME]
+export const USAGE = `usage: sync --db PATH --remote URL_OR_FOLDER [--user NAME] [--device-name NAME] [--compact-after N]
   Runs one sync round. The remote is a WebDAV URL (http:// or https://) or a folder.
+  --compact-after N: this device's change files kept before a snapshot replaces them (default 50).
   Environment: SUIKOUJI_SYNC_PASSPHRASE (required), SUIKOUJI_SYNC_PASSWORD (WebDAV).
   Prints {"pushed","pulled","rows",…}. Exit: 0 done, 1 usage, 2 wrong passphrase,
   3 remote file refused, 4 server unreachable / login refused / server error / clock off.`;
@@ -49,7 +50,7 @@ function parseArgs(argv: readonly string[]): Record<string, string> {
       args.help = '1';
       continue;
     }
-    const m = /^--(db|remote|user|device-name)(?:=(.*))?$/.exec(arg);
+    const m = /^--(db|remote|user|device-name|compact-after)(?:=(.*))?$/.exec(arg);
     if (!m) throw new SyncError('not_configured', `不认识的参数：${arg}（见 --help）`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new SyncError('not_configured', `${arg} 后面缺少值`);
@@ -75,6 +76,10 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
     const remote: Remote = /^https?:\/\//i.test(args.remote)
       ? new WebDavRemote({ url: args.remote, user: args.user ?? '', password: io.env.SUIKOUJI_SYNC_PASSWORD ?? '', device })
       : new FolderRemote(resolve(cwd, args.remote), device);
+    const compactAfter = args['compact-after'] === undefined ? undefined : Number(args['compact-after']);
+    if (compactAfter !== undefined && !(Number.isInteger(compactAfter) && compactAfter >= 1 && compactAfter <= 1000)) {
+      throw new SyncError('not_configured', '--compact-after 需要 1 到 1000 之间的整数');
+    }
     if (!ledger.journal.capture) ledger.journal.setCapture(true);
     const engine = new SyncEngine({
       db: ledger.database,
@@ -83,6 +88,7 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
       remote,
       passphrase,
       deviceName: args['device-name'] ?? hostname(),
+      ...(compactAfter === undefined ? {} : { compactAfter }),
     });
     const result = await engine.round();
     io.out(JSON.stringify({ ...result, rows: ledger.count(), device }));

@@ -120,6 +120,9 @@ export class Merger {
     const insert = this.stmt(
       `INSERT INTO ${table.name} (${[table.key, ...names].join(', ')}) VALUES (${[table.key, ...names].map(() => '?').join(', ')})`,
     );
+    // The table had no entries here: plain inserts, no conflict to look for.
+    const putNew = this.stmt('INSERT INTO sync_rows (tbl, row, ts, cols, deleted, ghost) VALUES (?, ?, ?, ?, 0, NULL)');
+    const params: unknown[] = new Array(names.length + 1);
     const values: unknown[] = new Array(names.length);
     const stamps: string[] = new Array(names.length);
     this.applied(() => {
@@ -165,12 +168,14 @@ export class Merger {
           continue;
         }
         seen.add(change.key);
-        insert.run(change.key, ...values.map(bindable));
+        params[0] = change.key;
+        for (let i = 0; i < names.length; i += 1) params[i + 1] = bindable(values[i]);
+        insert.run(params);
         let cols: Record<string, string> | null = null;
         for (let i = 0; i < names.length; i += 1) {
           if (stamps[i] !== base) (cols ??= {})[names[i]!] = stamps[i]!;
         }
-        this.putEntry.run(table.name, change.key, base, cols ? JSON.stringify(cols) : '{}', 0, null);
+        putNew.run(table.name, change.key, base, cols ? JSON.stringify(cols) : '{}');
       }
     });
     for (const t of triggers) this.db.exec(t.sql);
