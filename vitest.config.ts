@@ -5,8 +5,9 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 /** The path aliases of tsconfig.node.json / tsconfig.web.json. */
 const alias = { '@shared': resolve('src/shared'), '@core': resolve('src/main/core') };
 
-// Two projects: Svelte's plugin adds the `browser` resolve condition, which would swap `ws`
-// and other node packages for their browser stubs, so node code never runs under it.
+// Node code and Svelte components in separate projects: Svelte's plugin adds the `browser`
+// resolve condition, which would swap `ws` and other node packages for their browser stubs,
+// so node code never runs under it. The sync integration suites are a third, run last.
 export default defineConfig({
   test: {
     projects: [
@@ -23,9 +24,28 @@ export default defineConfig({
             'bench/**/*.test.ts',
             'test/**/*.test.ts',
           ],
+          // The sync suites below run apart, after everything else.
+          exclude: ['test/sync-*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // A real Apache, sync processes killed with SIGKILL, CLIs as children: several busy
+          // processes each. Run after the other projects, one file at a time, so the timing
+          // checks elsewhere (the NLP's per-call bound) never share two cores with them.
+          name: 'sync-integration',
+          environment: 'node',
+          include: ['test/sync-*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -35,6 +55,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           include: ['src/renderer/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
         },
       },
     ],

@@ -117,11 +117,13 @@ export class SyncService {
   /** Saves the setup (secrets through the keychain) once the remote accepts it, then syncs. */
   async configure(setup: SyncSetup): Promise<SyncStatus> {
     const config = this.resolve(setup);
-    await this.newEngine(config).probe();
+    // The engine that checked the passphrase keeps its key: the first round derives none again.
+    const engine = this.newEngine(config);
+    await engine.probe();
     this.store.save(config);
     await this.running?.catch(() => {});
     this.config = config;
-    this.engine = null;
+    this.engine = engine;
     this.error = null;
     this.retryAt = null;
     this.backoffMs = 0;
