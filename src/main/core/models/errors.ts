@@ -1,5 +1,5 @@
 import { CodedError } from '@shared/errors';
-import type { ModelErrorCode } from './index';
+import type { ModelErrorCode } from './types';
 
 /** A model step that failed, with the Chinese message the settings page shows as is. */
 export class ModelError extends CodedError<ModelErrorCode> {}

@@ -10,7 +10,7 @@ import { downloadToFile, fileSize } from './download';
 import { isDiskFull, MESSAGES, ModelError } from './errors';
 import { extractTarBz2 } from './extract';
 import { folderBytes } from './folder-files';
-import type { ModelManager } from './index';
+import type { ModelManager } from './types';
 import { readyFiles, writeReadyMarker } from './ready-marker';
 import { loadState, saveState, type ModelsState } from './state-store';
 import { verifyModelFolder, type ModelRuntime } from './verify';

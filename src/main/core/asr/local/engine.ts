@@ -6,7 +6,7 @@ import { Listeners } from '@shared/listeners';
 import type { AsrClient, AsrClientEvents } from '../../voice/ports';
 import { AsrFailure } from '../errors';
 import { resolveForWorker } from '../../worker-require';
-import type { LocalAsrEngine, LocalAsrEngineOptions } from './index';
+import type { LocalAsrEngine, LocalAsrEngineOptions } from './types';
 import { detectModelFiles } from './model-files';
 import { RECOGNIZER_SOURCE, type FromRecognizer, type ToRecognizer } from './recognizer-process';
 

@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AsrFailure } from '../errors';
-import type { LocalModelFiles } from './index';
+import type { LocalModelFiles } from './types';
 
 type Role = 'encoder' | 'decoder' | 'joiner';
 

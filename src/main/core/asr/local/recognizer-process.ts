@@ -14,7 +14,7 @@
 // own `__require` helper, so the child's `require` is passed in as a parameter; tsx (esbuild
 // keepNames) wraps nested named functions in `__name(…)`, so a pass-through `__name` is defined.
 // test/boot.test.ts runs it from the built app (「使用已有模型文件夹」 smoke-decodes in it).
-import type { LocalModelFiles } from './index';
+import type { LocalModelFiles } from './types';
 
 /** Engine → recognizer process. `id` names one client's stream. */
 export type ToRecognizer =
