@@ -1,8 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 /** The path aliases of tsconfig.node.json / tsconfig.web.json. */
+/** Suites that keep both cores busy for a long time (see the sync-integration project). */
+const SYNC_INTEGRATION = ['test/sync-*.test.ts', 'src/main/core/sync/sync-property.test.ts'];
+
 const alias = { '@shared': resolve('src/shared'), '@core': resolve('src/main/core') };
 
 // Node code and Svelte components in separate projects: Svelte's plugin adds the `browser`
@@ -25,7 +28,7 @@ export default defineConfig({
             'test/**/*.test.ts',
           ],
           // The sync suites below run apart, after everything else.
-          exclude: ['test/sync-*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SYNC_INTEGRATION],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -35,12 +38,13 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // A real Apache, sync processes killed with SIGKILL, CLIs as children: several busy
-          // processes each. Run after the other projects, one file at a time, so the timing
-          // checks elsewhere (the NLP's per-call bound) never share two cores with them.
+          // A real Apache, sync processes killed with SIGKILL, CLIs as children, thousands of
+          // random sync rounds: busy for minutes. Run after the other projects, one file at a
+          // time, so the timing checks elsewhere (the NLP's per-call bound) never share the two
+          // cores with them.
           name: 'sync-integration',
           environment: 'node',
-          include: ['test/sync-*.test.ts'],
+          include: SYNC_INTEGRATION,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

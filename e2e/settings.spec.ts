@@ -35,7 +35,7 @@ test('settings save a gateway key and show only its mask afterwards', async ({ a
   await expect(again.getByLabel('网关 API Key')).toHaveAttribute('placeholder', /••••wxyz/);
 
   // The test button reports the unreachable gateway in a sentence.
-  await again.getByRole('button', { name: '测试连接' }).click();
+  await again.getByRole('group', { name: '连接方式' }).getByRole('button', { name: '测试连接' }).click();
   await expect(again.getByRole('status', { name: '连接测试结果' })).toContainText('无法连接网关');
 });
 

@@ -48,6 +48,14 @@ const batch: BatchItem[] = [
 ];
 
 /**
+ * The most one call may take. A regular expression that backtracks catastrophically on 5 000
+ * characters takes hundreds of milliseconds to seconds; the linear parse of such an input takes
+ * about 5 ms on the slowest two-core machine seen here, so the bound sits well above that and
+ * well below a blow-up. Speed itself is the benchmark's business (`npm run bench`, nlp.*).
+ */
+const BOUND_MS = 20;
+
+/**
  * Milliseconds one call takes. A slow first timing is repeated and the fastest kept: on a
  * shared two-core machine a single sample also measures other processes and the GC.
  */
@@ -55,7 +63,7 @@ function timeCall(call: () => unknown): { ms: number; out: unknown } {
   let t0 = performance.now();
   const out = call();
   let ms = performance.now() - t0;
-  for (let retry = 0; retry < 30 && ms >= 5; retry++) {
+  for (let retry = 0; retry < 30 && ms >= BOUND_MS; retry++) {
     t0 = performance.now();
     call();
     ms = Math.min(ms, performance.now() - t0);
@@ -64,7 +72,7 @@ function timeCall(call: () => unknown): { ms: number; out: unknown } {
 }
 
 describe('fuzz: 10 000 random strings', () => {
-  it('never throws and answers each call within 5 ms', { timeout: 180_000 }, () => {
+  it(`never throws and answers each call within ${BOUND_MS} ms`, { timeout: 180_000 }, () => {
     const rand = prng(20260217);
     // Warm up the JIT so the first calls are not timed as cold code.
     for (let i = 0; i < 200; i++) parseLocal(randomString(rand), { now });
@@ -85,7 +93,7 @@ describe('fuzz: 10 000 random strings', () => {
       }
     }
     expect(badShape).toBe('');
-    expect(worst.ms, worst.what).toBeLessThan(5);
+    expect(worst.ms, worst.what).toBeLessThan(BOUND_MS);
   });
 });
 
@@ -112,12 +120,12 @@ describe('bad input to the offline parse of several items', () => {
   ];
   for (let i = 0; i < 50; i++) cases.push([`random utterance #${i}`, utterance(1 + Math.floor(rand() * 400)).slice(0, 5000)]);
 
-  it.each(cases)('%s: no throw, at most ten items, under 5 ms', (_name, text) => {
+  it.each(cases)(`%s: no throw, at most ten items, under ${BOUND_MS} ms`, (_name, text) => {
     parseLocal(text, { now });
     const { ms, out } = timeCall(() => parseLocal(text, { now }));
     const { results, truncated } = out as ReturnType<typeof parseLocal>;
     expect(results.length).toBeLessThanOrEqual(10);
     if (truncated) expect(results).toHaveLength(10);
-    expect(ms).toBeLessThan(5);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 });
