@@ -210,7 +210,14 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
 
     it('a file that disappears between the listing and its download (the other device compacted) → changed_underneath', async () => {
       await pending('GET');
-      const name = remoteFiles(folder).find((f) => /\.c\.\d+\.skj$/.test(f) && !f.startsWith(a.name))!;
+      // B's newest change file: the one A reads next, and one B's compaction removes.
+      const opened = b.open(direct(folder));
+      const bDevice = opened.engine.device;
+      opened.close();
+      const name = remoteFiles(folder)
+        .filter((f) => f.startsWith(`${bDevice}.c.`))
+        .sort()
+        .at(-1)!;
       // The download waits at the proxy; meanwhile B compacts its change files into a snapshot.
       proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 3500 } }); // longer than B's rounds, shorter than A's timeout
       const round = a.syncFails(proxied(folder));
