@@ -50,8 +50,8 @@ function patchFetch(): void {
   });
 }
 
-async function readCapped(response: Response, limit: number, file: boolean): Promise<Buffer> {
-  if (!response.body) return Buffer.alloc(0);
+async function readCapped(response: Response, limit: number, file: boolean): Promise<Uint8Array<ArrayBuffer>> {
+  if (!response.body) return new Uint8Array(0);
   const tooLarge = (bytes: string) =>
     file
       ? new SyncError('refused_file', `服务器返回的数据${bytes}，已拒绝。`)
@@ -61,15 +61,22 @@ async function readCapped(response: Response, limit: number, file: boolean): Pro
     await response.body.cancel();
     throw tooLarge(`过大（${declared} 字节）`);
   }
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.length;
     // Leaving the loop cancels the stream: the rest of an endless answer is never read.
     if (total > limit) throw tooLarge(`超过 ${limit} 字节`);
-    chunks.push(Buffer.from(chunk));
+    chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  // One ArrayBuffer of exactly the body, as a Response body must be.
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return body;
 }
 
 /** The sync folder on the user's WebDAV server (坚果云, Nextcloud, a NAS), through the `webdav` client. */
