@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackupInfo, BackupListing, IpcResult, SyncStatus } from '@shared/ipc/index';
 import type { WindowAction } from '@shared/ipc/app';
+import { SYNC_OFF } from '../../../../../test/support/renderer/fake-ledger-api';
 import BackupSection from './BackupSection.svelte';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -45,18 +46,7 @@ async function open(api = new FakeBackupApi()) {
 class SyncingBackupApi extends FakeBackupApi {
   syncStatus = async (): Promise<IpcResult<SyncStatus>> => ({
     ok: true,
-    value: {
-      state: 'idle',
-      remote: { kind: 'folder', path: '/sync' },
-      deviceId: '0123456789abcdef',
-      deviceName: '书房',
-      lastSyncAt: null,
-      pending: 0,
-      error: null,
-      retryAt: null,
-      devices: [],
-      progress: null,
-    },
+    value: { ...SYNC_OFF, state: 'idle', remote: { kind: 'folder', path: '/sync' } },
   });
 }
 
