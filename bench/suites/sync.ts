@@ -11,6 +11,7 @@ import { SyncError } from '@core/sync/errors';
 import { parsePayload } from '@core/sync/files';
 import { KEY_FILE, parseDataFileName, type Remote, type RemoteListing } from '@core/sync/remote';
 import { deriveKey, open as openSealed, type KdfParams } from '@core/sync/seal';
+import { TABLES_BY_NAME } from '@core/sync/tables';
 import { WebDavRemote } from '@core/sync/webdav-remote';
 import { apacheAvailable, startWebDav, type WebDavServer } from '../../test/support/webdav-server';
 import { summarize, type BenchContext, type Suite } from '../harness';
@@ -137,11 +138,8 @@ function seed(ledger: Ledger, rows: number, rngSeed: number): Seeded {
       );
     }
     for (const { sql } of rebuild) db.exec(sql);
-    db.exec(`UPDATE accounts SET
-      flow_fen = COALESCE((SELECT SUM(CASE t.type WHEN 'INCOME' THEN t.amount_fen ELSE -t.amount_fen END) FROM transactions t WHERE t.account_id = accounts.id), 0)
-               + COALESCE((SELECT SUM(t.amount_fen) FROM transactions t WHERE t.to_account_id = accounts.id AND t.type = 'TRANSFER'), 0),
-      row_count = (SELECT COUNT(*) FROM transactions t WHERE t.account_id = accounts.id)
-                + (SELECT COUNT(*) FROM transactions t WHERE t.to_account_id = accounts.id)`);
+    // The accounts' running totals, recomputed as a joining device's bulk load does.
+    db.exec(TABLES_BY_NAME.get('transactions')!.bulk!.recompute);
   })();
   db.exec('ANALYZE');
   return { accounts: ['现金', ...names], expense: expense.map((c) => c.name), income: income.map((c) => c.name) };
