@@ -150,10 +150,7 @@ describe.skipIf(!apacheAvailable())('kill -9 of a sync process at random moments
 
     const env = { ...process.env, SUIKOUJI_SYNC_PASSPHRASE: PASSPHRASE, SUIKOUJI_SYNC_PASSWORD: dav.password };
     const child = (d: number) =>
-      prepare(
-        ['--db', devices[d]!.path, '--remote', `${dav.url}kill/`, '--user', dav.user, '--device-name', devices[d]!.name, '--compact-after', '2'],
-        env,
-      );
+      prepare(['--db', devices[d]!.path, '--remote', `${dav.url}kill/`, '--user', dav.user, '--device-name', devices[d]!.name], env);
     let next = [child(0), child(1)];
     // How long a whole round takes here (a loaded machine is slower): kills spread over all of it.
     const durations: number[] = [];
