@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { SyncError } from './errors';
-import { buildSnapshot, buildSnapshotInWorker, changesPayload, parsePayload, snapshotPlan, type FileHeader } from './files';
+import { changesPayload, parseChanges, type FileHeader } from './files';
 import { DeviceClock, skewError } from './hlc';
 import type { Journal } from './journal';
 import { Merger } from './merge';
 import { dataFileName, KEY_FILE, parseDataFileName, TEMP_FILE, type DataFileName, type Remote, type RemoteListing } from './remote';
-import { DEFAULT_KDF, deriveKey, newKdfParams, open, passphraseMatches, seal, sealCheck, type KdfParams } from './seal';
+import { DEFAULT_KDF, deriveKey, newKdfParams, open, openAsync, passphraseMatches, seal, sealCheck, type KdfParams } from './seal';
+import { AttachedSnapshot, buildSnapshot, buildSnapshotInWorker } from './snapshot';
 
 export interface SyncEngineOptions {
   db: Database.Database;
@@ -265,31 +269,66 @@ export class SyncEngine {
     const limit = this.options.maxFileBytes ?? MAX_FILE_BYTES;
     if (file.size > limit) throw new SyncError('refused_file', `远端文件 ${file.name} 过大（${file.size} 字节），已拒绝。`);
     const sealed = await this.remote.read(file.name, limit);
-    const payload = parsePayload(open(key, remoteId, file.name, sealed, MAX_PLAIN_BYTES), {
-      device: file.device,
-      kind: file.kind,
-      seq: file.seq,
-      name: file.name,
-    });
-    const own = file.device === this.device;
-    if (!own) this.journal.clock.recv(payload.maxTs);
-    else this.journal.clock.advancePast(payload.maxTs);
-    const upsertPeer = this.db.prepare(
-      `INSERT INTO sync_peers (device, name, applied, last_seen) VALUES (@device, @name, @applied, @seen)
-       ON CONFLICT (device) DO UPDATE SET
-         name = CASE WHEN @name = '' THEN name ELSE @name END,
-         applied = MAX(applied, @applied),
-         last_seen = CASE WHEN last_seen IS NULL OR (@seen IS NOT NULL AND @seen > last_seen) THEN @seen ELSE last_seen END`,
-    );
+    if (file.kind === 'snapshot') return this.applySnapshot(file, await openAsync(key, remoteId, file.name, sealed, MAX_PLAIN_BYTES));
+    const payload = parseChanges(open(key, remoteId, file.name, sealed, MAX_PLAIN_BYTES), file);
+    this.observe(file, payload.maxTs);
     return this.db.transaction(() => {
-      const changed = this.merger.merge(payload.kind === 'changes' ? payload.changes : payload.rows);
-      if (payload.kind === 'snapshot') {
-        for (const [device, name, seen] of payload.devices) upsertPeer.run({ device, name, applied: payload.covers[device] ?? 0, seen });
-        for (const [device, applied] of Object.entries(payload.covers)) upsertPeer.run({ device, name: '', applied, seen: null });
-      }
-      upsertPeer.run({ device: file.device, name: own ? '' : payload.name, applied: file.seq, seen: payload.at });
+      const changed = this.merger.merge(payload.changes);
+      this.upsertPeer({ device: file.device, name: file.device === this.device ? '' : payload.name, applied: file.seq, seen: payload.at });
       return changed;
     })();
+  }
+
+  /**
+   * A snapshot is an SQLite file: written next to the ledger (a temp folder for an in-memory
+   * one), attached, checked and merged in one transaction, then detached and removed.
+   */
+  private async applySnapshot(file: DataFileName, plain: Buffer): Promise<number> {
+    const path = this.options.dbPath ? `${this.options.dbPath}.sync-in` : join(tmpdir(), `suikouji-sync-in-${randomBytes(8).toString('hex')}.db`);
+    await writeFile(path, plain, { mode: 0o600 });
+    try {
+      const snapshot = AttachedSnapshot.attach(this.db, path, file.name, file);
+      try {
+        this.observe(file, snapshot.maxTs);
+        const own = file.device === this.device;
+        // A new device takes the tables whole; SQLite copies them so only with foreign keys
+        // off (a pragma that cannot change inside a transaction), so they are checked instead.
+        const adopt = this.merger.canAdopt(snapshot);
+        if (adopt) this.db.pragma('foreign_keys = OFF');
+        try {
+          return this.db.transaction(() => {
+            const changed = adopt ? this.merger.adopt(snapshot) : this.merger.mergeSnapshot(snapshot);
+            for (const p of snapshot.peers) this.upsertPeer({ device: p.device, name: p.name, applied: p.applied, seen: p.lastSeen });
+            this.upsertPeer({ device: file.device, name: own ? '' : snapshot.header.name, applied: file.seq, seen: snapshot.header.at });
+            return changed;
+          })();
+        } finally {
+          if (adopt) this.db.pragma('foreign_keys = ON');
+        }
+      } finally {
+        snapshot.detach();
+      }
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
+  /** The clock moves past what a file carries (a file stamped far ahead is refused). */
+  private observe(file: DataFileName, maxTs: string): void {
+    if (file.device !== this.device) this.journal.clock.recv(maxTs);
+    else this.journal.clock.advancePast(maxTs);
+  }
+
+  private upsertPeer(peer: { device: string; name: string; applied: number; seen: string | null }): void {
+    this.db
+      .prepare(
+        `INSERT INTO sync_peers (device, name, applied, last_seen) VALUES (@device, @name, @applied, @seen)
+         ON CONFLICT (device) DO UPDATE SET
+           name = CASE WHEN @name = '' THEN name ELSE @name END,
+           applied = MAX(applied, @applied),
+           last_seen = CASE WHEN last_seen IS NULL OR (@seen IS NOT NULL AND @seen > last_seen) THEN @seen ELSE last_seen END`,
+      )
+      .run(peer);
   }
 
   // ---- push ---------------------------------------------------------------------------
@@ -366,9 +405,8 @@ export class SyncEngine {
 
   private async writeSnapshot(seq: number, remoteId: string, key: Buffer): Promise<DataFileName> {
     const name = dataFileName(this.device, 'snapshot', seq);
-    const plan = snapshotPlan();
     const head = this.head(seq);
-    const zipped = this.options.dbPath ? await buildSnapshotInWorker(this.options.dbPath, plan, head) : buildSnapshot(this.db, plan, head);
+    const zipped = this.options.dbPath ? await buildSnapshotInWorker(this.db, this.options.dbPath, head) : buildSnapshot(this.db, head);
     const sealed = seal(key, remoteId, name, zipped, true);
     await this.remote.write(name, sealed);
     return { name, device: this.device, kind: 'snapshot', seq, size: sealed.length };

@@ -1,18 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Merger } from './merge';
-import type { RowChange } from './rows';
 import { books, makeDevices, quiesce } from '../../../../test/support/sync-devices';
 
 /**
- * Joining a big book takes the bulk path (Merger.load: indexes and the running-total
- * trigger set aside, rebuilt once). The result must be the same books, balances and all,
- * as the ordinary row-by-row merge gives — including what the bulk path hands back to it:
- * deleted rows, transfers, rows under custom categories and accounts.
+ * Joining a big book: a new device adopts the snapshot's tables whole (Merger.adopt); a
+ * device with a budget of its own but no rows loads the rows in bulk (Merger.load:
+ * `INSERT … SELECT` from the attached snapshot, indexes and the running-total trigger set
+ * aside, rebuilt once); a device with rows of its own merges row by row. All three must end
+ * with the same books, balances and all — including what the fast paths hand back to the
+ * ordinary merge: deleted rows, transfers, rows under custom categories and accounts.
  */
 describe('joining a book of thousands of rows', () => {
   it('a new device gets exactly the same books, balances and budgets; a device with rows of its own merges them in', async () => {
-    const { devices } = makeDevices(3, { compactAfter: 50 });
-    const [a, b, c] = devices as [(typeof devices)[0], (typeof devices)[0], (typeof devices)[0]];
+    const { devices } = makeDevices(4, { compactAfter: 50 });
+    const [a, b, c, d] = devices as [(typeof devices)[0], (typeof devices)[0], (typeof devices)[0], (typeof devices)[0]];
     a.ledger.addCategory('健身', 'EXPENSE');
     a.ledger.addAccount('招商银行', 500_00);
     a.ledger.addAccount('信用卡', -1200_00);
@@ -40,23 +41,34 @@ describe('joining a book of thousands of rows', () => {
     a.ledger.deleteTransactions(ids.slice(0, 25));
     a.ledger.setBudgets('2026-02', [{ categoryId: a.ledger.listCategories().find((x) => x.name === '健身')!.id, amountFen: 300_00 }]);
     c.ledger.addTransaction({ amountFen: 4200, type: 'EXPENSE', category: '交通', date: '2026-02-03', time: '08:00', note: 'C 自己的' });
+    d.ledger.addCategory('猫粮', 'EXPENSE');
+    d.ledger.setBudgets('2026-01', [{ categoryId: null, amountFen: 5000_00 }]);
 
     await a.engine.round();
-    const load = vi.spyOn(Merger.prototype as unknown as { load: (t: unknown, c: RowChange[]) => RowChange[] }, 'load');
+    const merger = Merger.prototype as unknown as { adopt: () => number; load: () => { loaded: number } };
+    const adopt = vi.spyOn(merger, 'adopt');
+    const load = vi.spyOn(merger, 'load');
     const joined = await b.engine.round();
-    // The bulk path took every live row; only the deleted ones went row by row.
-    expect(load).toHaveBeenCalledTimes(1);
-    expect((load.mock.results[0]!.value as RowChange[]).length).toBe(25);
-    load.mockRestore();
+    // The new device took the tables whole.
+    expect(adopt).toHaveBeenCalledTimes(1);
+    expect(load).not.toHaveBeenCalled();
     expect(joined.pulled).toBeGreaterThanOrEqual(2975);
     expect(b.ledger.count()).toBe(2975);
     expect(books(b.ledger, ['2026-01', '2026-02'])).toEqual(books(a.ledger, ['2026-01', '2026-02']));
 
-    await quiesce([a, b, c]);
+    await d.engine.round();
+    // A budget of its own: no adopting; the rows went in bulk, the deleted ones row by row.
+    expect(adopt).toHaveBeenCalledTimes(1);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(load.mock.results[0]!.value.loaded).toBe(2975);
+    adopt.mockRestore();
+    load.mockRestore();
+
+    await quiesce([a, b, c, d]);
     expect(c.ledger.count()).toBe(2976);
     const expected = books(a.ledger, ['2026-01', '2026-02']);
-    expect(books(b.ledger, ['2026-01', '2026-02'])).toEqual(expected);
-    expect(books(c.ledger, ['2026-01', '2026-02'])).toEqual(expected);
+    expect(expected.categories.map((c) => (c as { name: string }).name)).toContain('猫粮');
+    for (const x of [b, c, d]) expect(books(x.ledger, ['2026-01', '2026-02'])).toEqual(expected);
     // The indexes are back after the load.
     const indexes = (l: typeof a.ledger) =>
       (
@@ -65,14 +77,14 @@ describe('joining a book of thousands of rows', () => {
           .pluck()
           .all() as string[]
       ).join(',');
-    expect(indexes(b.ledger)).toBe(indexes(a.ledger));
+    for (const x of [b, d]) expect(indexes(x.ledger)).toBe(indexes(a.ledger));
     // A row edited and one deleted after the join travel as usual.
     a.ledger.updateTransaction(ids[100]!, { description: '改过' });
     b.ledger.deleteTransactions([ids[101]!]);
-    await quiesce([a, b, c]);
-    for (const d of [a, b, c]) {
-      expect(d.ledger.getTransaction(ids[100]!)?.description).toBe('改过');
-      expect(d.ledger.getTransaction(ids[101]!)).toBeUndefined();
+    await quiesce([a, b, c, d]);
+    for (const x of [a, b, c, d]) {
+      expect(x.ledger.getTransaction(ids[100]!)?.description).toBe('改过');
+      expect(x.ledger.getTransaction(ids[101]!)).toBeUndefined();
     }
   });
 });

@@ -3,7 +3,8 @@ import type Database from 'better-sqlite3';
 import { OTHER_CATEGORY } from '@shared/categories';
 import { DeviceClock } from './hlc';
 import type { Journal } from './journal';
-import { SnapshotRow, type RowChange } from './rows';
+import type { RowChange, SnapshotRow } from './rows';
+import { asRefusal, COPIED_TABLES, readRows, travellingRows, type AttachedSnapshot } from './snapshot';
 import { DELETED, SYNCED_TABLES, TABLES_BY_NAME, travellingValue, type SyncedColumn, type SyncedTable } from './tables';
 
 /** Below this many rows for one table, loading in bulk saves less than rebuilding its indexes costs. */
@@ -55,21 +56,101 @@ export class Merger {
       if (!list) byTable.set(change.table, (list = []));
       list.push(change);
     }
-    let changed = 0;
+    return this.apply((table) => ({ rows: byTable.get(table.name) ?? [], loaded: 0 }));
+  }
 
+  /**
+   * Merges a whole snapshot. A table that holds nothing here yet takes the snapshot's
+   * complete live rows straight from the attached file (`load`); everything else goes
+   * through the ordinary merge.
+   */
+  mergeSnapshot(snapshot: AttachedSnapshot): number {
+    return this.apply((table) => {
+      if (snapshot.count(table) >= BULK_MIN && !table.uniqueName && snapshot.complete(table) && this.emptyHere(table)) {
+        const { loaded, rest } = this.load(table, snapshot);
+        return { rows: [...snapshot.rows(table, rest)], loaded };
+      }
+      return { rows: [...snapshot.rows(table)], loaded: 0 };
+    });
+  }
+
+  /**
+   * Whether this device can adopt the snapshot's tables as they are: the same schema, and
+   * nothing of its own but the rows others reference (its categories and accounts, merged
+   * back in afterwards) — no rows elsewhere, no stamps. A new device, in short.
+   */
+  canAdopt(snapshot: AttachedSnapshot): boolean {
+    return (
+      SYNCED_TABLES.every((t) => snapshot.has(t) && (t.localId !== undefined || this.emptyHere(t))) &&
+      this.stmt('SELECT 1 FROM sync_rows LIMIT 1').get() === undefined &&
+      snapshot.sameSchema()
+    );
+  }
+
+  /**
+   * Takes the snapshot's tables whole (`INSERT … SELECT *` into empty tables of the same
+   * schema, which SQLite copies record by record with their indexes), then merges this
+   * device's own categories and accounts back in as rows that predate sync. Runs in the
+   * caller's transaction with foreign keys off (SQLite copies whole only then); every
+   * reference is checked before it commits.
+   */
+  adopt(snapshot: AttachedSnapshot): number {
+    const referenced = SYNCED_TABLES.filter((t) => t.localId !== undefined);
+    const travelling = () =>
+      referenced.flatMap((t) => {
+        const columns = t.columns.map((c) => c.name);
+        return [...readRows(this.db, travellingRows('main', t, columns), t, columns)];
+      });
+    const own = travelling();
+    const triggers = this.db
+      .prepare(
+        `SELECT 'main' AS schema, name, sql FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name IN (SELECT value FROM json_each(?))
+         UNION ALL SELECT 'temp', name, sql FROM temp.sqlite_master WHERE type = 'trigger' AND tbl_name IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(COPIED_TABLES), JSON.stringify(COPIED_TABLES)) as { schema: string; name: string; sql: string }[];
+    let adopted = 0;
+    this.applied(() => {
+      for (const t of triggers) this.db.exec(`DROP TRIGGER ${t.schema}.${t.name}`);
+      try {
+        for (const table of COPIED_TABLES) {
+          this.db.exec(`DELETE FROM main.${table}`);
+          const n = this.db.prepare(`INSERT INTO main.${table} SELECT * FROM ${snapshot.source(table)}`).run().changes;
+          if (!referenced.some((t) => t.name === table) && table !== 'sync_rows') adopted += n;
+        }
+        for (const table of SYNCED_TABLES) {
+          if (this.db.prepare('SELECT 1 FROM pragma_foreign_key_check(?) LIMIT 1').get(table.name) !== undefined) {
+            throw snapshot.refused('引用了不存在的行');
+          }
+        }
+      } catch (err) {
+        throw asRefusal(err, snapshot.fileName);
+      }
+      // The temp schema keeps a trigger's CREATE without its TEMP: put it back, or it would land in the ledger.
+      for (const t of triggers) this.db.exec(t.schema === 'temp' ? t.sql.replace(/^CREATE TRIGGER/, 'CREATE TEMP TRIGGER') : t.sql);
+      for (const table of SYNCED_TABLES) if (table.bulk) this.db.exec(table.bulk.recompute);
+    });
+    this.merge(own);
+    // Rows changed here: every row of the tables that were empty, and the categories and accounts that differ now.
+    const form = (r: SnapshotRow) => [`${r.table}:${r.key}`, JSON.stringify([r.deleted, r.values])] as const;
+    const before = new Map(own.map(form));
+    const after = new Map(travelling().map(form));
+    const differ = new Set([...before.keys(), ...after.keys()].filter((k) => before.get(k) !== after.get(k)));
+    return adopted + differ.size;
+  }
+
+  /** `rowsOf` is asked for each table in order, once the tables it references are merged. */
+  private apply(rowsOf: (table: SyncedTable) => { rows: RowChange[]; loaded: number }): number {
+    const byTable = new Map<string, RowChange[]>();
+    let changed = 0;
     // Referenced tables first, so references resolve within one file. Deletes go last, in
     // the reverse order: a file that moves rows out of a category and then deletes it (the
     // app's delete-with-move) must move them before the delete releases what still points
     // at the category — else the move arrives after a fallback repair stamped later than it.
     for (const table of SYNCED_TABLES) {
-      let list = byTable.get(table.name) ?? [];
-      // After the tables it references, so its references resolve.
-      if (list.length >= BULK_MIN && !table.uniqueName && this.emptyHere(table)) {
-        const rest = this.load(table, list);
-        changed += list.length - rest.length;
-        byTable.set(table.name, (list = rest));
-      }
-      for (const change of list) {
+      const { rows, loaded } = rowsOf(table);
+      byTable.set(table.name, rows);
+      changed += loaded;
+      for (const change of rows) {
         if (!isDelete(change) && this.mergeRow(table, change)) changed += 1;
       }
     }
@@ -94,100 +175,56 @@ export class Merger {
   }
 
   /**
-   * Many rows into a table that holds none here — a device joining, or its first snapshot of
-   * a big book: with nothing to compare against, every complete live row whose references
-   * resolve goes straight in, with the table's secondary indexes (and the app triggers it
-   * declares) set aside and rebuilt once — several times faster than row by row. Everything
-   * else (tombstones, incomplete rows, unresolved references, a key seen twice) is returned
-   * for the ordinary merge.
+   * A snapshot's rows into a table that holds none here: with nothing to compare against,
+   * every live row whose references resolve goes straight in with `INSERT … SELECT`, the
+   * table's secondary indexes (and the app triggers it declares) set aside and rebuilt once.
+   * Returns how many went in and the condition (over the travelling rows `v`) of the rest —
+   * tombstones, rows waiting, unresolved references — left for the ordinary merge.
    */
-  private load(table: SyncedTable, changes: readonly RowChange[]): RowChange[] {
-    const rest: RowChange[] = [];
+  private load(table: SyncedTable, snapshot: AttachedSnapshot): { loaded: number; rest: string } {
     const names = table.columns.map((c) => c.name);
-    const position = new Map(names.map((c, i) => [c, i]));
-    const refs = table.columns.map((c) => (c.ref ? this.keyMap(TABLES_BY_NAME.get(c.ref)!) : null));
-    const keyRefs = table.columns.map((c) => (c.keyRef ? new Set(this.keyMap(TABLES_BY_NAME.get(c.keyRef)!).keys()) : null));
-    const seen = new Set<string>();
+    const target = (c: SyncedColumn) => TABLES_BY_NAME.get((c.ref ?? c.keyRef)!)!;
+    const localId = (c: SyncedColumn) => `(SELECT x.${target(c).localId} FROM main.${target(c).name} x WHERE x.${target(c).key} = v.${c.name})`;
+    const resolvable = table.columns
+      .filter((c) => c.ref ?? c.keyRef)
+      .map(
+        (c) =>
+          `(v.${c.name} IS NULL OR ${c.ref ? `${localId(c)} IS NOT NULL` : `EXISTS (SELECT 1 FROM main.${target(c).name} x WHERE x.${target(c).key} = v.${c.name})`})`,
+      );
+    const live = ['v.deleted = 0', 'v.waiting IS NULL', ...resolvable].join(' AND ');
+    const values = table.columns.map((c) => (c.ref ? localId(c) : `v.${c.name}`));
+    const rows = `(${snapshot.travelling(table)}) v`;
     const indexes = this.db
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'`)
+      .prepare(`SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'`)
       .all(table.name) as { name: string; sql: string }[];
     const triggers = (table.bulk?.suspendTriggers ?? []).flatMap(
       (name) =>
-        this.db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).all(name) as { name: string; sql: string }[],
+        this.db.prepare(`SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' AND name = ?`).all(name) as { name: string; sql: string }[],
     );
     for (const i of indexes) this.db.exec(`DROP INDEX main.${i.name}`);
     for (const t of triggers) this.db.exec(`DROP TRIGGER main.${t.name}`);
-    const insert = this.stmt(
-      `INSERT INTO ${table.name} (${[table.key, ...names].join(', ')}) VALUES (${[table.key, ...names].map(() => '?').join(', ')})`,
-    );
-    // The table had no entries here: plain inserts, no conflict to look for.
-    const putNew = this.stmt('INSERT INTO sync_rows (tbl, row, ts, cols, deleted, ghost) VALUES (?, ?, ?, ?, 0, NULL)');
-    const params: unknown[] = new Array(names.length + 1);
-    const values: unknown[] = new Array(names.length);
-    const stamps: string[] = new Array(names.length);
-    this.applied(() => {
-      for (const change of changes) {
-        let deleted: unknown = undefined;
-        let base = '';
-        let filled = 0;
-        values.fill(undefined);
-        if (change instanceof SnapshotRow && change.stamps === null && Array.isArray(change.values) && sameColumns(change.cols, names)) {
-          // A snapshot row in this version's column order, every cell of one stamp.
-          deleted = change.deleted;
-          base = change.base;
-          change.values.forEach((v, i) => (values[i] = v));
-          stamps.fill(base);
-          filled = names.length;
-        } else {
-          for (const [column, ts, value] of change.cells) {
-            if (column === DELETED) {
-              deleted = value;
-              base = ts;
-              continue;
-            }
-            const i = position.get(column);
-            if (i === undefined) continue;
-            if (values[i] === undefined) filled += 1;
-            values[i] = value;
-            stamps[i] = ts;
-          }
-        }
-        let ok = deleted === 0 && filled === names.length && !seen.has(change.key);
-        for (let i = 0; ok && i < names.length; i += 1) {
-          const v = values[i];
-          if (v === null) continue;
-          const map = refs[i];
-          if (map) {
-            const id = map.get(String(v));
-            if (id === undefined) ok = false;
-            else values[i] = id;
-          } else if (keyRefs[i] && !keyRefs[i]!.has(String(v))) ok = false;
-        }
-        if (!ok) {
-          rest.push(change);
-          continue;
-        }
-        seen.add(change.key);
-        params[0] = change.key;
-        for (let i = 0; i < names.length; i += 1) params[i + 1] = bindable(values[i]);
-        insert.run(params);
-        let cols: Record<string, string> | null = null;
-        for (let i = 0; i < names.length; i += 1) {
-          if (stamps[i] !== base) (cols ??= {})[names[i]!] = stamps[i]!;
-        }
-        putNew.run(table.name, change.key, base, cols ? JSON.stringify(cols) : '{}');
+    const loaded = this.applied(() => {
+      try {
+        const inserted = this.db
+          .prepare(`INSERT INTO main.${table.name} (${[table.key, ...names].join(', ')}) SELECT v.k, ${values.join(', ')} FROM ${rows} WHERE ${live}`)
+          .run().changes;
+        // A row without stamps (it predates sync on the device that wrote it) needs no entry:
+        // no entry means exactly that, here as there.
+        this.db
+          .prepare(
+            `INSERT INTO main.sync_rows (tbl, row, ts, cols, deleted, ghost) SELECT ?, v.k, v.ts, COALESCE(v.stamps, '{}'), 0, NULL
+             FROM ${rows} WHERE ${live} AND (v.ts <> '${DeviceClock.ZERO}' OR v.stamps IS NOT NULL)`,
+          )
+          .run(table.name);
+        return inserted;
+      } catch (err) {
+        throw asRefusal(err, snapshot.fileName);
       }
     });
     for (const t of triggers) this.db.exec(t.sql);
     if (table.bulk) this.db.exec(table.bulk.recompute);
     for (const i of indexes) this.db.exec(i.sql);
-    return rest;
-  }
-
-  /** A referenced table's keys and local ids. */
-  private keyMap(table: SyncedTable): Map<string, number> {
-    const rows = this.stmt(`SELECT ${table.key} AS k, ${table.localId ?? 'rowid'} AS id FROM ${table.name}`).all() as { k: string; id: number }[];
-    return new Map(rows.map((r) => [r.k, r.id]));
+    return { loaded, rest: `v.deleted = 1 OR v.waiting IS NOT NULL OR NOT EXISTS (SELECT 1 FROM main.${table.name} x WHERE x.${table.key} = v.k)` };
   }
 
   private mergeRow(table: SyncedTable, change: RowChange): boolean {
@@ -512,10 +549,6 @@ export class Merger {
 /** A change that deletes its row (a change file's delete, or a snapshot's tombstone). */
 function isDelete(change: RowChange): boolean {
   return change.cells.some(([column, , value]) => column === DELETED && value === 1);
-}
-
-function sameColumns(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((c, i) => c === b[i]);
 }
 
 function bindable(value: unknown): unknown {

@@ -434,6 +434,27 @@ describe('SyncService test(), configure() and stop()', () => {
     expect(b.ledger.journal.capture).toBe(false);
   });
 
+  it('开始同步 right after 测试连接 with the same inputs reuses the tested engine (its key is not derived again); other inputs get a new one', async () => {
+    const store = new MemoryStore();
+    const a = device(store);
+    await a.service.configure(folderSetup());
+    const b = device(store);
+    expect(await b.service.test(folderSetup())).toMatchObject({ reachable: true, existing: true });
+    expect(b.remotes).toHaveLength(1);
+    await b.service.configure(folderSetup());
+    expect(b.remotes).toHaveLength(1);
+    expect(b.service.status()).toMatchObject({ state: 'idle', error: null });
+
+    const c = device(store);
+    await c.service.test(folderSetup());
+    await c.service.configure(folderSetup({ deviceName: '另一个名字' }));
+    expect(c.remotes).toHaveLength(2);
+    // A test is used once: a later configure builds its own engine.
+    await c.service.stop();
+    await c.service.configure(folderSetup());
+    expect(c.remotes).toHaveLength(3);
+  });
+
   it('configure() with a wrong passphrase against an existing remote rejects and saves nothing', async () => {
     const store = new MemoryStore();
     const a = device(store);

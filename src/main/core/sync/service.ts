@@ -46,6 +46,11 @@ export class SyncService {
   private readonly log: (message: string, err?: unknown) => void;
   private config: SyncConfig | null;
   private engine: SyncEngine | null = null;
+  /**
+   * The engine of the last successful 测试连接 and what it was given: 开始同步 with the same
+   * inputs reuses it, so the key it derived (scrypt, half a second) is not derived again.
+   */
+  private tested: { config: string; engine: SyncEngine } | null = null;
   private running: Promise<void> | null = null;
   private timer: TimerHandle | null = null;
   private error: SyncErrorDto | null = null;
@@ -95,6 +100,7 @@ export class SyncService {
   /** 测试连接: reaches the remote and checks login and passphrase; saves nothing. */
   async test(setup: SyncSetup): Promise<SyncTestResult> {
     const localRows = this.options.ledger.count();
+    this.tested = null;
     let config: SyncConfig;
     try {
       config = this.resolve(setup);
@@ -102,7 +108,9 @@ export class SyncService {
       return { reachable: false, existing: false, message: errorMessage(err), localRows };
     }
     try {
-      const { existing } = await this.newEngine(config).probe();
+      const engine = this.newEngine(config);
+      const { existing } = await engine.probe();
+      this.tested = { config: JSON.stringify(config), engine };
       const message = existing
         ? `连接成功：这里已有同步的账本，同步密码正确。${localRows > 0 ? `本机已有的 ${localRows} 笔记录会合并进去，不会丢失。` : ''}`
         : '连接成功：这是一个新的同步位置，开始同步后会用同步密码加密上传本机的账本。';
@@ -118,7 +126,9 @@ export class SyncService {
   async configure(setup: SyncSetup): Promise<SyncStatus> {
     const config = this.resolve(setup);
     // The engine that checked the passphrase keeps its key: the first round derives none again.
-    const engine = this.newEngine(config);
+    const tested = this.tested?.config === JSON.stringify(config) ? this.tested.engine : null;
+    this.tested = null;
+    const engine = tested ?? this.newEngine(config);
     await engine.probe();
     this.store.save(config);
     await this.running?.catch(() => {});
@@ -146,6 +156,7 @@ export class SyncService {
     this.clock.clearTimeout(this.timer);
     this.timer = null;
     this.store.clear();
+    this.tested = null;
     const journal = this.options.ledger.journal;
     this.options.ledger.transaction(() => {
       journal.setCapture(false);

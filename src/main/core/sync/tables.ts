@@ -108,9 +108,9 @@ export const TABLES_BY_NAME: ReadonlyMap<string, SyncedTable> = new Map(SYNCED_T
 /** The pseudo-column of a row's existence: 1 deleted, 0 alive. A delete wins over concurrent edits of other columns. */
 export const DELETED = '_deleted';
 
-/** SQL for a column's value as it travels: references become the referenced row's key. */
-export function travellingValue(column: SyncedColumn, row: string): string {
+/** SQL for a column's value as it travels: references become the referenced row's key (looked up in `schema`). */
+export function travellingValue(column: SyncedColumn, row: string, schema = 'main'): string {
   if (!column.ref) return `${row}.${column.name}`;
   const target = TABLES_BY_NAME.get(column.ref)!;
-  return `(SELECT x.${target.key} FROM ${target.name} x WHERE x.${target.localId} = ${row}.${column.name})`;
+  return `(SELECT x.${target.key} FROM ${schema}.${target.name} x WHERE x.${target.localId} = ${row}.${column.name})`;
 }
