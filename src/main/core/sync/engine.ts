@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -10,7 +10,7 @@ import { DeviceClock, skewError } from './hlc';
 import type { Journal } from './journal';
 import { Merger } from './merge';
 import { dataFileName, KEY_FILE, parseDataFileName, TEMP_FILE, type DataFileName, type Remote, type RemoteListing } from './remote';
-import { DEFAULT_KDF, deriveKey, newKdfParams, open, openAsync, passphraseMatches, seal, sealCheck, type KdfParams } from './seal';
+import { DEFAULT_KDF, deriveKey, newKdfParams, open, openToFile, passphraseMatches, seal, sealCheck, type KdfParams } from './seal';
 import { AttachedSnapshot, buildSnapshot, buildSnapshotInWorker } from './snapshot';
 
 export interface SyncEngineOptions {
@@ -269,7 +269,7 @@ export class SyncEngine {
     const limit = this.options.maxFileBytes ?? MAX_FILE_BYTES;
     if (file.size > limit) throw new SyncError('refused_file', `远端文件 ${file.name} 过大（${file.size} 字节），已拒绝。`);
     const sealed = await this.remote.read(file.name, limit);
-    if (file.kind === 'snapshot') return this.applySnapshot(file, await openAsync(key, remoteId, file.name, sealed, MAX_PLAIN_BYTES));
+    if (file.kind === 'snapshot') return this.applySnapshot(file, key, remoteId, sealed);
     const payload = parseChanges(open(key, remoteId, file.name, sealed, MAX_PLAIN_BYTES), file);
     this.observe(file, payload.maxTs);
     return this.db.transaction(() => {
@@ -283,10 +283,10 @@ export class SyncEngine {
    * A snapshot is an SQLite file: written next to the ledger (a temp folder for an in-memory
    * one), attached, checked and merged in one transaction, then detached and removed.
    */
-  private async applySnapshot(file: DataFileName, plain: Buffer): Promise<number> {
+  private async applySnapshot(file: DataFileName, key: Buffer, remoteId: string, sealed: Buffer): Promise<number> {
     const path = this.options.dbPath ? `${this.options.dbPath}.sync-in` : join(tmpdir(), `suikouji-sync-in-${randomBytes(8).toString('hex')}.db`);
-    await writeFile(path, plain, { mode: 0o600 });
     try {
+      await openToFile(key, remoteId, file.name, sealed, path, MAX_PLAIN_BYTES);
       const snapshot = AttachedSnapshot.attach(this.db, path, file.name, file);
       try {
         this.observe(file, snapshot.maxTs);

@@ -91,14 +91,21 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'to_account_id', ref: 'accounts' },
       { name: 'counterparty' },
     ],
-    // The running totals of migration 4: one pass over the loaded rows instead of two UPDATEs per row.
+    // The running totals of migration 4, from one pass over the loaded rows (a row counts for
+    // its account, and for the account a transfer goes to) instead of two UPDATEs per row.
     bulk: {
       suspendTriggers: ['transactions_flow_insert'],
-      recompute: `UPDATE accounts SET
-        flow_fen = COALESCE((SELECT SUM(CASE t.type WHEN 'INCOME' THEN t.amount_fen ELSE -t.amount_fen END) FROM transactions t WHERE t.account_id = accounts.id), 0)
-                 + COALESCE((SELECT SUM(t.amount_fen) FROM transactions t WHERE t.to_account_id = accounts.id AND t.type = 'TRANSFER'), 0),
-        row_count = (SELECT COUNT(*) FROM transactions t WHERE t.account_id = accounts.id)
-                  + (SELECT COUNT(*) FROM transactions t WHERE t.to_account_id = accounts.id)`,
+      recompute: `WITH per AS MATERIALIZED (
+          SELECT id, SUM(fen) AS fen, SUM(n) AS n FROM (
+            SELECT account_id AS id, SUM(CASE type WHEN 'INCOME' THEN amount_fen ELSE -amount_fen END) AS fen, COUNT(*) AS n
+              FROM transactions NOT INDEXED GROUP BY account_id
+            UNION ALL
+            SELECT to_account_id, SUM(CASE type WHEN 'TRANSFER' THEN amount_fen ELSE 0 END), COUNT(*)
+              FROM transactions NOT INDEXED WHERE to_account_id IS NOT NULL GROUP BY to_account_id
+          ) GROUP BY id
+        )
+        UPDATE accounts SET flow_fen = COALESCE((SELECT fen FROM per WHERE per.id = accounts.id), 0),
+                            row_count = COALESCE((SELECT n FROM per WHERE per.id = accounts.id), 0)`,
     },
   },
 ];
