@@ -8,6 +8,15 @@ export function isTransactionType(value: unknown): value is TransactionType {
   return typeof value === 'string' && (TRANSACTION_TYPES as readonly string[]).includes(value);
 }
 
+/**
+ * What a transaction does beyond spending or earning, when the sentence says so: money lent to
+ * or borrowed from a person (lend, borrow), paid back by the user or to the user (repay,
+ * collect), money back for something bought (refund, not income), money that settles expenses
+ * the user advanced (reimbursement).
+ */
+export const MONEY_FLOWS = ['lend', 'borrow', 'repay', 'collect', 'refund', 'reimbursement'] as const;
+export type MoneyFlow = (typeof MONEY_FLOWS)[number];
+
 /** Where a parse came from: the offline rules or the LLM (gateway or direct). */
 export type ParseSource = 'local' | 'llm';
 
@@ -26,6 +35,12 @@ export interface ParseResult {
   account: string | null;
   confidence: number;
   source: ParseSource;
+  /** Present only when the sentence says so (借给小李, 退款, 报销到账); lend … collect are TRANSFERs. */
+  flow?: MoneyFlow;
+  /** The person money moves to or from (小李, 我哥), present only when named. */
+  counterparty?: string;
+  /** An expense that is to be paid back (可以报销, 待报销); present only when true. */
+  reimbursable?: boolean;
 }
 
 export type DraftStatus = 'pending' | 'confirmed' | 'cancelled';

@@ -74,3 +74,12 @@ export function cutSpans(text: string, spans: readonly Span[]): string {
   }
   return out + text.slice(at);
 }
+
+/** The text with every character of the spans replaced by `mask`, so positions stay put. */
+export function maskSpans(text: string, spans: readonly Span[], mask: string): string {
+  if (spans.length === 0) return text;
+  const covered = coverage(text.length, spans);
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += covered[i] ? mask : text[i];
+  return out;
+}

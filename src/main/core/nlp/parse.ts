@@ -2,7 +2,7 @@
 // of the whole utterance are read once (readSpans); buildItem turns one stretch of it into an item.
 // firstItem is the single-item parse (the first item of the text), which corrections use and
 // split.ts keeps for every utterance that holds one item.
-import type { ParseResult, TransactionType } from '@shared/domain';
+import type { MoneyFlow, ParseResult, TransactionType } from '@shared/domain';
 import { OTHER_CATEGORY } from '@shared/categories';
 import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
@@ -13,7 +13,8 @@ import { describe } from './description';
 import { FLOWER_BEFORE, NOT_PAID, PAYING_VERBS } from './lexicon/amounts';
 import { ITEM_SEPARATORS } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
-import { cutSpans, isPunctuation, normalizeText, type Span } from './normalize';
+import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
+import { cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
 import { readTypeWords } from './transaction-type';
 
@@ -24,6 +25,10 @@ export interface ParsedItem {
   category: string | null;
   description: string;
   date: string | null;
+  /** Present only when the item says so (money-flow.ts). */
+  flow?: MoneyFlow;
+  counterparty?: string;
+  reimbursable?: boolean;
 }
 
 export interface ParsedUtterance {
@@ -75,6 +80,29 @@ export function readItem(words: string, customCategories: readonly CategoryRef[]
   const any = matchCategoryWord(words, customCategories, (c) => c.type !== 'TRANSFER' && !(c.type === 'INCOME' && c.name === OTHER_CATEGORY));
   if (any) return { type: any.type, category: any.name };
   return { type: 'EXPENSE', category: null };
+}
+
+// The preset a transfer's words imply (transaction-type.ts reads 还钱, 借给 as 转账 too).
+const TRANSFER_CATEGORY = '转账';
+
+/** Type and category of an item whose words say where its money goes (借给小李, 退款, 可以报销). */
+function readFlowItem(reading: MoneyFlowReading, customCategories: readonly CategoryRef[]): { type: TransactionType; category: string | null } {
+  const wanted = reading.type;
+  if (wanted === 'TRANSFER') return { type: 'TRANSFER', category: TRANSFER_CATEGORY };
+  const read = readItem(reading.words, customCategories);
+  if (wanted === null || read.type === wanted) return read;
+  // 那件衣服退了: the words name what was bought, but the money came back.
+  const match = matchCategoryWord(reading.words, customCategories, (c) => c.type === wanted);
+  return { type: wanted, category: match?.name ?? null };
+}
+
+function flowFields(reading: MoneyFlowReading | null): Pick<ParsedItem, 'flow' | 'counterparty' | 'reimbursable'> {
+  if (reading === null) return {};
+  return {
+    ...(reading.flow ? { flow: reading.flow } : {}),
+    ...(reading.counterparty ? { counterparty: reading.counterparty } : {}),
+    ...(reading.reimbursable ? { reimbursable: true } : {}),
+  };
 }
 
 /** What an utterance holds before it is cut into items: every extractor runs once on the whole text. */
@@ -134,8 +162,9 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单).
   const inside = account !== null && account.start >= start && account.end <= end;
   const itemWords = inside ? cutSpans(itemText, shifted([account], start)) : itemText;
-  const { type, category } = readItem(itemWords, customCategories);
-  return { amount: value, account: account?.account ?? null, type, category, description, date: draft.date };
+  const flow = readMoneyFlow(maskSpans(itemText, shifted(itemSpans, start), MASK), customCategories);
+  const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);
+  return { amount: value, account: account?.account ?? null, type, category, description, date: draft.date, ...flowFields(flow) };
 }
 
 /** The single-item parse of spans: the first item, up to where a second amount's item begins. */
@@ -163,5 +192,8 @@ export function toParseResult(item: ParsedItem): ParseResult {
     account: item.account,
     confidence: [0.3, 0.5, 0.75, 0.9][known]!,
     source: 'local',
+    ...(item.flow ? { flow: item.flow } : {}),
+    ...(item.counterparty ? { counterparty: item.counterparty } : {}),
+    ...(item.reimbursable ? { reimbursable: true } : {}),
   };
 }

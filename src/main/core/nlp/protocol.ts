@@ -2,7 +2,7 @@
 // a line, one answer a line. Kept here so the shell tool and the tests run exactly the app's code.
 import { z } from 'zod';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
-import { TRANSACTION_TYPES, type ClassifyResult, type CorrectionResult, type LedgerQuery } from '@shared/domain';
+import { TRANSACTION_TYPES, type ClassifyResult, type MoneyFlow, type CorrectionResult, type LedgerQuery } from '@shared/domain';
 import { formatYmd, isCalendarDate, MAX_YEAR, MIN_YEAR, systemNow, toZonedNow, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, type BudgetQuery } from './index';
 
@@ -56,6 +56,10 @@ export interface ParseAnswer {
     date: string | null;
     description: string;
     account: string | null;
+    /** Present only when the sentence says so (../shared/golden/README.md). */
+    flow?: MoneyFlow;
+    counterparty?: string;
+    reimbursable?: boolean;
   }[];
   /** More items were said than the offline parse keeps (MAX_BATCH_ITEMS). */
   truncated: boolean;
@@ -122,6 +126,9 @@ function answerParsed(request: z.output<typeof NlpRequestSchema>, clock: () => Z
           date: r.date,
           description: r.description,
           account: r.account,
+          ...(r.flow ? { flow: r.flow } : {}),
+          ...(r.counterparty ? { counterparty: r.counterparty } : {}),
+          ...(r.reimbursable ? { reimbursable: true } : {}),
         })),
         truncated: out.truncated,
       };
