@@ -84,6 +84,7 @@ export function readMoneyFlow(text: string, customCategories: readonly CategoryR
 const LEND_TO = /借给了?/g;
 const LEND_THEN_TO = new RegExp(`借(?:了|出)?${MASK}+给`, 'g');
 const LENT_OUT = /借出(?:去)?/;
+const BORROWED_FROM_OF = /借了?([^，]{1,8}?)的/g;
 const BORROW_FROM = new RegExp(`${anyOf(FROM_PERSON)}([^${MASK}]{1,8}?)(?:${anyOf(PERSON_PLACE)})?借`, 'g');
 const BORROWED = /借(?:入|来|到)/;
 const LEND_BY_GIVING = /给([^，]{1,8}?)借了?/g;
@@ -126,6 +127,13 @@ function lender(slot: string): string | null {
 
 function readDebt(text: string): Debt | null {
   if (!text.includes('借') && !text.includes('还') && !/收回|要回/.test(text)) return null;
+  // 还了借小李的五百, 借同事的钱还了: paying back what was borrowed from someone.
+  if (text.includes('还')) {
+    for (const m of matches(BORROWED_FROM_OF, text)) {
+      const person = personAt(m[1]!, 0);
+      if (person === m[1]) return { flow: 'repay', counterparty: person };
+    }
+  }
   // 借给小李 lends; 小李借给我 borrows.
   for (const m of [...matches(LEND_TO, text), ...matches(LEND_THEN_TO, text)]) {
     const at = m.index + m[0].length;
@@ -171,7 +179,9 @@ function readPayBack(text: string, at: number): Debt | null {
   const payerEnd = text.startsWith('把钱', at - 2) ? at - 2 : text[at - 1] === '把' ? at - 1 : at;
   const payer = subjectBefore(text, payerEnd);
   const after = text.slice(at + 1);
-  if (payer !== null && PAID_BACK_AFTER.test(after)) return { flow: 'collect', counterparty: payer };
+  if (payer !== null && (PAID_BACK_AFTER.test(after) || meAt(after, /^(?:了|给)?/.exec(after)![0].length))) {
+    return { flow: 'collect', counterparty: payer };
+  }
   const object = /^(?:了给|了|给)?/.exec(after)![0];
   const person = personAt(text, at + 1 + object.length);
   if (person !== null) return { flow: 'repay', counterparty: person };

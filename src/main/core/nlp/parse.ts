@@ -16,6 +16,7 @@ import { anyOf } from './lexicon/words';
 import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
 import { cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
+import { findNumberedNames, withoutNameNumerals } from './people';
 import { readTypeWords } from './transaction-type';
 
 export interface ParsedItem {
@@ -112,6 +113,8 @@ export interface UtteranceSpans {
   dates: DateMention[];
   /** Dates and ordinals: numbers that are no money. */
   claimed: Span[];
+  /** Names that hold a numeral (张三): no money, but words of their item. */
+  names: Span[];
   /** Every money mention, paid or not. */
   mentioned: AmountMention[];
   /** The mentions that were paid (denied and not-paid ones dropped), in order. */
@@ -123,10 +126,11 @@ export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
   const text = normalizeText(rawText);
   const dates = findDates(text, now);
   const claimed: Span[] = [...dates, ...findOrdinals(text)];
-  const mentioned = moneyMentions(findAmounts(text, claimed));
+  const names = findNumberedNames(text);
+  const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));
   // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
-  return { text, dates, claimed, mentioned, amounts, account: findAccount(text) };
+  return { text, dates, claimed, names, mentioned, amounts, account: findAccount(text) };
 }
 
 /** One item's place in the utterance and what the whole utterance says about it. */

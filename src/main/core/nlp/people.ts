@@ -1,11 +1,25 @@
 // A person named where money moves to or from one: 小李, 老王, 张三, 王老师, 我哥, 表弟, 同事,
 // 大学室友, 同事小李. Only the words right next to a lending or repaying verb are looked at, so a
 // name needs no dictionary: a family name or 小/老/阿 and one or two characters is enough.
-import { FAMILY_NAMES, KIN, NAME_PREFIXES, NOT_PEOPLE, OWNERS, ROLE_MODIFIERS, ROLES } from './lexicon/money-flows';
+import {
+  FAMILY_NAMES,
+  KIN,
+  NAME_NUMERALS,
+  NAME_PREFIXES,
+  NOT_PEOPLE,
+  NUMBERED_NAME_AFTER,
+  NUMBERED_NAME_BEFORE,
+  OWNERS,
+  ROLE_MODIFIERS,
+  ROLES,
+} from './lexicon/money-flows';
 import { anyOf } from './lexicon/words';
+import type { Span } from './normalize';
 
 const HAN = '[\\u4e00-\\u9fff]';
-const NAME = `(?:${anyOf(NAME_PREFIXES)}${HAN}|${anyOf(FAMILY_NAMES)}${HAN}{1,2})`;
+// 张三的, 小李了: a given name never takes these, which follow a name in a sentence.
+const GIVEN = `(?:(?![的了钱还借给我你他她和跟把被在是那这])${HAN})`;
+const NAME = `(?:${anyOf(NAME_PREFIXES)}${GIVEN}|${anyOf(FAMILY_NAMES)}${GIVEN}{1,2})`;
 const ROLE = `(?:${anyOf(ROLE_MODIFIERS)}?${anyOf(ROLES)}${NAME}?)`;
 const PERSON = new RegExp(`^(?:${anyOf(OWNERS)}?(?:${anyOf(KIN)}|${ROLE})|${NAME})$`);
 const NOT_PERSON = new RegExp(`^${anyOf(NOT_PEOPLE)}`);
@@ -33,4 +47,24 @@ export function personBefore(text: string, end: number): string | null {
     if (isPerson(words)) return words;
   }
   return null;
+}
+
+const NUMBERED_NAME = new RegExp(
+  `(?<=${anyOf(NUMBERED_NAME_BEFORE)})${anyOf(FAMILY_NAMES)}${anyOf(NAME_NUMERALS)}|${anyOf(FAMILY_NAMES)}${anyOf(NAME_NUMERALS)}(?=${anyOf(NUMBERED_NAME_AFTER)})`,
+  'g',
+);
+
+/** 借给张三五百, 李四还了我三百: names that hold a numeral, which must not be read as money. */
+export function findNumberedNames(text: string): Span[] {
+  return [...text.matchAll(NUMBERED_NAME)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * The text with the numeral of each name replaced by a character of the same length that is no
+ * number, for finding amounts: the positions stay those of the text, and 张三五百 still holds 五百.
+ */
+export function withoutNameNumerals(text: string, names: readonly Span[]): string {
+  let out = text;
+  for (const n of names) out = out.slice(0, n.end - 1) + '某' + out.slice(n.end);
+  return out;
 }

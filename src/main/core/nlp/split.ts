@@ -35,6 +35,7 @@ import { anyOf } from './lexicon/words';
 import { coverage, type Span } from './normalize';
 import { findListNumbers } from './numbering';
 import { paidAmounts, type PaidAmounts } from './paid-amounts';
+import { withoutNameNumerals } from './people';
 import { buildItem, firstItem, readItem, readSpans, withoutDenied, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
 
 export interface SplitUtterance {
@@ -379,7 +380,7 @@ export function splitUtterance(rawText: string, now: ZonedNow, customCategories:
   const numbers = findListNumbers(text);
   let { mentioned, amounts } = spans;
   if (numbers.length > 0) {
-    mentioned = moneyMentions(findAmounts(text, [...spans.claimed, ...numbers]));
+    mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, spans.names), [...spans.claimed, ...numbers]));
     amounts = withoutDenied(text, mentioned);
   }
   const spoken = paidAmounts(text, amounts);

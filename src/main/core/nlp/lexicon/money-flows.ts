@@ -29,14 +29,19 @@ export const NAME_PREFIXES = words('小 老 阿');
 
 /**
  * Family names that start a name (张三, 王老师, 刘总). Characters that more often start other
- * words after 还/借 (房贷, 车贷, 花呗, 钱, 路费, 信用卡) are left out on purpose.
+ * words after 还/借 (房贷, 车贷, 花呗, 钱, 路费, 信用卡) or are numerals (万) are left out on purpose.
  */
 export const FAMILY_NAMES = words(`
   王 李 张 刘 陈 杨 黄 赵 周 吴 徐 孙 马 朱 胡 郭 何 林 罗 郑 梁 谢 宋 唐 许 韩 冯 邓 曹 彭 曾 肖 田 董 潘 袁 蔡 蒋 余 杜 叶
-  程 魏 苏 吕 丁 任 卢 姚 沈 钟 姜 崔 谭 陆 范 汪 廖 贾 夏 邹 熊 孟 秦 邱 侯 尹 薛 闫 段 雷 黎 史 陶 贺 毛 郝 顾 龚 邵 万 严
+  程 魏 苏 吕 丁 任 卢 姚 沈 钟 姜 崔 谭 陆 范 汪 廖 贾 夏 邹 熊 孟 秦 邱 侯 尹 薛 闫 段 雷 黎 史 陶 贺 毛 郝 顾 龚 邵 严
   覃 武 戴 莫 孔 汤 温 康 施 牛 樊 葛 邢 齐 易 乔 伍 庞 颜 倪 庄 聂 章 鲁 岳 翟 殷 詹 耿 焦 俞 柳 祝 舒 阮 柯 纪 梅 童 凌 毕 裴
   霍 涂 苗 翁 冉 骆 蓝 辛 靳 柴 蒙 鲍 喻 祁 蒲 滕 屈 饶 牟 艾 尤 穆 卓 缪 褚 娄 窦 戚 岑 宫 卜 晏 瞿 桂 佟 臧 闵 邬 卞 姬 栾 隋 甄
 `);
+
+/** 张三, 李四, 王五: a family name and a numeral is a name, not money, right after or before these. */
+export const NUMBERED_NAME_BEFORE = words('借给了 借给 还给 还了 收回 要回 借了 借 还 跟 向 找 问 从 给');
+export const NUMBERED_NAME_AFTER = words('还 借 跟 向 把 的 那');
+export const NAME_NUMERALS = words('一 二 三 四 五 六 七 八 九 十');
 
 /** Not people, though they stand where a person would (还信用卡, 借书卡, 还价, 跟团). */
 export const NOT_PEOPLE = words(`
