@@ -38,6 +38,15 @@ describe('golden judge', () => {
     expect(judge(c, reversed)).toContain('item 0 amount');
   });
 
+  it('reads an optional field the answer leaves out as null', () => {
+    const none: GoldenCase = { id: 'f', op: 'parse', text: '', expect: { items: [{ flow: null, reimbursable: null }] } };
+    expect(judge(none, tx({}))).toBeNull();
+    expect(judge(none, tx({ flow: 'lend' }))).toContain('item 0 flow');
+    const lend: GoldenCase = { id: 'l', op: 'parse', text: '', expect: { flow: 'lend', counterparty: ['我哥', '哥'] } };
+    expect(judge(lend, tx({ flow: 'lend', counterparty: '哥' }))).toBeNull();
+    expect(judge(lend, tx({}))).toContain('flow');
+  });
+
   it('checks only how many transactions there are for "count" alone', () => {
     const c: GoldenCase = { id: 'k', op: 'parse', text: '', expect: { count: 1 } };
     expect(judge(c, tx({ amount: 99, category: null }))).toBeNull();

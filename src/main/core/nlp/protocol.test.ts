@@ -87,3 +87,16 @@ describe('the JSON-lines protocol never gives up on a stream', () => {
     expect(answers).toEqual(STREAM.map(([line]) => answerLine(line)));
   });
 });
+
+describe('money flows in the parse answer', () => {
+  const parse = (text: string) => answerRequest({ op: 'parse', text, now: '2026-11-24T20:00:00+08:00' });
+
+  it('names the flow and the person only when the sentence says so', () => {
+    expect(parse('借给小李一千')).toMatchObject({ transactions: [{ amount: 1000, type: 'TRANSFER', flow: 'lend', counterparty: '小李' }] });
+    expect(parse('打车八十可以报销')).toMatchObject({ transactions: [{ amount: 80, type: 'EXPENSE', category: '交通', reimbursable: true }] });
+    const plain = (parse('午饭35') as { transactions: Record<string, unknown>[] }).transactions[0]!;
+    expect(Object.keys(plain)).not.toContain('flow');
+    expect(Object.keys(plain)).not.toContain('counterparty');
+    expect(Object.keys(plain)).not.toContain('reimbursable');
+  });
+});
