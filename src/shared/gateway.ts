@@ -3,7 +3,7 @@
 // answers with them, so both sides agree by construction. Wire-compatible with the original
 // Kotlin service (field names and error bodies); additions are optional fields only.
 import { z } from 'zod';
-import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, TRANSACTION_TYPES } from './domain';
+import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, MONEY_FLOWS, TRANSACTION_TYPES } from './domain';
 import { isCalendarDate, parseZonedIso } from './time';
 
 /** The years a `context.now` may name (its own, local year): dates the prompts can spell. */
@@ -107,6 +107,10 @@ export const ParsedTransactionSchema = z.object({
     .number()
     .transform((v) => Math.min(1, Math.max(0, v)))
     .catch(0.8),
+  // Issue 26: present only when the sentence says so; a value we do not know is dropped.
+  flow: z.enum(MONEY_FLOWS).optional().catch(undefined),
+  counterparty: z.string().trim().min(1).max(100).optional().catch(undefined),
+  reimbursable: z.boolean().optional().catch(undefined),
 });
 export type ParsedTransaction = z.infer<typeof ParsedTransactionSchema>;
 

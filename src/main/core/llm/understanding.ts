@@ -176,6 +176,9 @@ function toParseResult(tx: ParsedTransaction): ParseResult {
     account: tx.account,
     confidence: tx.confidence,
     source: 'llm',
+    ...(tx.flow ? { flow: tx.flow } : {}),
+    ...(tx.counterparty ? { counterparty: tx.counterparty } : {}),
+    ...(tx.reimbursable ? { reimbursable: true } : {}),
   };
 }
 
