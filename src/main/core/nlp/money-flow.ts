@@ -43,7 +43,13 @@ const REIMBURSED_WORDS = new RegExp(anyOf(REIMBURSED));
 // 公司把差旅费报了, 差旅费报了: someone who pays back, or a fee, before 报了 (报了个班 is no money back).
 const REIMBURSED_BY = new RegExp(`(?:${anyOf(REIMBURSERS)}[^${MASK}]{0,8}|[费款])报(?:销)?了(?!${anyOf(NOT_REIMBURSED_AFTER)})`);
 const NOT_REIMBURSABLE_WORDS = new RegExp(anyOf(NOT_REIMBURSABLE));
-const REIMBURSABLE_WORDS = new RegExp(anyOf(REIMBURSABLE));
+const REIMBURSABLE_WORDS = new RegExp(`${anyOf(REIMBURSABLE)}(?!${anyOf(NOT_REIMBURSED_AFTER)})`);
+const MARK_AT = new RegExp(`^(?:${anyOf(NOT_REIMBURSABLE)}|${anyOf(REIMBURSABLE)}(?!${anyOf(NOT_REIMBURSED_AFTER)}))`);
+
+/** How long the words at `at` that say whether an expense is paid back (可以报销, 不能报销) run, else 0. */
+export function reimbursableMarkAt(text: string, at: number): number {
+  return MARK_AT.exec(text.slice(at, at + 8))?.[0].length ?? 0;
+}
 const REIMBURSEMENT_NOUN = new RegExp(anyOf(REIMBURSEMENT_NOUNS), 'g');
 const REIMBURSE = /报销/;
 const REFUND = new RegExp(`退(?:${anyOf(REFUND_AFTER)}|(?=${MASK}|$))(?:${anyOf(REFUND_TRAILING)})?`);
@@ -99,6 +105,8 @@ const PRONOUN = /^(?:他|她|它)们?$/;
 const LENDER = /^[\u4e00-\u9fff]{1,6}$/;
 /** Before a person, these make the person the one acted on (给小李还了), not the one acting. */
 const OBJECT_MARKS = new Set([...'给跟向找问对替帮和']);
+// 小李把钱还我了, 小李把五百还我了: what was handed back stands between the payer and 还.
+const HANDED_OVER = new RegExp(`把(?:钱|${MASK}+)?$`);
 /** After 还, the words that make the one before it the payer: 小李还了我, 小李还钱了, 小李还的. */
 const PAID_BACK_AFTER = new RegExp(`^(?:了|给|钱|款|的|回来|${MASK}|$)`);
 
@@ -176,13 +184,13 @@ function readDebt(text: string): Debt | null {
 
 /** 还 at `at`: 小李还了我 / 小李把钱还了 collect; 还了我哥 / 还给小李 / 还钱给老王 repay. */
 function readPayBack(text: string, at: number): Debt | null {
-  const payerEnd = text.startsWith('把钱', at - 2) ? at - 2 : text[at - 1] === '把' ? at - 1 : at;
+  const payerEnd = at - (HANDED_OVER.exec(text.slice(Math.max(0, at - 6), at))?.[0].length ?? 0);
   const payer = subjectBefore(text, payerEnd);
   const after = text.slice(at + 1);
   if (payer !== null && (PAID_BACK_AFTER.test(after) || meAt(after, /^(?:了|给)?/.exec(after)![0].length))) {
     return { flow: 'collect', counterparty: payer };
   }
-  const object = /^(?:了给|了|给)?/.exec(after)![0];
+  const object = /^(?:了给|给了|了|给)?/.exec(after)![0];
   const person = personAt(text, at + 1 + object.length);
   if (person !== null) return { flow: 'repay', counterparty: person };
   // 还钱给小张, 还了一千给小李: the person after the money.

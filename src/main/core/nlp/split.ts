@@ -34,6 +34,7 @@ import {
 import { anyOf } from './lexicon/words';
 import { coverage, type Span } from './normalize';
 import { findListNumbers } from './numbering';
+import { reimbursableMarkAt } from './money-flow';
 import { paidAmounts, type PaidAmounts } from './paid-amounts';
 import { withoutNameNumerals } from './people';
 import { buildItem, firstItem, readItem, readSpans, withoutDenied, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
@@ -153,6 +154,8 @@ function findEachAmounts(text: string, paid: readonly AmountMention[], breaks: B
 function cutAfter(text: string, amount: AmountMention, limit: number, claims: Claims): number {
   let at = amount.end;
   while (at < limit && PARTICLES.has(text[at]!)) at++;
+  // 打车八十可以报销吃饭三十: whether it is paid back is said after the amount it is said of.
+  at = Math.min(limit, at + reimbursableMarkAt(text, at));
   const joiner = JOINER.exec(text.slice(at, Math.min(limit, at + 2)));
   if (joiner) claim(claims, { start: at, end: at + joiner[0].length });
   return at;

@@ -79,7 +79,7 @@ export const NOT_REIMBURSED_AFTER = words('名 班 个 团 警 案 税 价');
 /** An expense that is to be paid back: 可以报销, 待报销. Longer words first. */
 export const REIMBURSABLE = words(`
   还没报销 还没有报销 没报销 未报销 待报销 要报销 需要报销 可以报销 可报销 能报销 能够报销 准备报销 回头报销 到时候报销
-  公司报销 单位报销 公司给报销 公司会报销 让公司报销 找公司报销 走报销 走公账 公司报 单位报 公费
+  公司报销 单位报销 公司给报销 公司会报销 让公司报销 找公司报销 走报销 走公账 公司报 单位报 公费 可以报 能报 要报 待报
 `);
 
 /** Said of an expense that will not be paid back: 不能报销, 报不了. */
