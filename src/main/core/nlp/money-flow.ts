@@ -12,6 +12,7 @@ import {
   NOT_REIMBURSED_AFTER,
   PERSON_PLACE,
   REFUND_AFTER,
+  REFUND_FEES,
   REFUND_TRAILING,
   REIMBURSABLE,
   REIMBURSED,
@@ -52,7 +53,7 @@ export function reimbursableMarkAt(text: string, at: number): number {
 }
 const REIMBURSEMENT_NOUN = new RegExp(anyOf(REIMBURSEMENT_NOUNS), 'g');
 const REIMBURSE = /报销/;
-const REFUND = new RegExp(`退(?:${anyOf(REFUND_AFTER)}|(?=${MASK}|$))(?:${anyOf(REFUND_TRAILING)})?`);
+const REFUND = new RegExp(`退(?:${anyOf(REFUND_AFTER)}(?!${anyOf(REFUND_FEES)})|(?=${MASK}|$))(?:${anyOf(REFUND_TRAILING)})?`);
 
 function cut(text: string, m: RegExpExecArray): string {
   return text.slice(0, m.index) + MASK + text.slice(m.index + m[0].length);
@@ -88,7 +89,7 @@ export function readMoneyFlow(text: string, customCategories: readonly CategoryR
 
 // The verbs of a debt, each tried where it stands; a person next to it says who.
 const LEND_TO = /借给了?/g;
-const LEND_THEN_TO = new RegExp(`借(?:了|出)?${MASK}+给`, 'g');
+const LEND_THEN_TO = new RegExp(`借(?:了|出)?(?:钱|${MASK})+给`, 'g');
 const LENT_OUT = /借出(?:去)?/;
 const BORROWED_FROM_OF = /借了?([^，]{1,8}?)的/g;
 const BORROW_FROM = new RegExp(`${anyOf(FROM_PERSON)}([^${MASK}]{1,8}?)(?:${anyOf(PERSON_PLACE)})?借`, 'g');

@@ -61,6 +61,9 @@ export const PERSON_PLACE = words('那里 那儿 那边 那');
  */
 export const REFUND_AFTER = words('货款 押金 款 钱 费 货 票 了 回 给 还 到');
 
+/** After a refund word, it is a fee paid for returning (退货运费, 退票费, 退票手续费), which is spending. */
+export const REFUND_FEES = words('手续费 运费 邮费 快递 费 险');
+
 /** Said with a refund, not words of the item: 退款到账, 退回来了. */
 export const REFUND_TRAILING = words('到账了 到账 到了 回来了 回来 进账 入账 收到了 收到');
 
@@ -73,8 +76,8 @@ export const REIMBURSED = words(`
 /** Who pays expenses back: 公司把差旅费报了. */
 export const REIMBURSERS = words('公司 单位 老板 领导 财务 学校 甲方');
 
-/** After 报了, it was no reimbursement: 报了名, 报了个班, 报了团. */
-export const NOT_REIMBURSED_AFTER = words('名 班 个 团 警 案 税 价');
+/** After 报 (报了, 公司报, 要报), it is no reimbursement: 报了名, 报了个班, 公司报表, 报废. */
+export const NOT_REIMBURSED_AFTER = words('名 班 个 团 警 案 税 价 表 纸 刊 告 道 到 考 关 废 修');
 
 /** An expense that is to be paid back: 可以报销, 待报销. Longer words first. */
 export const REIMBURSABLE = words(`
