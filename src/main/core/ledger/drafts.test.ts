@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DraftBatch } from '@shared/draft-batch';
 import type { DraftBatchDto, ParseResult } from '@shared/domain';
+import { readDrafts } from './drafts';
 import { openLedger, type Ledger } from './index';
 import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
@@ -72,5 +73,16 @@ describe('Ledger drafts', () => {
       write(bad);
       expect(ledger.keptDrafts(), bad).toBeNull();
     }
+  });
+});
+
+describe('a kept card with money flows', () => {
+  it('keeps flow, person and reimbursable, and drops only a value it does not know', () => {
+    const kept = card(draft({ type: 'TRANSFER', flow: 'lend', counterparty: '小李' }), draft({ reimbursable: true }));
+    const read = readDrafts(JSON.stringify(kept));
+    expect(read?.items.map((i) => i.result)).toMatchObject([{ flow: 'lend', counterparty: '小李' }, { reimbursable: true }]);
+    const odd = readDrafts(JSON.stringify(card(draft({ flow: 'steal' as never, counterparty: '' }))));
+    expect(odd?.items[0]?.result.flow).toBeUndefined();
+    expect(odd?.items[0]?.result.counterparty).toBeUndefined();
   });
 });

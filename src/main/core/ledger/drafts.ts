@@ -2,7 +2,7 @@
 // an idle timeout, 「没有了」 or a closed window loses no draft, and the next session opens
 // with it. The stored JSON is read back through a schema: a file is a trust boundary.
 import { z } from 'zod';
-import { MAX_BATCH_ITEMS, TRANSACTION_TYPES, type DraftBatchDto } from '@shared/domain';
+import { MAX_BATCH_ITEMS, MONEY_FLOWS, TRANSACTION_TYPES, type DraftBatchDto } from '@shared/domain';
 
 const ParseResultSchema = z.object({
   amount: z.number().positive().finite().nullable(),
@@ -16,6 +16,11 @@ const ParseResultSchema = z.object({
   account: z.string().max(100).nullable(),
   confidence: z.number().min(0).max(1),
   source: z.enum(['local', 'llm']),
+  // Issue 26's optional fields: a card kept before they existed still reads, and one value we do
+  // not know costs that value only, not the card.
+  flow: z.enum(MONEY_FLOWS).optional().catch(undefined),
+  counterparty: z.string().min(1).max(100).optional().catch(undefined),
+  reimbursable: z.boolean().optional().catch(undefined),
 });
 
 const DraftBatchSchema = z.object({
