@@ -7,6 +7,8 @@
 import type { MoneyFlow, TransactionType } from '@shared/domain';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import {
+  ACTS_FOR_PERSON,
+  BORROWED_THINGS,
   FROM_PERSON,
   NOT_REIMBURSABLE,
   NOT_REIMBURSED_AFTER,
@@ -92,10 +94,15 @@ const LEND_TO = /借给了?/g;
 const LEND_THEN_TO = new RegExp(`借(?:了|出)?(?:钱|${MASK})+给`, 'g');
 const LENT_OUT = /借出(?:去)?/;
 const BORROWED_FROM_OF = /借了?([^，]{1,8}?)的/g;
-const BORROW_FROM = new RegExp(`${anyOf(FROM_PERSON)}([^${MASK}]{1,8}?)(?:${anyOf(PERSON_PLACE)})?借`, 'g');
-const BORROWED = /借(?:入|来|到)/;
+// 跟小李借车, 从图书馆借书: things borrowed are no debt of money.
+const NOT_MONEY = `(?!${anyOf(BORROWED_THINGS)})`;
+const BORROW_FROM = new RegExp(`${anyOf(FROM_PERSON)}([^${MASK}]{1,8}?)(?:${anyOf(PERSON_PLACE)})?借(?:了|来|到)?${NOT_MONEY}`, 'g');
+const BORROWED = new RegExp(`借(?:入|来|到)${NOT_MONEY}`);
 const LEND_BY_GIVING = /给([^，]{1,8}?)借了?/g;
-const BORROWED_BY = /借(走|了|去)?/g;
+const BORROWED_BY = new RegExp(`借(走|了|去)?${NOT_MONEY}`, 'g');
+// 借了小李的车: the person's thing, not money.
+const THING_OF = new RegExp(`^的${anyOf(BORROWED_THINGS)}`);
+const ACTS_FOR = new RegExp(`^${anyOf(ACTS_FOR_PERSON)}`);
 const REPAY_BY_GIVING = /给([^，]{1,8}?)还/g;
 const PAY_BACK = /还/g;
 const COLLECTED = /(?:收回|要回)了?/g;
@@ -169,7 +176,7 @@ function readDebt(text: string): Debt | null {
     if (subject !== null) return { flow: 'borrow', counterparty: subject };
     // 借小李一千 lends; 借了朋友两千 borrows.
     const person = personAt(text, at);
-    if (person !== null) return { flow: m[1] === '了' ? 'borrow' : 'lend', counterparty: person };
+    if (person !== null && !THING_OF.test(text.slice(at + person.length))) return { flow: m[1] === '了' ? 'borrow' : 'lend', counterparty: person };
   }
   for (const m of matches(REPAY_BY_GIVING, text)) {
     const person = personAt(m[1]!, 0);
@@ -193,7 +200,10 @@ function readPayBack(text: string, at: number): Debt | null {
   }
   const object = /^(?:了给|给了|了|给)?/.exec(after)![0];
   const person = personAt(text, at + 1 + object.length);
-  if (person !== null) return { flow: 'repay', counterparty: person };
+  if (person !== null) {
+    const next = at + 1 + object.length + person.length;
+    return ACTS_FOR.test(text.slice(next)) ? null : { flow: 'repay', counterparty: person };
+  }
   // 还钱给小张, 还了一千给小李: the person after the money.
   const later = new RegExp(`^(?:钱|款)?了?${MASK}*给`).exec(after);
   if (later) {

@@ -49,6 +49,12 @@ export const NOT_PEOPLE = words(`
   大家 自己 小费 小卖部 小吃 老家 小区 老地方
 `);
 
+/** Borrowed things that are no money: 从图书馆借书, 跟小李借车. */
+export const BORROWED_THINGS = words('书 车 伞 充电宝 东西 衣服 房子 场地 工具 电脑 相机');
+
+/** After 还给 and a person, a verb: 还 meant "also" (还给妈妈买了衣服), nothing was paid back. */
+export const ACTS_FOR_PERSON = words('买 吃 喝 打 坐 交 充 花 点 去 看 要 用 付 加 发 带 寄 请 做 转 订 办 送');
+
 /** Before a person: 跟我哥借了 (borrow), 给小李还了 (repay). */
 export const FROM_PERSON = words('跟 向 找 问 从');
 
