@@ -17,6 +17,19 @@ export function isTransactionType(value: unknown): value is TransactionType {
 export const MONEY_FLOWS = ['lend', 'borrow', 'repay', 'collect', 'refund', 'reimbursement'] as const;
 export type MoneyFlow = (typeof MONEY_FLOWS)[number];
 
+/** The optional money-flow fields of a parse, each present only when set (a reading, an LLM answer, a parsed item). */
+export function moneyFlowFields(source: {
+  flow?: MoneyFlow | null;
+  counterparty?: string | null;
+  reimbursable?: boolean | null;
+}): Pick<ParseResult, 'flow' | 'counterparty' | 'reimbursable'> {
+  return {
+    ...(source.flow ? { flow: source.flow } : {}),
+    ...(source.counterparty ? { counterparty: source.counterparty } : {}),
+    ...(source.reimbursable ? { reimbursable: true } : {}),
+  };
+}
+
 /** Where a parse came from: the offline rules or the LLM (gateway or direct). */
 export type ParseSource = 'local' | 'llm';
 

@@ -3,7 +3,7 @@
 // renumbered 0..k-1; the answer is mapped back to the batch's own indexes; LLM within
 // correctionTimeoutMs (3 s), else correctLocal on the same renumbered items.
 import type { DraftBatch, PendingView } from '@shared/draft-batch';
-import { MAX_BATCH_ITEMS, type CorrectionResult, type ParseResult } from '@shared/domain';
+import { MAX_BATCH_ITEMS, moneyFlowFields, type CorrectionResult, type ParseResult } from '@shared/domain';
 import { MAX_TEXT_CHARS, type ParseContext, type ParsedTransaction } from '@shared/gateway';
 import { toZonedIso } from '@shared/time';
 import { systemClock, type Clock } from '@shared/clock';
@@ -176,9 +176,7 @@ function toParseResult(tx: ParsedTransaction): ParseResult {
     account: tx.account,
     confidence: tx.confidence,
     source: 'llm',
-    ...(tx.flow ? { flow: tx.flow } : {}),
-    ...(tx.counterparty ? { counterparty: tx.counterparty } : {}),
-    ...(tx.reimbursable ? { reimbursable: true } : {}),
+    ...moneyFlowFields(tx),
   };
 }
 

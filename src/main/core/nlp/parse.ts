@@ -2,7 +2,7 @@
 // of the whole utterance are read once (readSpans); buildItem turns one stretch of it into an item.
 // firstItem is the single-item parse (the first item of the text), which corrections use and
 // split.ts keeps for every utterance that holds one item.
-import type { MoneyFlow, ParseResult, TransactionType } from '@shared/domain';
+import { moneyFlowFields, type MoneyFlow, type ParseResult, type TransactionType } from '@shared/domain';
 import { OTHER_CATEGORY } from '@shared/categories';
 import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
@@ -97,15 +97,6 @@ function readFlowItem(reading: MoneyFlowReading, customCategories: readonly Cate
   return { type: wanted, category: match?.name ?? null };
 }
 
-function flowFields(reading: MoneyFlowReading | null): Pick<ParsedItem, 'flow' | 'counterparty' | 'reimbursable'> {
-  if (reading === null) return {};
-  return {
-    ...(reading.flow ? { flow: reading.flow } : {}),
-    ...(reading.counterparty ? { counterparty: reading.counterparty } : {}),
-    ...(reading.reimbursable ? { reimbursable: true } : {}),
-  };
-}
-
 /** What an utterance holds before it is cut into items: every extractor runs once on the whole text. */
 export interface UtteranceSpans {
   /** The normalized text all spans point into. */
@@ -168,7 +159,7 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   const itemWords = inside ? cutSpans(itemText, shifted([account], start)) : itemText;
   const flow = readMoneyFlow(maskSpans(itemText, shifted(itemSpans, start), MASK), customCategories);
   const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);
-  return { amount: value, account: account?.account ?? null, type, category, description, date: draft.date, ...flowFields(flow) };
+  return { amount: value, account: account?.account ?? null, type, category, description, date: draft.date, ...(flow ? moneyFlowFields(flow) : {}) };
 }
 
 /** The single-item parse of spans: the first item, up to where a second amount's item begins. */
@@ -196,8 +187,6 @@ export function toParseResult(item: ParsedItem): ParseResult {
     account: item.account,
     confidence: [0.3, 0.5, 0.75, 0.9][known]!,
     source: 'local',
-    ...(item.flow ? { flow: item.flow } : {}),
-    ...(item.counterparty ? { counterparty: item.counterparty } : {}),
-    ...(item.reimbursable ? { reimbursable: true } : {}),
+    ...moneyFlowFields(item),
   };
 }

@@ -291,20 +291,10 @@ export class SyncEngine {
       try {
         this.observe(file, snapshot.maxTs);
         const own = file.device === this.device;
-        // A new device takes the tables whole; SQLite copies them so only with foreign keys
-        // off (a pragma that cannot change inside a transaction), so they are checked instead.
-        const adopt = this.merger.canAdopt(snapshot);
-        if (adopt) this.db.pragma('foreign_keys = OFF');
-        try {
-          return this.db.transaction(() => {
-            const changed = adopt ? this.merger.adopt(snapshot) : this.merger.mergeSnapshot(snapshot);
-            for (const p of snapshot.peers) this.upsertPeer({ device: p.device, name: p.name, applied: p.applied, seen: p.lastSeen });
-            this.upsertPeer({ device: file.device, name: own ? '' : snapshot.header.name, applied: file.seq, seen: snapshot.header.at });
-            return changed;
-          })();
-        } finally {
-          if (adopt) this.db.pragma('foreign_keys = ON');
-        }
+        return this.merger.applySnapshot(snapshot, () => {
+          for (const p of snapshot.peers) this.upsertPeer({ device: p.device, name: p.name, applied: p.applied, seen: p.lastSeen });
+          this.upsertPeer({ device: file.device, name: own ? '' : snapshot.header.name, applied: file.seq, seen: snapshot.header.at });
+        });
       } finally {
         snapshot.detach();
       }

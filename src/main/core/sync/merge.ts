@@ -75,6 +75,26 @@ export class Merger {
   }
 
   /**
+   * A snapshot in ONE transaction of its own, adopted when this device can (canAdopt), merged
+   * otherwise; `alongside` runs in the same transaction (the engine records the devices
+   * covered). SQLite copies tables whole only with foreign keys off, a pragma that cannot
+   * change inside a transaction: it is set around it, and adopt checks every reference.
+   */
+  applySnapshot(snapshot: AttachedSnapshot, alongside: () => void = () => {}): number {
+    const adopt = this.canAdopt(snapshot);
+    if (adopt) this.db.pragma('foreign_keys = OFF');
+    try {
+      return this.db.transaction(() => {
+        const changed = adopt ? this.adopt(snapshot) : this.mergeSnapshot(snapshot);
+        alongside();
+        return changed;
+      })();
+    } finally {
+      if (adopt) this.db.pragma('foreign_keys = ON');
+    }
+  }
+
+  /**
    * Whether this device can adopt the snapshot's tables as they are: the same schema, and
    * nothing of its own but the rows others reference (its categories and accounts, merged
    * back in afterwards) — no rows elsewhere, no stamps. A new device, in short.
@@ -90,9 +110,9 @@ export class Merger {
   /**
    * Takes the snapshot's tables whole (`INSERT … SELECT *` into empty tables of the same
    * schema, which SQLite copies record by record with their indexes), then merges this
-   * device's own categories and accounts back in as rows that predate sync. Runs in the
-   * caller's transaction with foreign keys off (SQLite copies whole only then); every
-   * reference is checked before it commits.
+   * device's own categories and accounts back in as rows that predate sync. Runs inside
+   * applySnapshot's transaction, with foreign keys off; every reference is checked before it
+   * commits.
    */
   adopt(snapshot: AttachedSnapshot): number {
     const referenced = SYNCED_TABLES.filter((t) => t.localId !== undefined);

@@ -72,18 +72,11 @@ function attach(target: Ledger, bytes: Buffer, head: { device: string; seq: numb
   return AttachedSnapshot.attach(target.database, path, 'f.s.0000000003.skj', head);
 }
 
-/** Attaches and applies as the engine does (adopting when it can); detached afterwards either way. */
+/** Attaches and applies as the engine does; detached afterwards either way. */
 function apply(target: Ledger, bytes: Buffer, head: { device: string; seq: number }): number {
   const snapshot = attach(target, bytes, head);
-  const merger = new Merger(target.database, target.journal);
   try {
-    const adopt = merger.canAdopt(snapshot);
-    if (adopt) target.database.pragma('foreign_keys = OFF');
-    try {
-      return target.database.transaction(() => (adopt ? merger.adopt(snapshot) : merger.mergeSnapshot(snapshot)))();
-    } finally {
-      if (adopt) target.database.pragma('foreign_keys = ON');
-    }
+    return new Merger(target.database, target.journal).applySnapshot(snapshot);
   } finally {
     snapshot.detach();
   }
