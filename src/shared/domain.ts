@@ -17,6 +17,12 @@ export function isTransactionType(value: unknown): value is TransactionType {
 export const MONEY_FLOWS = ['lend', 'borrow', 'repay', 'collect', 'refund', 'reimbursement'] as const;
 export type MoneyFlow = (typeof MONEY_FLOWS)[number];
 
+/** The flows a stored row may have: the spoken ones, and writing off what a person will never pay back. */
+export const LEDGER_FLOWS = [...MONEY_FLOWS, 'writeoff'] as const;
+export type LedgerFlow = (typeof LEDGER_FLOWS)[number];
+/** The flows between an account and a person; rows of these are TRANSFERs. */
+export const DEBT_FLOWS: readonly LedgerFlow[] = ['lend', 'borrow', 'repay', 'collect'];
+
 /** The optional money-flow fields of a parse, each present only when set (a reading, an LLM answer, a parsed item). */
 export function moneyFlowFields(source: {
   flow?: MoneyFlow | null;
@@ -54,6 +60,10 @@ export interface ParseResult {
   counterparty?: string;
   /** An expense that is to be paid back (可以报销, 待报销); present only when true. */
   reimbursable?: boolean;
+  /** A refund: the id of the expense it returns, chosen on the card (absent: a refund of its category only). */
+  refundOf?: string;
+  /** A reimbursement: the ids of the 待报销 expenses it settles, as proposed on the card (absent: oldest first). */
+  settles?: string[];
 }
 
 export type DraftStatus = 'pending' | 'confirmed' | 'cancelled';
@@ -146,6 +156,16 @@ export interface TransactionRow {
   toAccount?: string | null;
   /** TRANSFER rows only: who outside the user's accounts received it ('' when toAccount is set or unknown). */
   counterparty?: string;
+  /** Present only on rows that are more than spending, income or an own transfer. */
+  flow?: LedgerFlow;
+  /** Debt rows and write-offs: the person. */
+  person?: string;
+  /** Refunds: the expense returned (null: not linked, or that expense is gone). */
+  refundOf?: string | null;
+  /** Present only when true: 待报销, left out of net spending. */
+  reimbursable?: boolean;
+  /** A 待报销 expense that was paid back: the reimbursement's id. */
+  reimbursedBy?: string;
 }
 
 export interface SessionSummary {

@@ -19,6 +19,8 @@ export const ledgerFilter = z
     maxFen: fenBound.optional(),
     /** Substring of the description or the category name. */
     text: z.string().trim().max(100).optional(),
+    /** Rows lending to, borrowing from or written off for this person. */
+    person: z.string().max(50).optional(),
   })
   .strict();
 export type LedgerFilter = z.infer<typeof ledgerFilter>;
@@ -203,7 +205,14 @@ export interface AccountInfo {
   count: number;
   /** Archived accounts keep their rows and count in the total; new entries cannot use them. */
   archived: boolean;
+  /** credit: a card whose balance is normally a debt, shown as 欠款. */
+  kind: AccountKind;
+  /** Credit cards: the days of the month the statement closes and the payment is due. */
+  statementDay: number | null;
+  dueDay: number | null;
 }
+
+export type AccountKind = 'cash' | 'credit';
 
 /** An account with its money; amounts in fen, negative when the account is overdrawn. */
 export interface AccountBalance extends AccountInfo {
@@ -218,6 +227,56 @@ export interface AccountBalances {
   accounts: AccountBalance[];
   /** Every account's balance summed, archived ones included (archiving moves no money). */
   totalFen: number;
+}
+
+/** Someone money was lent to or borrowed from; balanceFen > 0: they owe the user, < 0: the user owes them. */
+export interface PersonBalance {
+  id: number;
+  name: string;
+  balanceFen: number;
+  count: number;
+  archived: boolean;
+}
+
+/** An expense a refund may return, best match first. */
+export interface RefundCandidate {
+  id: string;
+  amountFen: number;
+  /** What earlier refunds already returned of it. */
+  refundedFen: number;
+  description: string;
+  date: string;
+  category: string;
+  account: string;
+  score: number;
+}
+
+/** A 待报销 expense still owed to the user, net of its refunds. */
+export interface PendingReimbursement {
+  id: string;
+  amountFen: number;
+  description: string;
+  date: string;
+  category: string;
+}
+
+/** What a reimbursement of a given amount settles (oldest first) and what it leaves. */
+export interface SettlementProposal {
+  ids: string[];
+  settledFen: number;
+  /** Paid beyond the expenses settled. */
+  leftOverFen: number;
+  /** 待报销 still unpaid after this payment. */
+  stillOwedFen: number;
+}
+
+/** A credit card whose payment is due soon. */
+export interface CardReminder {
+  accountId: number;
+  account: string;
+  dueDate: string;
+  daysLeft: number;
+  owedFen: number;
 }
 
 /** ok < 80 %, warn 80–99 %, over ≥ 100 %. */

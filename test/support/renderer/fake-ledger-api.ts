@@ -48,7 +48,9 @@ function localYmd(d = new Date()): string {
 }
 
 /** An account as the fake keeps it: the ledger's fields, its count and balance computed on read. */
-export type FakeAccount = Omit<AccountBalance, 'count' | 'balanceFen'>;
+/** Card terms may be left out: an ordinary account. */
+export type FakeAccount = Omit<AccountBalance, 'count' | 'balanceFen' | 'kind' | 'statementDay' | 'dueDay'> &
+  Partial<Pick<AccountBalance, 'kind' | 'statementDay' | 'dueDay'>>;
 
 /** 20261123_170501: the stamp main puts in an export's suggested file name. */
 function fileStamp(d: Date): string {
@@ -204,7 +206,16 @@ export class FakeLedgerApi {
 
   /** As main counts them: a transfer names both of its accounts. */
   #accounts(): AccountInfo[] {
-    return this.#balances().map(({ id, name, isDefault, count, archived }) => ({ id, name, isDefault, count, archived }));
+    return this.#balances().map(({ id, name, isDefault, count, archived, kind, statementDay, dueDay }) => ({
+      id,
+      name,
+      isDefault,
+      count,
+      archived,
+      kind,
+      statementDay,
+      dueDay,
+    }));
   }
 
   #balances(): AccountBalance[] {
@@ -220,7 +231,7 @@ export class FakeLedgerApi {
           balanceFen += r.amountFen;
         }
       }
-      return { ...a, count, balanceFen };
+      return { kind: 'cash' as const, statementDay: null, dueDay: null, ...a, count, balanceFen };
     });
   }
 

@@ -16,6 +16,8 @@ afterEach(() => ledger.close());
 
 const balances = () => ledger.accountBalances().accounts.map((a) => [a.name, a.balanceFen]);
 
+const CASH = { kind: 'cash', statementDay: null, dueDay: null };
+
 describe('accounts with balances', () => {
   it('balance = initial + income + transfers in − expense − transfers out; own transfers keep the total', () => {
     ledger.addAccount('银行卡', 500_00);
@@ -160,8 +162,18 @@ describe('a ledger from before migration 4', () => {
       expect(migrated.schemaVersion).toBe(SCHEMA_VERSION);
       expect(migrated.accountBalances()).toEqual({
         accounts: [
-          { id: 1, name: '钱包', isDefault: true, count: 1, initialBalanceFen: 0, balanceFen: -1500, archived: false, preset: true },
-          { id: 2, name: '银行卡', isDefault: false, count: 2, initialBalanceFen: 0, balanceFen: 100000 - 300, archived: false, preset: false },
+          { id: 1, name: '钱包', isDefault: true, count: 1, initialBalanceFen: 0, balanceFen: -1500, archived: false, preset: true, ...CASH },
+          {
+            id: 2,
+            name: '银行卡',
+            isDefault: false,
+            count: 2,
+            initialBalanceFen: 0,
+            balanceFen: 100000 - 300,
+            archived: false,
+            preset: false,
+            ...CASH,
+          },
         ],
         totalFen: -1500 + 100000 - 300,
       });

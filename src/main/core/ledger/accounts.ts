@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DEFAULT_ACCOUNT } from '@shared/categories';
-import type { AccountBalance, AccountBalances, AccountInfo } from '@shared/ipc/ledger';
+import type { AccountBalance, AccountBalances, AccountInfo, AccountKind } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
 import { toZonedIso, type ZonedNow } from '@shared/time';
 import { cleanName, LedgerRuleError } from './errors';
@@ -13,7 +13,16 @@ type AccountRecord = {
   initialBalanceFen: number;
   flowFen: number;
   archivedAt: string | null;
+  kind: AccountKind;
+  statementDay: number | null;
+  dueDay: number | null;
 };
+
+/** A credit card's terms: the days of the month its statement closes and its payment is due. */
+export interface CardTerms {
+  statementDay: number | null;
+  dueDay: number | null;
+}
 
 /**
  * The 钱包 the first migration creates: the first row of an empty table, so id 1, and never
@@ -25,11 +34,20 @@ const PRESET_ACCOUNT_ID = 1;
 
 const SELECT_ACCOUNTS = `
   SELECT id, name, is_default AS isDefault, row_count AS count, initial_balance_fen AS initialBalanceFen,
-         flow_fen AS flowFen, archived_at AS archivedAt
+         flow_fen AS flowFen, archived_at AS archivedAt, kind, statement_day AS statementDay, due_day AS dueDay
   FROM accounts`;
 
 function toInfo(r: AccountRecord): AccountInfo {
-  return { id: r.id, name: r.name, isDefault: r.isDefault === 1, count: r.count, archived: r.archivedAt !== null };
+  return {
+    id: r.id,
+    name: r.name,
+    isDefault: r.isDefault === 1,
+    count: r.count,
+    archived: r.archivedAt !== null,
+    kind: r.kind,
+    statementDay: r.statementDay,
+    dueDay: r.dueDay,
+  };
 }
 
 function toBalance(r: AccountRecord): AccountBalance {
@@ -83,6 +101,23 @@ export class Accounts {
       .prepare('INSERT INTO accounts (name, is_default, sort_order, created_at, initial_balance_fen) VALUES (?, 0, ?, ?, ?)')
       .run(clean, next.n, toZonedIso(this.clock()), initialBalanceFen);
     return this.get(Number(info.lastInsertRowid));
+  }
+
+  /**
+   * Makes an account a credit card with these terms, or (null) an ordinary account again.
+   * Its rows and balance are untouched: a card's balance is a debt because its spending is.
+   */
+  setCard(id: number, terms: CardTerms | null): AccountInfo {
+    this.record(id);
+    for (const day of [terms?.statementDay, terms?.dueDay]) {
+      if (day !== null && day !== undefined && (!Number.isInteger(day) || day < 1 || day > 31)) {
+        throw new LedgerRuleError('invalid_day', '账单日和还款日应为每月1–31日');
+      }
+    }
+    this.db
+      .prepare('UPDATE accounts SET kind = ?, statement_day = ?, due_day = ? WHERE id = ?')
+      .run(terms ? 'credit' : 'cash', terms?.statementDay ?? null, terms?.dueDay ?? null, id);
+    return this.get(id);
   }
 
   rename(id: number, name: string): AccountInfo {

@@ -3,6 +3,7 @@ import type { BudgetAlert, BudgetLevel, BudgetLine, BudgetStatus } from '@shared
 import { MAX_AMOUNT_YUAN } from '@shared/money';
 import { isCalendarMonth, toZonedIso, type ZonedNow } from '@shared/time';
 import { LedgerRuleError } from './errors';
+import { adjustments, markedGroups } from './net';
 
 /** One line of a month's budget set: a category's budget, or the total (categoryId null). */
 export interface BudgetInput {
@@ -87,16 +88,26 @@ export class Budgets {
       `SELECT COALESCE(SUM(amount_fen), 0) AS n FROM transactions
        WHERE type = 'EXPENSE' AND category_id = ? AND occurred_date BETWEEN ? AND ?`,
     );
+    // Spending net of refunds and without 待报销, as in the statistics (./net.ts).
+    const corrections = new Map<number | null, number>();
+    for (const g of markedGroups(this.db, 'WHERE t.occurred_date BETWEEN ? AND ?', [from, to])) {
+      for (const a of adjustments(g)) {
+        if (a.type !== 'EXPENSE') continue;
+        corrections.set(g.categoryId, (corrections.get(g.categoryId) ?? 0) + a.fen);
+        corrections.set(null, (corrections.get(null) ?? 0) + a.fen);
+      }
+    }
     const lines: BudgetLine[] = [];
     let total: BudgetLine | null = null;
     for (const b of budgets) {
+      const correction = corrections.get(b.categoryId) ?? 0;
       if (b.categoryId === null) {
         const all = this.db
           .prepare(`SELECT COALESCE(SUM(amount_fen), 0) AS n FROM transactions WHERE occurred_date BETWEEN ? AND ? AND type = 'EXPENSE'`)
           .get(from, to) as { n: number };
-        total = line(null, null, b.amountFen, all.n);
+        total = line(null, null, b.amountFen, all.n + correction);
       } else {
-        lines.push(line(b.categoryId, b.category, b.amountFen, (byCategory.get(b.categoryId, from, to) as { n: number }).n));
+        lines.push(line(b.categoryId, b.category, b.amountFen, (byCategory.get(b.categoryId, from, to) as { n: number }).n + correction));
       }
     }
     return { ...empty, lines, total };

@@ -21,6 +21,8 @@ const ParseResultSchema = z.object({
   flow: z.enum(MONEY_FLOWS).optional().catch(undefined),
   counterparty: z.string().min(1).max(100).optional().catch(undefined),
   reimbursable: z.boolean().optional().catch(undefined),
+  refundOf: z.string().min(1).max(64).optional().catch(undefined),
+  settles: z.array(z.string().min(1).max(64)).max(1000).optional().catch(undefined),
 });
 
 const DraftBatchSchema = z.object({

@@ -27,6 +27,10 @@ export function filterClause(query: LedgerFilter): { where: string; params: unkn
     clauses.push('t.account_id IN (SELECT id FROM accounts WHERE name = ?)');
     params.push(query.account);
   }
+  if (query.person) {
+    clauses.push('t.person_id IN (SELECT id FROM people WHERE name = ?)');
+    params.push(query.person);
+  }
   if (query.minFen !== undefined) {
     clauses.push('t.amount_fen >= ?');
     params.push(query.minFen);

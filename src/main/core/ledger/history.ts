@@ -61,6 +61,13 @@ export class LedgerHistory implements LedgerPort {
     return rows;
   }
 
+  /** A write-off of what a person owes, recorded like a save so Ctrl+Z takes it back. */
+  writeOff(personId: number, amountFen: number, note?: string): TransactionRow {
+    const row = this.ledger.writeOff(personId, amountFen, note);
+    this.record({ kind: 'save', rows: this.ledger.rawRows([row.id]) }, 'save');
+    return row;
+  }
+
   /** One entry of the 记一笔 form, recorded like a voice save so Ctrl+Z takes it back. */
   addTransaction(entry: ManualEntry): TransactionRow {
     const row = this.ledger.addTransaction(entry);

@@ -8,11 +8,16 @@ import type {
   AccountInfo,
   BudgetAlert,
   BudgetStatus,
+  CardReminder,
   CategoryInfo,
   DayTotal,
   LedgerFilter,
+  PendingReimbursement,
   PeriodStats,
+  PersonBalance,
   RecentCategory,
+  RefundCandidate,
+  SettlementProposal,
 } from '@shared/ipc/ledger';
 import { localDate, systemNow, type ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
@@ -28,6 +33,9 @@ import { Journal } from '../sync/journal';
 import { damagedError, guardWrites, openChecked, QUICK_CHECK_WORKER, restoreSidecars, SYNC_CHECK_MAX_BYTES, type Sidecars } from './open-file';
 import { Stats } from './stats';
 import { Transactions } from './transactions';
+import { MoneyFlows } from './money-flows';
+import type { NetOptions } from './net';
+import type { CardTerms } from './accounts';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 
 export type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
@@ -73,6 +81,7 @@ export class Ledger implements LedgerPort {
   private readonly drafts: DraftStore;
   private readonly rows: Transactions;
   private readonly stats: Stats;
+  private readonly flows: MoneyFlows;
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -90,7 +99,13 @@ export class Ledger implements LedgerPort {
     this.budgets = new Budgets(this.db, this.clock);
     this.categoryBook = new Categories(this.db, this.clock);
     this.drafts = new DraftStore(this.db, this.clock);
-    this.rows = new Transactions(this.db, this.clock, { categories: this.categoryBook, accounts: this.accountBook, drafts: this.drafts });
+    this.flows = new MoneyFlows(this.db, this.clock);
+    this.rows = new Transactions(this.db, this.clock, {
+      categories: this.categoryBook,
+      accounts: this.accountBook,
+      drafts: this.drafts,
+      flows: this.flows,
+    });
     this.stats = new Stats(this.db);
   }
 
@@ -239,12 +254,12 @@ export class Ledger implements LedgerPort {
   // ---- summaries (./stats.ts) ---------------------------------------------------------
 
   /** Totals by type and category for a calendar month (YYYY-MM), sums in integer fen. */
-  monthSummary(month: string): MonthSummary {
-    return this.stats.monthSummary(month);
+  monthSummary(month: string, options: NetOptions = {}): MonthSummary {
+    return this.stats.monthSummary(month, options);
   }
 
   /** Without a type: income and expense rows together; transfers only when asked for by type. */
-  totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
+  totals(query: { from: string; to: string; type?: TransactionType; category?: string } & NetOptions): LedgerTotals {
     return this.stats.totals(query);
   }
 
@@ -254,7 +269,7 @@ export class Ledger implements LedgerPort {
   }
 
   /** Totals, per-category sums and a zero-filled trend for an inclusive day range, all in fen. */
-  periodStats(query: { from: string; to: string; granularity: 'day' | 'month' }): PeriodStats {
+  periodStats(query: { from: string; to: string; granularity: 'day' | 'month' } & NetOptions): PeriodStats {
     return this.stats.periodStats(query);
   }
 
@@ -346,6 +361,53 @@ export class Ledger implements LedgerPort {
 
   accountBalances(): AccountBalances {
     return this.accountBook.balances();
+  }
+
+  /** Makes an account a credit card with these terms, or (null) an ordinary account again. */
+  setCard(id: number, terms: CardTerms | null): AccountInfo {
+    return this.accountBook.setCard(id, terms);
+  }
+
+  // ---- money flows (./money-flows.ts) -------------------------------------------------
+
+  /** Everyone money was lent to or borrowed from, with what they owe (negative: what the user owes them). */
+  people(): { people: PersonBalance[]; owedToMeFen: number; iOweFen: number } {
+    return this.flows.people();
+  }
+
+  /** The person a spoken name means (exact, else the one name holding it), or undefined. */
+  findPerson(spoken: string): PersonBalance | undefined {
+    return this.flows.findPerson(spoken);
+  }
+
+  /** Writes off up to what a person owes: an expense that moves no account's money. */
+  writeOff(personId: number, amountFen: number, note?: string): TransactionRow {
+    return this.rows.writeOff(personId, amountFen, note);
+  }
+
+  /** Recent expenses a refund may return, best match first. */
+  refundCandidates(query: { text?: string; category?: string | null; amountFen?: number; limit?: number }): RefundCandidate[] {
+    return this.flows.refundCandidates(query);
+  }
+
+  /** What refunds that still exist return of an expense. */
+  refundedFen(expenseId: string): number {
+    return this.flows.refundedFen(expenseId);
+  }
+
+  /** The 待报销 expenses still owed to the user, oldest first. */
+  pendingReimbursements(): { rows: PendingReimbursement[]; totalFen: number } {
+    return this.flows.pendingReimbursements();
+  }
+
+  /** What a reimbursement of `amountFen` would settle, oldest first. */
+  proposeSettlement(amountFen: number): SettlementProposal {
+    return this.flows.proposeSettlement(amountFen);
+  }
+
+  /** Credit cards due within `daysAhead` days, each reported once per due date. */
+  cardReminders(daysAhead?: number): CardReminder[] {
+    return this.flows.cardReminders(daysAhead);
   }
 
   // ---- budgets (./budgets.ts) ---------------------------------------------------------

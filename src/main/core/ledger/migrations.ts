@@ -1,4 +1,5 @@
 import { PRESET_CATEGORIES, DEFAULT_ACCOUNT } from '@shared/categories';
+import { flowTriggers } from './flow-sql';
 
 /**
  * Numbered schema migrations; PRAGMA user_version holds the number of the last one applied.
@@ -210,6 +211,63 @@ export const MIGRATIONS: readonly Migration[] = [
         applied    INTEGER NOT NULL DEFAULT 0,
         last_seen  TEXT NULL
       );
+    `,
+  },
+  {
+    version: 6,
+    description: 'money flows: people and their balances, refunds linked to expenses, 待报销 and its settlement, credit cards',
+    up: `
+      -- Someone money is lent to or borrowed from. balance_fen is what they owe the user
+      -- (negative: what the user owes them), kept by the triggers below like an account's.
+      CREATE TABLE people (
+        id           INTEGER PRIMARY KEY,
+        name         TEXT NOT NULL UNIQUE,
+        sync_id      TEXT NULL,
+        created_at   TEXT NOT NULL,
+        archived_at  TEXT NULL,
+        balance_fen  INTEGER NOT NULL DEFAULT 0,
+        row_count    INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE UNIQUE INDEX people_by_sync_id ON people (sync_id);
+      -- A credit card is an account whose balance is normally a debt; it bills on
+      -- statement_day and is due on due_day (days of the month, clamped in short months).
+      ALTER TABLE accounts ADD COLUMN kind TEXT NOT NULL DEFAULT 'cash' CHECK (kind IN ('cash', 'credit'));
+      ALTER TABLE accounts ADD COLUMN statement_day INTEGER NULL CHECK (statement_day BETWEEN 1 AND 31);
+      ALTER TABLE accounts ADD COLUMN due_day INTEGER NULL CHECK (due_day BETWEEN 1 AND 31);
+      -- The due-day reminders shown on this device, each once per card and due date.
+      CREATE TABLE card_alerts (
+        account_id  INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        due_date    TEXT NOT NULL,
+        fired_at    TEXT NOT NULL,
+        PRIMARY KEY (account_id, due_date)
+      );
+      -- flow: what a row is beyond spending, income or a transfer between the user's accounts.
+      --   lend/repay (TRANSFER): money out of account_id to person_id; borrow/collect
+      --   (TRANSFER): money in from person_id; writeoff (EXPENSE): what person_id will never
+      --   pay back, no account moves; refund (EXPENSE, counted negative): money back for the
+      --   expense refund_of (NULL or missing: a refund of its category only); reimbursement
+      --   (INCOME, not counted as income): the payment that settles the expenses whose
+      --   reimbursed_by names it. Links are plain ids, no foreign keys: a link to a row that
+      --   is gone (deleted, or not synced yet) reads as no link, and undo can put rows back
+      --   in any order.
+      ALTER TABLE transactions ADD COLUMN flow TEXT NULL
+        CHECK (flow IN ('lend', 'borrow', 'repay', 'collect', 'writeoff', 'refund', 'reimbursement'));
+      ALTER TABLE transactions ADD COLUMN person_id INTEGER NULL REFERENCES people (id);
+      ALTER TABLE transactions ADD COLUMN refund_of TEXT NULL;
+      -- 待报销: to be paid back by someone else (an employer); left out of net spending.
+      ALTER TABLE transactions ADD COLUMN reimbursable INTEGER NOT NULL DEFAULT 0 CHECK (reimbursable IN (0, 1));
+      ALTER TABLE transactions ADD COLUMN reimbursed_by TEXT NULL;
+      -- The rows statistics treat apart (few in any ledger): one short range read per period
+      -- corrects the covering sums instead of widening the hot indexes.
+      CREATE INDEX transactions_marked ON transactions (occurred_date, type, category_id, flow, reimbursable, amount_fen)
+        WHERE flow IS NOT NULL OR reimbursable = 1;
+      CREATE INDEX transactions_by_person ON transactions (person_id, occurred_date) WHERE person_id IS NOT NULL;
+      CREATE INDEX transactions_refunds ON transactions (refund_of) WHERE refund_of IS NOT NULL;
+      CREATE INDEX transactions_reimbursed ON transactions (reimbursed_by) WHERE reimbursed_by IS NOT NULL;
+      DROP TRIGGER transactions_flow_insert;
+      DROP TRIGGER transactions_flow_delete;
+      DROP TRIGGER transactions_flow_update;
+      ${flowTriggers}
     `,
   },
 ];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { DEFAULT_CURRENCY } from '@shared/categories';
-import { isTransactionType, type DraftBatchDto, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
+import { DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
+import { isTransactionType, type DraftBatchDto, type LedgerFlow, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
 import type { Page } from '@shared/ipc/index';
 import type { LedgerFilter } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
@@ -13,6 +13,7 @@ import type { DraftStore } from './draft-store';
 import { editedTarget, prepareEntry, type ManualEntry } from './entries';
 import { LedgerNotFoundError, LedgerValidationError } from './errors';
 import { filterClause, likePattern } from './filter';
+import type { MoneyFlows } from './money-flows';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 
 type Row = {
@@ -30,15 +31,24 @@ type Row = {
   updated_at: string;
   to_account: string | null;
   counterparty: string;
+  flow: LedgerFlow | null;
+  person: string | null;
+  refund_of: string | null;
+  reimbursable: number;
+  reimbursed_by: string | null;
 };
 
 const SELECT_ROW = `
   SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
-         t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty
+         t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty,
+         t.flow, p.name AS person, rf.id AS refund_of, t.reimbursable, rb.id AS reimbursed_by
   FROM transactions t
   JOIN categories c ON c.id = t.category_id
   JOIN accounts a ON a.id = t.account_id
-  LEFT JOIN accounts ta ON ta.id = t.to_account_id`;
+  LEFT JOIN accounts ta ON ta.id = t.to_account_id
+  LEFT JOIN people p ON p.id = t.person_id
+  LEFT JOIN transactions rf ON rf.id = t.refund_of
+  LEFT JOIN transactions rb ON rb.id = t.reimbursed_by`;
 
 function toRow(r: Row): TransactionRow {
   return {
@@ -55,6 +65,11 @@ function toRow(r: Row): TransactionRow {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     ...(r.type === 'TRANSFER' ? { toAccount: r.to_account, counterparty: r.counterparty } : {}),
+    ...(r.flow ? { flow: r.flow } : {}),
+    ...(r.person !== null ? { person: r.person } : {}),
+    ...(r.flow === 'refund' ? { refundOf: r.refund_of } : {}),
+    ...(r.reimbursable === 1 ? { reimbursable: true } : {}),
+    ...(r.reimbursed_by !== null ? { reimbursedBy: r.reimbursed_by } : {}),
   };
 }
 
@@ -77,19 +92,26 @@ function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): numb
  * the same SQLite transaction as the save that leaves it.
  */
 export class Transactions {
-  private readonly insertTx: Database.Statement;
+  private readonly insertStmt: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => ZonedNow,
-    private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore },
+    private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore; flows: MoneyFlows },
   ) {
-    this.insertTx = this.db.prepare(
+    this.insertStmt = this.db.prepare(
       `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
-         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty)
+         occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
+         flow, person_id, refund_of, reimbursable, reimbursed_by)
        VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
-         @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty)`,
+         @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty,
+         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy)`,
     );
+  }
+
+  /** Inserts one row; the money-flow columns default to none. */
+  private insertTx(row: InsertRow): void {
+    this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, ...row });
   }
 
   /**
@@ -101,47 +123,76 @@ export class Transactions {
     options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
   ): TransactionRow[] {
     const now = options.now ?? this.clock();
-    const stamp = toZonedIso(now);
     const categories = this.parts.categories.candidates();
     // An archived account takes no new entries: a spoken 「招行」 then lands in the default.
     const accounts = this.parts.accounts.openIds();
     const defaultAccount = this.parts.accounts.defaultId();
     const accountOf = (spoken: string | null | undefined): number => (spoken ? openAccountFor(spoken, accounts) : undefined) ?? defaultAccount;
-    const prepared = results.map((result, i) => {
-      const amountFen = validateAmount(result.amount, i);
-      if (!isTransactionType(result.type)) throw new LedgerValidationError(i, `类型无效（${String(result.type)}）`);
-      if (result.date !== null && result.date !== undefined && !isCalendarDate(result.date)) {
-        throw new LedgerValidationError(i, `日期无效（${result.date}）`);
-      }
-      const category = matchCategory(result.category, result.type, categories);
-      if (!category) throw new LedgerValidationError(i, '没有可用的分类');
-      const occurred = occurrence(result.date, now);
-      return {
-        id: randomUUID(),
-        amountFen,
-        currency: DEFAULT_CURRENCY,
-        type: result.type,
-        categoryId: category.id,
-        accountId: accountOf(result.account),
-        description: (result.description ?? '').trim().slice(0, 200),
-        occurredAt: occurred.iso,
-        occurredDate: occurred.date,
-        occurredMs: occurred.ms,
-        source: options.source ?? result.source,
-        createdAt: stamp,
-        updatedAt: stamp,
-        toAccountId: null,
-        counterparty: '',
-      };
-    });
-    // The card that remains is written in the same transaction: a crash between the two
-    // must not bring back, as drafts, items that were saved.
+    const refunded = new Map<string, number>();
+    // Validation may create the people a batch names: all of it runs in the write's
+    // transaction, so a refused item leaves no stray person behind.
     const write = this.db.transaction(() => {
-      for (const p of prepared) this.insertTx.run(p);
+      const prepared = results.map((result, i) => this.prepareParsed(result, i, { now, categories, accountOf, refunded, source: options.source }));
+      for (const p of prepared) this.insertTx(p);
+      // A reimbursement settles the expenses chosen on its card, or else the oldest that fit.
+      results.forEach((result, i) => {
+        if (result.flow !== 'reimbursement') return;
+        const ids = result.settles ?? this.parts.flows.proposeSettlement(prepared[i]!.amountFen).ids;
+        this.parts.flows.settle(prepared[i]!.id, ids);
+      });
+      // The card that remains is written in the same transaction: a crash between the two
+      // must not bring back, as drafts, items that were saved.
       if (options.drafts !== undefined) this.parts.drafts.keep(options.drafts);
+      return prepared.map((p) => p.id);
     });
-    write();
-    return this.getMany(prepared.map((p) => p.id));
+    return this.getMany(write());
+  }
+
+  private prepareParsed(
+    result: ParseResult,
+    i: number,
+    ctx: {
+      now: ZonedNow;
+      categories: ReturnType<Categories['candidates']>;
+      accountOf: (spoken: string | null | undefined) => number;
+      refunded: Map<string, number>;
+      source: TransactionRow['source'] | undefined;
+    },
+  ): InsertRow {
+    const { now } = ctx;
+    const stamp = toZonedIso(now);
+    const amountFen = validateAmount(result.amount, i);
+    if (!isTransactionType(result.type)) throw new LedgerValidationError(i, `类型无效（${String(result.type)}）`);
+    if (result.date !== null && result.date !== undefined && !isCalendarDate(result.date)) {
+      throw new LedgerValidationError(i, `日期无效（${result.date}）`);
+    }
+    const flow = this.parts.flows.columnsFor(result, i, amountFen, ctx.refunded);
+    // A refund is money back for spending: it lives in an expense category, the linked
+    // expense's when it has one; a reimbursement in an income one.
+    const category = flow.categoryId !== null ? { id: flow.categoryId } : matchCategory(result.category, flow.type, ctx.categories);
+    if (!category) throw new LedgerValidationError(i, '没有可用的分类');
+    const occurred = occurrence(result.date, now);
+    return {
+      id: randomUUID(),
+      amountFen,
+      currency: DEFAULT_CURRENCY,
+      type: flow.type,
+      categoryId: category.id,
+      accountId: ctx.accountOf(result.account),
+      description: (result.description ?? '').trim().slice(0, 200),
+      occurredAt: occurred.iso,
+      occurredDate: occurred.date,
+      occurredMs: occurred.ms,
+      source: ctx.source ?? result.source,
+      createdAt: stamp,
+      updatedAt: stamp,
+      toAccountId: null,
+      counterparty: flow.counterparty,
+      flow: flow.flow,
+      personId: flow.personId,
+      refundOf: flow.refundOf,
+      reimbursable: flow.reimbursable,
+    };
   }
 
   /** Saves one entry of the 记一笔 form (rules in ./entries.ts). */
@@ -150,7 +201,7 @@ export class Transactions {
     const prepared = prepareEntry(entry, { categories: this.parts.categories.candidates(), accounts: this.parts.accounts, now });
     const id = randomUUID();
     const stamp = toZonedIso(now);
-    this.insertTx.run({ id, ...prepared, currency: DEFAULT_CURRENCY, source: 'manual', createdAt: stamp, updatedAt: stamp });
+    this.insertTx({ id, ...prepared, currency: DEFAULT_CURRENCY, source: 'manual', createdAt: stamp, updatedAt: stamp });
     return this.get(id)!;
   }
 
@@ -173,7 +224,9 @@ export class Transactions {
     if (patch.account && patch.account !== current.account && !this.parts.accounts.openIds().has(patch.account)) {
       throw new LedgerValidationError(0, `账户「${patch.account}」已归档`);
     }
-    const target = editedTarget(type, patch, this.rawRows([id])[0]!, accountId, accountIds);
+    const raw = this.rawRows([id])[0]!;
+    const target = editedTarget(type, patch, raw, accountId, accountIds);
+    const flow = this.editedFlow(raw, type, amountFen, patch);
     let occurredAt = current.occurredAt;
     let occurredDate = current.date;
     if (patch.date && patch.date !== current.date) {
@@ -185,7 +238,7 @@ export class Transactions {
       .prepare(
         `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
            description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ?,
-           to_account_id = ?, counterparty = ? WHERE id = ?`,
+           to_account_id = ?, counterparty = ?, refund_of = ?, reimbursable = ?, reimbursed_by = ? WHERE id = ?`,
       )
       .run(
         amountFen,
@@ -198,9 +251,98 @@ export class Transactions {
         Date.parse(occurredAt),
         toZonedIso(this.clock()),
         target.toAccountId,
-        target.counterparty,
+        raw.person_id !== null ? raw.counterparty : target.counterparty,
+        flow.refundOf,
+        flow.reimbursable,
+        flow.reimbursedBy,
         id,
       );
+    return this.get(id)!;
+  }
+
+  /**
+   * The money-flow columns after an edit, or a refusal: a flow row keeps its type (a debt is
+   * not spending), a refund never exceeds what is left of its expense, an expense never drops
+   * below what was refunded of it, and only plain expenses are 待报销.
+   */
+  private editedFlow(
+    raw: RawTransaction,
+    type: TransactionType,
+    amountFen: number,
+    patch: TransactionPatch,
+  ): { refundOf: string | null; reimbursable: 0 | 1; reimbursedBy: string | null } {
+    if (raw.flow !== null && type !== raw.type) throw new LedgerValidationError(0, '借贷、退款和报销记录不能改类型');
+    const refunded = raw.flow === null && raw.type === 'EXPENSE' ? this.parts.flows.refundedFen(raw.id) : 0;
+    if (refunded > 0 && type !== 'EXPENSE') throw new LedgerValidationError(0, '这笔支出有退款，不能改类型');
+    if (amountFen < refunded) throw new LedgerValidationError(0, `这笔支出已退款 ${(refunded / 100).toFixed(2)} 元，金额不能更小`);
+    let refundOf = raw.refund_of;
+    if (raw.flow === 'refund') {
+      if (patch.refundOf !== undefined) refundOf = patch.refundOf;
+      if (refundOf !== null) {
+        const expense = this.parts.flows.refundTarget(refundOf);
+        if (expense) {
+          const others = this.parts.flows.refundedFen(refundOf) - (raw.refund_of === refundOf ? raw.amount_fen : 0);
+          if (amountFen > expense.amountFen - others) {
+            throw new LedgerValidationError(0, `退款超过了原支出可退的 ${((expense.amountFen - others) / 100).toFixed(2)} 元`);
+          }
+        } else if (patch.refundOf !== undefined) {
+          throw new LedgerValidationError(0, '要退款的那笔支出不存在了');
+        }
+      }
+    }
+    const plainExpense = raw.flow === null && type === 'EXPENSE';
+    const reimbursable = plainExpense
+      ? patch.reimbursable === undefined
+        ? raw.reimbursable
+        : patch.reimbursable
+          ? 1
+          : 0
+      : raw.flow === 'refund'
+        ? raw.reimbursable
+        : 0;
+    if (patch.reimbursable && !plainExpense) throw new LedgerValidationError(0, '只有支出可以标记待报销');
+    return { refundOf, reimbursable, reimbursedBy: reimbursable === 1 ? raw.reimbursed_by : null };
+  }
+
+  /**
+   * Writes off what a person will never pay back (at most what they owe): an expense of
+   * 坏账 or 其他 that moves no account's money and brings their balance down.
+   */
+  writeOff(personId: number, amountFen: number, note = ''): TransactionRow {
+    const person = this.parts.flows.person(personId);
+    if (!Number.isInteger(amountFen) || amountFen <= 0) throw new LedgerValidationError(0, '金额必须大于0');
+    if (amountFen > person.balanceFen) {
+      throw new LedgerValidationError(
+        0,
+        person.balanceFen > 0 ? `${person.name}只欠 ${(person.balanceFen / 100).toFixed(2)} 元` : `${person.name}没有欠款`,
+      );
+    }
+    // The user's own 坏账 category when there is one; never a near name (坏账 is not 账单).
+    const expense = this.parts.categories.candidates().filter((c) => c.type === 'EXPENSE');
+    const category = expense.find((c) => c.name === '坏账') ?? expense.find((c) => c.name === OTHER_CATEGORY);
+    if (!category) throw new LedgerValidationError(0, '没有可用的分类');
+    const now = this.clock();
+    const stamp = toZonedIso(now);
+    const id = randomUUID();
+    this.insertTx({
+      id,
+      amountFen,
+      currency: DEFAULT_CURRENCY,
+      type: 'EXPENSE',
+      categoryId: category.id,
+      accountId: this.parts.accounts.defaultId(),
+      description: note.trim().slice(0, 200) || `坏账：${person.name}`,
+      occurredAt: stamp,
+      occurredDate: localDate(now),
+      occurredMs: now.epochMs,
+      source: 'manual',
+      createdAt: stamp,
+      updatedAt: stamp,
+      toAccountId: null,
+      counterparty: person.name,
+      flow: 'writeoff',
+      personId,
+    });
     return this.get(id)!;
   }
 
@@ -291,7 +433,7 @@ export class Transactions {
   insertRaw(rows: readonly RawTransaction[]): void {
     this.db.transaction(() => {
       for (const r of rows) {
-        this.insertTx.run({
+        this.insertTx({
           id: r.id,
           amountFen: r.amount_fen,
           currency: r.currency,
@@ -307,6 +449,11 @@ export class Transactions {
           updatedAt: r.updated_at,
           toAccountId: r.to_account_id,
           counterparty: r.counterparty,
+          flow: r.flow,
+          personId: r.person_id,
+          refundOf: r.refund_of,
+          reimbursable: r.reimbursable,
+          reimbursedBy: r.reimbursed_by,
         });
       }
     })();
@@ -318,7 +465,8 @@ export class Transactions {
       `UPDATE transactions SET amount_fen = @amount_fen, currency = @currency, type = @type, category_id = @category_id,
          account_id = @account_id, description = @description, occurred_at = @occurred_at, occurred_date = @occurred_date,
          occurred_ms = @occurred_ms, source = @source, created_at = @created_at, updated_at = @updated_at,
-         to_account_id = @to_account_id, counterparty = @counterparty WHERE id = @id`,
+         to_account_id = @to_account_id, counterparty = @counterparty, flow = @flow, person_id = @person_id,
+         refund_of = @refund_of, reimbursable = @reimbursable, reimbursed_by = @reimbursed_by WHERE id = @id`,
     );
     this.db.transaction(() => {
       for (const r of rows) {
@@ -362,7 +510,7 @@ export class Transactions {
         }
         const occurredAt = `${r.date}T${r.time}${offset}`;
         const id = randomUUID();
-        this.insertTx.run({
+        this.insertTx({
           id,
           amountFen: r.amountFen,
           currency: DEFAULT_CURRENCY,
@@ -408,6 +556,30 @@ export class Transactions {
     });
   }
 }
+
+/** A row as inserted; the money-flow columns are optional (none). */
+type InsertRow = {
+  id: string;
+  amountFen: number;
+  currency: string;
+  type: TransactionType;
+  categoryId: number;
+  accountId: number;
+  description: string;
+  occurredAt: string;
+  occurredDate: string;
+  occurredMs: number;
+  source: string;
+  createdAt: string;
+  updatedAt: string;
+  toAccountId: number | null;
+  counterparty: string;
+  flow?: LedgerFlow | null;
+  personId?: number | null;
+  refundOf?: string | null;
+  reimbursable?: 0 | 1;
+  reimbursedBy?: string | null;
+};
 
 function validateAmount(amount: number | null | undefined, i: number): number {
   if (amount === null || amount === undefined) throw new LedgerValidationError(i, '缺少金额');

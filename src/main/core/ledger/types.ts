@@ -1,6 +1,6 @@
 // The row, patch and query shapes the ledger's parts and its callers share. A leaf: the parts
 // import their types from here, never from the Ledger facade that assembles them.
-import type { TransactionType } from '@shared/domain';
+import type { LedgerFlow, TransactionType } from '@shared/domain';
 import type { ImportRowDto, LedgerFilter } from '@shared/ipc/ledger';
 
 export interface ListQuery extends LedgerFilter {
@@ -25,6 +25,11 @@ export interface RawTransaction {
   updated_at: string;
   to_account_id: number | null;
   counterparty: string;
+  flow: LedgerFlow | null;
+  person_id: number | null;
+  refund_of: string | null;
+  reimbursable: 0 | 1;
+  reimbursed_by: string | null;
 }
 
 /**
@@ -54,4 +59,8 @@ export interface TransactionPatch {
   toAccount?: string;
   /** For a TRANSFER: who outside the user's accounts it goes to (clears the to-account). */
   counterparty?: string;
+  /** A plain expense: 待报销 or not. */
+  reimbursable?: boolean;
+  /** A refund: the expense it returns (null: none). */
+  refundOf?: string | null;
 }

@@ -1,3 +1,5 @@
+import { recomputeTotals } from '../ledger/flow-sql';
+
 /**
  * The tables that sync, declared once. The change journal (triggers generated from these
  * declarations), the apply step, snapshots and repairs all work from this list, so a new
@@ -50,6 +52,9 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'created_at' },
       { name: 'initial_balance_fen' },
       { name: 'archived_at' },
+      { name: 'kind' },
+      { name: 'statement_day' },
+      { name: 'due_day' },
     ],
     uniqueName: { column: 'name', scope: [] },
   },
@@ -73,6 +78,14 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
     columns: [{ name: 'month', keyRef: 'budget_months' }, { name: 'category_id', ref: 'categories' }, { name: 'amount_fen' }],
   },
   {
+    name: 'people',
+    key: 'sync_id',
+    localId: 'id',
+    assignKey: `CASE WHEN EXISTS (SELECT 1 FROM people x WHERE x.sync_id = 'p:' || r.name) THEN ${randomKey('u:')} ELSE 'p:' || r.name END`,
+    columns: [{ name: 'name' }, { name: 'created_at' }, { name: 'archived_at' }],
+    uniqueName: { column: 'name', scope: [] },
+  },
+  {
     name: 'transactions',
     key: 'id',
     columns: [
@@ -90,23 +103,16 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'updated_at' },
       { name: 'to_account_id', ref: 'accounts' },
       { name: 'counterparty' },
+      { name: 'flow' },
+      { name: 'person_id', ref: 'people' },
+      // Links to other transactions stay plain ids: a link to a row not here yet reads as none.
+      { name: 'refund_of' },
+      { name: 'reimbursable' },
+      { name: 'reimbursed_by' },
     ],
-    // The running totals of migration 4, from one pass over the loaded rows (a row counts for
-    // its account, and for the account a transfer goes to) instead of two UPDATEs per row.
-    bulk: {
-      suspendTriggers: ['transactions_flow_insert'],
-      recompute: `WITH per AS MATERIALIZED (
-          SELECT id, SUM(fen) AS fen, SUM(n) AS n FROM (
-            SELECT account_id AS id, SUM(CASE type WHEN 'INCOME' THEN amount_fen ELSE -amount_fen END) AS fen, COUNT(*) AS n
-              FROM transactions NOT INDEXED GROUP BY account_id
-            UNION ALL
-            SELECT to_account_id, SUM(CASE type WHEN 'TRANSFER' THEN amount_fen ELSE 0 END), COUNT(*)
-              FROM transactions NOT INDEXED WHERE to_account_id IS NOT NULL GROUP BY to_account_id
-          ) GROUP BY id
-        )
-        UPDATE accounts SET flow_fen = COALESCE((SELECT fen FROM per WHERE per.id = accounts.id), 0),
-                            row_count = COALESCE((SELECT n FROM per WHERE per.id = accounts.id), 0)`,
-    },
+    // The running totals of accounts and people, from one pass over the loaded rows instead
+    // of the insert trigger's updates per row.
+    bulk: { suspendTriggers: ['transactions_flow_insert'], recompute: recomputeTotals },
   },
 ];
 

@@ -16,10 +16,11 @@ afterEach(() => {
   fake.uninstall();
 });
 
+const cash = { kind: 'cash', statementDay: null, dueDay: null } as const;
 const accounts: AccountInfo[] = [
-  { id: 1, name: '钱包', isDefault: true, count: 1, archived: false },
-  { id: 2, name: '招行卡', isDefault: false, count: 1, archived: true },
-  { id: 3, name: '微信', isDefault: false, count: 0, archived: false },
+  { id: 1, name: '钱包', isDefault: true, count: 1, archived: false, ...cash },
+  { id: 2, name: '招行卡', isDefault: false, count: 1, archived: true, ...cash },
+  { id: 3, name: '微信', isDefault: false, count: 0, archived: false, ...cash },
 ];
 
 const options = () => [...(screen.getByRole('combobox', { name: '账户' }) as HTMLSelectElement).options].map((o) => o.textContent);

@@ -1,0 +1,57 @@
+// Net spending and income. The summaries sum every row under its own type from the covering
+// indexes; the few rows that count otherwise (refunds, reimbursements, 待报销) are read from
+// one partial index and corrected here, so the hot sums stay index-only at any ledger size.
+import type Database from 'better-sqlite3';
+import type { LedgerFlow, TransactionType } from '@shared/domain';
+
+/** Marked rows of one day, type, category and kind, summed. */
+export interface MarkedGroup {
+  date: string;
+  type: TransactionType;
+  categoryId: number;
+  flow: LedgerFlow | null;
+  reimbursable: 0 | 1;
+  fen: number;
+  n: number;
+}
+
+/** A correction to a sum that counted every row under its own type: add fen and n. */
+export interface Adjustment {
+  type: TransactionType;
+  fen: number;
+  n: number;
+}
+
+/** Whether 待报销 expenses count as spending (default: no, they are paid back). */
+export interface NetOptions {
+  includeReimbursed?: boolean;
+}
+
+export const MARKED = '(t.flow IS NOT NULL OR t.reimbursable = 1)';
+
+/** The marked rows selected by `where` (over `transactions t`, may be empty), grouped. */
+export function markedGroups(db: Database.Database, where: string, params: readonly unknown[]): MarkedGroup[] {
+  const clause = where ? `${where} AND ${MARKED}` : `WHERE ${MARKED}`;
+  return db
+    .prepare(
+      `SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable,
+         SUM(t.amount_fen) AS fen, COUNT(*) AS n
+       FROM transactions t INDEXED BY transactions_marked ${clause}
+       GROUP BY t.occurred_date, t.type, t.category_id, t.flow, t.reimbursable`,
+    )
+    .all(...params) as MarkedGroup[];
+}
+
+/**
+ * How a group's rows count, less how the plain sums counted them (fen under their type, one
+ * row each): a 待报销 expense (and a refund of one) not at all unless asked for; a refund as
+ * negative spending in its category; a reimbursement not as income. Debts are transfers and
+ * a write-off is plain spending: nothing to correct.
+ */
+export function adjustments(g: MarkedGroup, options: NetOptions = {}): Adjustment[] {
+  const asCounted: Adjustment = { type: g.type, fen: -g.fen, n: -g.n };
+  if (g.reimbursable === 1 && !options.includeReimbursed) return [asCounted];
+  if (g.flow === 'refund') return [{ type: 'EXPENSE', fen: -2 * g.fen, n: 0 }];
+  if (g.flow === 'reimbursement') return [asCounted];
+  return [];
+}
