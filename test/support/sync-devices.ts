@@ -109,9 +109,10 @@ export function books(ledger: Ledger, months: readonly string[] = []) {
   const transactions = db
     .prepare(
       `SELECT t.id, t.amount_fen, t.currency, t.type, c.type AS category_type, c.name AS category, a.name AS account, t.description,
-         t.occurred_at, t.occurred_date, t.occurred_ms, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty
+         t.occurred_at, t.occurred_date, t.occurred_ms, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty,
+         t.flow, p.name AS person, t.refund_of, t.reimbursable, t.reimbursed_by
        FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
-       LEFT JOIN accounts ta ON ta.id = t.to_account_id ORDER BY t.id`,
+       LEFT JOIN accounts ta ON ta.id = t.to_account_id LEFT JOIN people p ON p.id = t.person_id ORDER BY t.id`,
     )
     .all();
   const categories = db
@@ -128,7 +129,11 @@ export function books(ledger: Ledger, months: readonly string[] = []) {
       balanceFen,
     }))
     .sort(byName);
-  const accountRows = db.prepare('SELECT name, hidden, sort_order, created_at, archived_at, sync_id FROM accounts ORDER BY name').all();
+  const accountRows = db
+    .prepare('SELECT name, hidden, sort_order, created_at, archived_at, sync_id, kind, statement_day, due_day FROM accounts ORDER BY name')
+    .all();
+  const people = ledger.people().people.map(({ name, balanceFen, count, archived }) => ({ name, balanceFen, count, archived }));
+  const pending = ledger.pendingReimbursements();
   const budgets = db
     .prepare(
       `SELECT b.month, c.type AS category_type, c.name AS category, b.amount_fen, b.sync_id
@@ -151,5 +156,17 @@ export function books(ledger: Ledger, months: readonly string[] = []) {
   });
   const period = months.length ? ledger.periodStats({ from: `${months[0]}-01`, to: `${months.at(-1)}-31`, granularity: 'month' }) : null;
   const stats = period && { ...period, byCategory: byCategory(period.byCategory) };
-  return { transactions, categories, accounts, accountRows, budgets, budgetMonths, figures, stats, totalFen: ledger.accountBalances().totalFen };
+  return {
+    transactions,
+    categories,
+    accounts,
+    accountRows,
+    people,
+    pending,
+    budgets,
+    budgetMonths,
+    figures,
+    stats,
+    totalFen: ledger.accountBalances().totalFen,
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Merger } from './merge';
 import { books, makeDevices, quiesce } from '../../../../test/support/sync-devices';
+import { item } from '../../../../test/support/ledger-fixtures';
 
 /**
  * Joining a big book: a new device adopts the snapshot's tables whole (Merger.adopt); a
@@ -39,6 +40,16 @@ describe('joining a book of thousands of rows', () => {
       }
     });
     a.ledger.deleteTransactions(ids.slice(0, 25));
+    // Money flows travel too: people and their balances, a refund's link, 待报销 and what settled it, a card's terms.
+    a.ledger.setCard(a.ledger.listAccounts().find((x) => x.name === '信用卡')!.id, { statementDay: 5, dueDay: 23 });
+    a.ledger.saveBatch([
+      item({ amount: 1000, type: 'TRANSFER', flow: 'lend', counterparty: '小李', date: '2026-02-02' }),
+      item({ amount: 3000, type: 'TRANSFER', flow: 'borrow', counterparty: '我哥', date: '2026-02-03' }),
+      item({ amount: 80, category: '交通', reimbursable: true, date: '2026-02-04' }),
+      item({ amount: 90, category: '交通', reimbursable: true, date: '2026-02-05' }),
+      item({ amount: 1, type: 'INCOME', flow: 'refund', refundOf: ids[102], date: '2026-02-06' }),
+    ]);
+    a.ledger.saveBatch([item({ amount: 80, type: 'INCOME', flow: 'reimbursement', date: '2026-02-07' })]);
     a.ledger.setBudgets('2026-02', [{ categoryId: a.ledger.listCategories().find((x) => x.name === '健身')!.id, amountFen: 300_00 }]);
     c.ledger.addTransaction({ amountFen: 4200, type: 'EXPENSE', category: '交通', date: '2026-02-03', time: '08:00', note: 'C 自己的' });
     d.ledger.addCategory('猫粮', 'EXPENSE');
@@ -52,21 +63,26 @@ describe('joining a book of thousands of rows', () => {
     // The new device took the tables whole.
     expect(adopt).toHaveBeenCalledTimes(1);
     expect(load).not.toHaveBeenCalled();
-    expect(joined.pulled).toBeGreaterThanOrEqual(2975);
-    expect(b.ledger.count()).toBe(2975);
+    expect(joined.pulled).toBeGreaterThanOrEqual(2981);
+    expect(b.ledger.count()).toBe(2981);
     expect(books(b.ledger, ['2026-01', '2026-02'])).toEqual(books(a.ledger, ['2026-01', '2026-02']));
 
     await d.engine.round();
     // A budget of its own: no adopting; the rows went in bulk, the deleted ones row by row.
     expect(adopt).toHaveBeenCalledTimes(1);
     expect(load).toHaveBeenCalledTimes(1);
-    expect(load.mock.results[0]!.value.loaded).toBe(2975);
+    expect(load.mock.results[0]!.value.loaded).toBe(2981);
     adopt.mockRestore();
     load.mockRestore();
 
     await quiesce([a, b, c, d]);
-    expect(c.ledger.count()).toBe(2976);
+    expect(c.ledger.count()).toBe(2982);
     const expected = books(a.ledger, ['2026-01', '2026-02']);
+    expect(expected.people).toEqual([
+      { name: '我哥', balanceFen: -3000_00, count: 1, archived: false },
+      { name: '小李', balanceFen: 1000_00, count: 1, archived: false },
+    ]);
+    expect(expected.pending.totalFen).toBe(90_00);
     expect(expected.categories.map((c) => (c as { name: string }).name)).toContain('猫粮');
     for (const x of [b, c, d]) expect(books(x.ledger, ['2026-01', '2026-02'])).toEqual(expected);
     // The indexes are back after the load.

@@ -318,3 +318,22 @@ describe('clocks', () => {
     expect(Date.parse(latest.slice(0, 24))).toBeLessThan(clock.ms + 60_000);
   });
 });
+
+describe('money flows', () => {
+  it('makes one person of 小李 named on two devices, with both debts in the balance; a refund links across devices', async () => {
+    const { clock, devices } = setup(2);
+    const [a, b] = devices as [Device, Device];
+    const [shoes] = a.history.saveBatch([item({ amount: 500, category: '购物' })]);
+    a.history.saveBatch([item({ amount: 1000, type: 'TRANSFER', flow: 'lend', counterparty: '小李' })]);
+    b.history.saveBatch([item({ amount: 200, type: 'TRANSFER', flow: 'lend', counterparty: '小李' })]);
+    await quiesce(devices);
+    clock.tick(1000);
+    b.history.saveBatch([item({ amount: 300, type: 'INCOME', flow: 'refund', refundOf: shoes!.id })]);
+    await quiesce(devices);
+    for (const d of devices) {
+      expect(d.ledger.people().people.map((p) => [p.name, p.balanceFen, p.count])).toEqual([['小李', 1200_00, 2]]);
+      expect(d.ledger.monthSummary('2026-02').expenseFen).toBe(200_00);
+    }
+    expectSameBooks(devices);
+  });
+});
