@@ -1,4 +1,4 @@
-/** Ledger commands (明细, 统计, 分类/账户, import/export, undo, 记一笔, balances, budgets). */
+/** Ledger commands (明细, 统计, 分类/账户, import/export, undo, 记一笔, balances, budgets, 借贷, 待报销, refunds, cards). */
 export const LEDGER_COMMANDS = [
   'listTransactions',
   'searchTransactions',
@@ -31,4 +31,11 @@ export const LEDGER_COMMANDS = [
   'budgetStatus',
   'exportFile',
   'openImportFile',
+  'listPeople',
+  'writeOff',
+  'pendingReimbursements',
+  'proposeSettlement',
+  'refundCandidates',
+  'setCard',
+  'cardReminders',
 ] as const;

@@ -44,6 +44,8 @@ const budgetYuan = z
   .max(MAX_AMOUNT_YUAN, '预算金额超过上限（1亿元）')
   .refine(hasFenPrecision, '预算金额最多两位小数（精确到分）');
 
+const dayOfMonth = z.number().int().min(1, '账单日和还款日应为每月1–31日').max(31, '账单日和还款日应为每月1–31日');
+
 /** Import files travel as base64; 40 MB of text is far beyond any personal bill export. */
 const fileBytes = z.object({ dataBase64: z.string().min(1, '文件为空').max(40_000_000, '文件太大') }).strict();
 
@@ -60,13 +62,15 @@ export const ledgerSchemas = {
       limit: z.number().int().min(1).max(500).default(50),
     })
     .strict(),
-  monthSummary: z.object({ month: monthString }).strict(),
+  monthSummary: z.object({ month: monthString, includeReimbursed: z.boolean().optional() }).strict(),
   listDays: ledgerFilter,
   periodStats: z
     .object({
       from: calendarDate,
       to: calendarDate.refine((to) => to <= LAST_PERIOD_DAY, `统计区间最晚到 ${LAST_PERIOD_DAY}`),
       granularity: z.enum(['day', 'month']),
+      /** Count 待报销 expenses as spending (default: net, without them). */
+      includeReimbursed: z.boolean().optional(),
     })
     .strict()
     .refine((v) => v.from <= v.to, '开始日期不能晚于结束日期')
@@ -85,6 +89,9 @@ export const ledgerSchemas = {
           date: calendarDate.optional(),
           toAccount: z.string().trim().min(1).max(50).optional(),
           counterparty: z.string().trim().min(1).max(50).optional(),
+          reimbursable: z.boolean().optional(),
+          /** A refund: the expense it returns, or null to unlink it. */
+          refundOf: z.string().min(1).max(64).nullable().optional(),
         })
         .strict(),
     })
@@ -136,6 +143,27 @@ export const ledgerSchemas = {
   exportFile: z.object({ format: exportFormat, filter: ledgerFilter.default({}) }).strict(),
   /** The shell's open dialog: the chosen bill file's bytes, for previewImport/commitImport. */
   openImportFile: z.object({}).strict(),
+  listPeople: z.object({}).strict(),
+  /** 坏账: what a person will never pay back, at most what they owe. */
+  writeOff: z.object({ personId: id, amountFen: fenAmount, note: z.string().max(200).optional() }).strict(),
+  pendingReimbursements: z.object({}).strict(),
+  proposeSettlement: z.object({ amountFen: fenAmount }).strict(),
+  refundCandidates: z
+    .object({
+      text: z.string().max(100).optional(),
+      category: z.string().max(50).nullable().optional(),
+      amountFen: fenAmount.optional(),
+      limit: z.number().int().min(1).max(50).default(5),
+    })
+    .strict(),
+  /** Terms make the account a credit card; null makes it an ordinary account again. */
+  setCard: z
+    .object({
+      id,
+      terms: z.object({ statementDay: dayOfMonth.nullable(), dueDay: dayOfMonth.nullable() }).strict().nullable(),
+    })
+    .strict(),
+  cardReminders: z.object({ daysAhead: z.number().int().min(0).max(28).default(3) }).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
 export interface Page<T> {
@@ -398,6 +426,22 @@ export interface LedgerOutputs {
   exportFile: ExportOutcome | null;
   /** null: the user closed the open dialog. */
   openImportFile: ImportFile | null;
+  listPeople: PeopleBalances;
+  writeOff: TransactionRow;
+  pendingReimbursements: { rows: PendingReimbursement[]; totalFen: number };
+  proposeSettlement: SettlementProposal;
+  refundCandidates: RefundCandidate[];
+  setCard: AccountInfo;
+  cardReminders: CardReminder[];
+}
+
+/** The 借贷 page: everyone with a debt either way, and the two totals. */
+export interface PeopleBalances {
+  people: PersonBalance[];
+  /** What others owe the user, summed over people with a positive balance. */
+  owedToMeFen: number;
+  /** What the user owes others. */
+  iOweFen: number;
 }
 
 export interface ExportOutcome {

@@ -1,11 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TransactionRow } from '@shared/domain';
-import type { AccountBalance, AccountBalances, AccountInfo, BudgetAlert, BudgetStatus, HistoryState, RecentCategory } from '@shared/ipc/ledger';
+import type {
+  AccountBalance,
+  AccountBalances,
+  AccountInfo,
+  BudgetAlert,
+  BudgetStatus,
+  CardReminder,
+  HistoryState,
+  PeopleBalances,
+  RecentCategory,
+  RefundCandidate,
+  SettlementProposal,
+} from '@shared/ipc/ledger';
 import { LedgerHistory, openLedger, type Ledger } from '../ledger/index';
 import { createDispatch, type Dispatch } from './handlers';
 import { createLedgerHandlers } from './ledger-handlers';
 import type { Handlers } from './types';
-import { NOW } from '../../../../test/support/ledger-fixtures';
+import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
 // The 记一笔, balance and budget commands through the real dispatch: zod at the boundary,
 // then the ledger's rules, answered as sentences the window shows as they are.
@@ -150,5 +162,43 @@ describe('budgets', () => {
       refused('invalid_budget', '预算只能设给支出分类'),
     );
     expect(await value<BudgetStatus>('budgetStatus', { month: '2026-02' })).toMatchObject({ source: null, lines: [], total: null });
+  });
+});
+
+describe('借贷, 待报销, refunds and cards', () => {
+  it('lists people, writes off a bad debt (undoable), and refuses more than is owed', async () => {
+    ledger.saveBatch([item({ amount: 1000, type: 'TRANSFER', flow: 'lend', counterparty: '小李' })]);
+    const people = await value<PeopleBalances>('listPeople', {});
+    expect(people).toMatchObject({ owedToMeFen: 1000_00, iOweFen: 0, people: [{ name: '小李', balanceFen: 1000_00 }] });
+    const personId = people.people[0]!.id;
+    expect(await dispatch('writeOff', { personId, amountFen: 2000_00 })).toEqual(refused('invalid_transaction', '小李只欠 1000.00 元'));
+    expect(await dispatch('writeOff', { personId, amountFen: -1 })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    await value('writeOff', { personId, amountFen: 400_00 });
+    expect((await value<PeopleBalances>('listPeople', {})).owedToMeFen).toBe(600_00);
+    await value('undo', {});
+    expect((await value<PeopleBalances>('listPeople', {})).owedToMeFen).toBe(1000_00);
+  });
+
+  it('proposes a settlement, offers refund candidates, marks 待报销 in the editor and makes a card', async () => {
+    const [taxi] = ledger.saveBatch([item({ amount: 80, category: '交通', description: '出差打车', reimbursable: true })]);
+    expect(await value<SettlementProposal>('proposeSettlement', { amountFen: 100_00 })).toEqual({
+      ids: [taxi!.id],
+      settledFen: 80_00,
+      leftOverFen: 20_00,
+      stillOwedFen: 0,
+    });
+    const [meal] = ledger.saveBatch([item({ amount: 60, description: '外卖' })]);
+    expect((await value<RefundCandidate[]>('refundCandidates', { text: '外卖退了', amountFen: 10_00 }))[0]).toMatchObject({ id: meal!.id });
+    await value('updateTransaction', { id: meal!.id, patch: { reimbursable: true } });
+    expect((await value<{ totalFen: number }>('pendingReimbursements', {})).totalFen).toBe(140_00);
+    expect((await value<{ expenseFen: number }>('monthSummary', { month: '2026-02', includeReimbursed: true })).expenseFen).toBe(140_00);
+
+    const card = await value<AccountInfo>('addAccount', { name: '信用卡' });
+    expect(await dispatch('setCard', { id: card.id, terms: { statementDay: 0, dueDay: 10 } })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('账单日和还款日') },
+    });
+    expect(await value<AccountInfo>('setCard', { id: card.id, terms: { statementDay: 1, dueDay: 10 } })).toMatchObject({ kind: 'credit', dueDay: 10 });
+    expect(await value<CardReminder[]>('cardReminders', {})).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
   return {
     listTransactions: (input) => ledger.list(input),
     searchTransactions: (input) => ledger.search(input.query, input.limit),
-    monthSummary: (input) => ledger.monthSummary(input.month),
+    monthSummary: (input) => ledger.monthSummary(input.month, input),
     listDays: (input) => ledger.days(input),
     periodStats: (input) => ledger.periodStats(input),
     updateTransaction: (input) => guard(() => history.updateTransaction(input.id, input.patch)),
@@ -79,6 +79,13 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     recentCategories: (input) => ledger.recentCategories(input.type, input.limit),
     accountBalances: () => ledger.accountBalances(),
     archiveAccount: (input) => changed(() => ledger.archiveAccount(input.id, input.archived)),
+    listPeople: () => ledger.people(),
+    writeOff: (input) => guard(() => history.writeOff(input.personId, input.amountFen, input.note)),
+    pendingReimbursements: () => ledger.pendingReimbursements(),
+    proposeSettlement: (input) => ledger.proposeSettlement(input.amountFen),
+    refundCandidates: (input) => ledger.refundCandidates(input),
+    setCard: (input) => changed(() => ledger.setCard(input.id, input.terms)),
+    cardReminders: (input) => ledger.cardReminders(input.daysAhead),
     setBudgets: (input) =>
       changed(() =>
         ledger.setBudgets(
