@@ -64,6 +64,8 @@ export interface ParseResult {
   refundOf?: string;
   /** A reimbursement: the ids of the 待报销 expenses it settles, as proposed on the card (absent: oldest first). */
   settles?: string[];
+  /** What the card and the read-back say about those links (「退的是2月1日淘宝买鞋500元」). */
+  linkNote?: string;
 }
 
 export type DraftStatus = 'pending' | 'confirmed' | 'cancelled';

@@ -109,6 +109,12 @@ export class DraftBatch {
     return this.replace(index, { ...target, result: next });
   }
 
+  /** The item with `result` in place of its own (the card relinked a refund). */
+  withResult(index: number, result: ParseResult): DraftBatch {
+    const target = this.item(index);
+    return target ? this.replace(index, { ...target, result }) : this;
+  }
+
   /** An item without an amount stays pending: nothing may be saved without one. */
   confirmItem(index: number): DraftBatch {
     if (this.item(index)?.result.amount === null) return this;

@@ -116,7 +116,12 @@ export function books(ledger: Ledger, months: readonly string[] = []) {
     )
     .all();
   const categories = db
-    .prepare('SELECT type, name, hidden, preset, sort_order, created_at, sync_id FROM categories ORDER BY type, sort_order, name')
+    // A preset's created_at is when that install ran its first migration, never edited and so
+    // never sent: two devices that both keep it differ there by the seconds between installs.
+    .prepare(
+      `SELECT type, name, hidden, preset, sort_order, CASE preset WHEN 1 THEN NULL ELSE created_at END AS created_at, sync_id
+       FROM categories ORDER BY type, sort_order, name`,
+    )
     .all();
   const accounts = ledger
     .accountBalances()
@@ -130,7 +135,10 @@ export function books(ledger: Ledger, months: readonly string[] = []) {
     }))
     .sort(byName);
   const accountRows = db
-    .prepare('SELECT name, hidden, sort_order, created_at, archived_at, sync_id, kind, statement_day, due_day FROM accounts ORDER BY name')
+    .prepare(
+      `SELECT name, hidden, sort_order, CASE sync_id WHEN 'a0' THEN NULL ELSE created_at END AS created_at, archived_at, sync_id, kind,
+         statement_day, due_day FROM accounts ORDER BY name`,
+    )
     .all();
   const people = ledger.people().people.map(({ name, balanceFen, count, archived }) => ({ name, balanceFen, count, archived }));
   const pending = ledger.pendingReimbursements();

@@ -16,6 +16,8 @@ export const draftFieldsSchema = z
     description: z.string().max(100).optional(),
     date: calendarDate.optional(),
     account: z.string().trim().min(1).max(30).optional(),
+    /** A refund: the expense it returns, picked on the card. */
+    refundOf: z.string().min(1).max(64).optional(),
   })
   .strict();
 

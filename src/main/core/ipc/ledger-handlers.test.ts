@@ -198,7 +198,10 @@ describe('借贷, 待报销, refunds and cards', () => {
       ok: false,
       error: { message: expect.stringContaining('账单日和还款日') },
     });
-    expect(await value<AccountInfo>('setCard', { id: card.id, terms: { statementDay: 1, dueDay: 10 } })).toMatchObject({ kind: 'credit', dueDay: 10 });
+    expect(await value<AccountInfo>('setCard', { id: card.id, terms: { statementDay: 1, dueDay: 10 } })).toMatchObject({
+      kind: 'credit',
+      dueDay: 10,
+    });
     expect(await value<CardReminder[]>('cardReminders', {})).toEqual([]);
   });
 });

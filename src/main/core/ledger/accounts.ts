@@ -176,6 +176,11 @@ export class Accounts {
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
+  /** Ids of the open credit cards. */
+  openCards(): number[] {
+    return this.db.prepare("SELECT id FROM accounts WHERE kind = 'credit' AND archived_at IS NULL ORDER BY sort_order, id").pluck().all() as number[];
+  }
+
   defaultId(): number {
     const r = this.db.prepare('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').get() as { id: number } | undefined;
     if (!r) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);

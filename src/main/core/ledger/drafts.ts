@@ -23,6 +23,7 @@ const ParseResultSchema = z.object({
   reimbursable: z.boolean().optional().catch(undefined),
   refundOf: z.string().min(1).max(64).optional().catch(undefined),
   settles: z.array(z.string().min(1).max(64)).max(1000).optional().catch(undefined),
+  linkNote: z.string().max(200).optional().catch(undefined),
 });
 
 const DraftBatchSchema = z.object({

@@ -1,11 +1,22 @@
 import type { DraftBatchDto, ParseResult, TransactionRow, TransactionType } from '@shared/domain';
-import type { BudgetAlert, BudgetStatus, HistoryState, HistoryStep, ImportOutcome, ImportPreview } from '@shared/ipc/ledger';
+import type {
+  BudgetAlert,
+  BudgetStatus,
+  HistoryState,
+  HistoryStep,
+  ImportOutcome,
+  ImportPreview,
+  PersonBalance,
+  RefundCandidate,
+  SettlementProposal,
+} from '@shared/ipc/ledger';
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
 import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
+import type { RefundQuery } from './money-flows';
 
 export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync';
 
@@ -146,6 +157,21 @@ export class LedgerHistory implements LedgerPort {
 
   totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
     return this.ledger.totals(query);
+  }
+
+  /** The person a spoken name means (reads, for 「小李还欠我多少」). */
+  findPerson(spoken: string): PersonBalance | undefined {
+    return this.ledger.findPerson(spoken);
+  }
+
+  /** Recent expenses a refund may return, best first (reads, for the voice card). */
+  refundCandidates(query: RefundQuery): RefundCandidate[] {
+    return this.ledger.refundCandidates(query);
+  }
+
+  /** What a reimbursement of `amountFen` settles, oldest first (reads, for the voice card). */
+  proposeSettlement(amountFen: number): SettlementProposal {
+    return this.ledger.proposeSettlement(amountFen);
   }
 
   getMany(ids: readonly string[]): TransactionRow[] {

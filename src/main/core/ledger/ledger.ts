@@ -37,6 +37,7 @@ import { MoneyFlows } from './money-flows';
 import type { NetOptions } from './net';
 import type { CardTerms } from './accounts';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
+import type { RefundQuery } from './money-flows';
 
 export type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 
@@ -386,7 +387,7 @@ export class Ledger implements LedgerPort {
   }
 
   /** Recent expenses a refund may return, best match first. */
-  refundCandidates(query: { text?: string; category?: string | null; amountFen?: number; limit?: number }): RefundCandidate[] {
+  refundCandidates(query: RefundQuery): RefundCandidate[] {
     return this.flows.refundCandidates(query);
   }
 

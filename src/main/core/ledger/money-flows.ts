@@ -19,6 +19,16 @@ export interface FlowColumns {
 
 export const NO_FLOW: Omit<FlowColumns, 'type'> = { flow: null, personId: null, refundOf: null, reimbursable: 0, categoryId: null, counterparty: '' };
 
+/** What a refund said, for choosing the expense it returns. */
+export interface RefundQuery {
+  text?: string;
+  category?: string | null;
+  amountFen?: number;
+  limit?: number;
+  /** The refund's day (YYYY-MM-DD); default today. */
+  on?: string;
+}
+
 /** How far back a refund looks for the expense it returns. */
 const REFUND_WINDOW_DAYS = 180;
 /** Expenses ranked for a refund: the most recent this many (one short index read). */
@@ -141,8 +151,9 @@ export class MoneyFlows {
    * with what was said, then those of the same category, then the most recent. Only expenses
    * with at least that much left to refund are offered.
    */
-  refundCandidates(query: { text?: string; category?: string | null; amountFen?: number; limit?: number }): RefundCandidate[] {
-    const today = localDate(this.clock());
+  refundCandidates(query: RefundQuery): RefundCandidate[] {
+    // The refund's own day: an expense after it cannot be what it returns.
+    const today = query.on ?? localDate(this.clock());
     const rows = this.db
       .prepare(
         `SELECT t.id, t.amount_fen AS amountFen, t.description, t.occurred_date AS date, c.name AS category, a.name AS account,
@@ -200,12 +211,17 @@ export class MoneyFlows {
     return { ids, settledFen, leftOverFen: amountFen - settledFen, stillOwedFen: pending.totalFen - settledFen };
   }
 
-  /** Marks `ids` as paid back by the reimbursement row `by` (call inside the save's transaction). */
+  /**
+   * Marks `ids` as paid back by the reimbursement row `by` (call inside the save's
+   * transaction). An id the card proposed that is no longer 待报销 (deleted or settled since)
+   * is passed over: the payment is saved all the same and the rest stays owed.
+   */
   settle(by: string, ids: readonly string[]): void {
-    const mark = this.db.prepare(`UPDATE transactions SET reimbursed_by = ? WHERE id = ? AND reimbursable = 1 AND flow IS NULL AND type = 'EXPENSE'`);
-    for (const id of ids) {
-      if (mark.run(by, id).changes === 0) throw new LedgerRuleError('not_found', '要报销的那笔支出不存在或不是待报销');
-    }
+    const mark = this.db.prepare(
+      `UPDATE transactions SET reimbursed_by = ? WHERE id = ? AND reimbursable = 1 AND flow IS NULL AND type = 'EXPENSE'
+         AND NOT EXISTS (SELECT 1 FROM transactions s WHERE s.id = transactions.reimbursed_by)`,
+    );
+    for (const id of ids) mark.run(by, id);
   }
 
   // ---- credit cards ---------------------------------------------------------------------

@@ -172,13 +172,14 @@ export class Transactions {
     const category = flow.categoryId !== null ? { id: flow.categoryId } : matchCategory(result.category, flow.type, ctx.categories);
     if (!category) throw new LedgerValidationError(i, '没有可用的分类');
     const occurred = occurrence(result.date, now);
+    const accountId = ctx.accountOf(result.account);
     return {
       id: randomUUID(),
       amountFen,
       currency: DEFAULT_CURRENCY,
       type: flow.type,
       categoryId: category.id,
-      accountId: ctx.accountOf(result.account),
+      accountId,
       description: (result.description ?? '').trim().slice(0, 200),
       occurredAt: occurred.iso,
       occurredDate: occurred.date,
@@ -186,13 +187,28 @@ export class Transactions {
       source: ctx.source ?? result.source,
       createdAt: stamp,
       updatedAt: stamp,
-      toAccountId: null,
+      toAccountId: flow.type === 'TRANSFER' && !flow.flow ? this.spokenTarget(result.description, accountId) : null,
       counterparty: flow.counterparty,
       flow: flow.flow,
       personId: flow.personId,
       refundOf: flow.refundOf,
       reimbursable: flow.reimbursable,
     };
+  }
+
+  /**
+   * The user's own account a spoken transfer goes to: the one open account its words name
+   * (「转到支付宝」), or for 「还信用卡」 the one credit card. Null: it left to someone else.
+   */
+  private spokenTarget(description: string | undefined, from: number): number | null {
+    const words = description ?? '';
+    const named = [...this.parts.accounts.openIds()].filter(([name, id]) => id !== from && words.includes(name));
+    if (named.length === 1) return named[0]![1];
+    if (named.length === 0 && words.includes('信用卡')) {
+      const cards = this.parts.accounts.openCards().filter((id) => id !== from);
+      if (cards.length === 1) return cards[0]!;
+    }
+    return null;
   }
 
   /** Saves one entry of the 记一笔 form (rules in ./entries.ts). */

@@ -58,6 +58,7 @@ export function detectQuery(text: string, now: ZonedNow): LedgerQuery | null {
 }
 
 export type { BudgetQuery };
+export { detectDebtQuery, type DebtQuery } from './debt-query';
 
 /** 「这个月预算还剩多少」「餐饮预算用了多少」「还能花多少」 → the month and category; null for anything else. */
 export function detectBudgetQuery(

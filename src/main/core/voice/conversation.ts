@@ -5,7 +5,7 @@ import { DraftBatch } from '@shared/draft-batch';
 import type { ParseResult, VoiceState } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { ConversationEntry } from '@shared/ipc/voice';
-import type { ZonedNow } from '@shared/time';
+import { localDate, type ZonedNow } from '@shared/time';
 import type { Clock } from '@shared/clock';
 import {
   afterSave,
@@ -20,7 +20,7 @@ import {
   type Step,
 } from './dialogue';
 import type { LedgerPort, LlmFailure, Understanding, UnderstandingContext } from './ports';
-import { SessionBook } from './session-book';
+import { linkedResult, SessionBook } from './session-book';
 import * as say from './templates';
 
 const MAX_TRANSCRIPT = 200;
@@ -131,11 +131,22 @@ export class Conversation {
     const now = this.now;
     const context = this.options.context?.();
     const place = ledger.placeCategory.bind(ledger);
+    const { refundCandidates, proposeSettlement } = ledger;
+    const link =
+      refundCandidates && proposeSettlement
+        ? (result: ParseResult) =>
+            linkedResult(
+              result,
+              { refundCandidates: refundCandidates.bind(ledger), proposeSettlement: proposeSettlement.bind(ledger) },
+              localDate(now()),
+            )
+        : undefined;
     const next = step(this.dialogue, input, {
       now: now(),
       online: understanding.isOnline(),
       customCategories: context?.customCategories ?? [],
       place,
+      link,
     });
     this.show(next);
     const effect = next.effect;
@@ -162,6 +173,8 @@ export class Conversation {
         return this.host.say(this.book.answer(effect.query));
       case 'budget':
         return this.host.say(this.book.answerBudget(effect.query));
+      case 'debt':
+        return this.host.say(this.book.answerDebt(effect.query));
       case 'exit':
         return this.host.exit();
       case 'none':

@@ -9,8 +9,19 @@ import type { VoiceEvent } from '@shared/events';
 import type { BudgetAlert } from '@shared/ipc/ledger';
 import type { DraftFields } from '@shared/ipc/voice';
 import { toZonedIso, type ZonedNow } from '@shared/time';
-import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, readAmountReply, type BudgetQuery } from '../nlp/index';
+import {
+  classifyIntent,
+  correctLocal,
+  detectBudgetQuery,
+  detectDebtQuery,
+  detectQuery,
+  parseLocal,
+  readAmountReply,
+  type BudgetQuery,
+  type DebtQuery,
+} from '../nlp/index';
 import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from '../nlp/lexicon/dialogue';
+import { readMoneyFlow } from '../nlp/money-flow';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
 import * as say from './templates';
@@ -62,6 +73,8 @@ export type Effect =
   | { kind: 'query'; query: LedgerQuery }
   /** 「这个月预算还剩多少」: answered from the month's budgets. */
   | { kind: 'budget'; query: BudgetQuery }
+  /** 「小李还欠我多少」: answered from the people's balances. */
+  | { kind: 'debt'; query: DebtQuery }
   | { kind: 'exit' };
 
 export interface Step extends DialogueState {
@@ -141,7 +154,8 @@ function listening(state: DialogueState, text: string, env: DialogueEnv): Step {
   if (intent === 'confirm' || intent === 'cancel' || intent === 'confirmItem' || intent === 'cancelItem')
     return says(state, say.PHRASES.nothingPending);
   // 「第一笔改成50」 with no card: a fix of drafts that are gone, not a new item 「改成」 50.
-  if (intent === 'correction' && ITEM_REFERENCE.test(text)) return says(state, say.PHRASES.nothingPending);
+  // 「淘宝买鞋那笔退了三百」 points at a saved expense too, but to refund it: a new item.
+  if (intent === 'correction' && ITEM_REFERENCE.test(text) && readMoneyFlow(text)?.flow !== 'refund') return says(state, say.PHRASES.nothingPending);
   // Nothing is pending, so nothing was just saved: 「记好了」 here would claim a save that never happened.
   if (intent === 'continueRecording') return next(state, { events: [{ type: 'continueRecording' }], sentences: [say.PHRASES.goOn] });
   return next(state, { effect: { kind: 'parse', text } });
@@ -343,12 +357,24 @@ function onAction(state: DialogueState, action: DraftAction, env: DialogueEnv): 
     case 'editItem': {
       const target = batch.item(action.index);
       if (!target || target.status !== 'pending') return next(state);
-      const edited = batch.updateItem(action.index, placedFields(target.result, action.fields, env));
+      const { refundOf, ...fields } = action.fields;
+      // A refund relinked on the card takes the chosen expense's category and says which it is.
+      const relinked =
+        refundOf !== undefined && target.result.flow === 'refund' && refundOf !== target.result.refundOf
+          ? batch.withResult(action.index, relinkedRefund(target.result, refundOf, env))
+          : batch;
+      const edited = relinked.updateItem(action.index, placedFields(relinked.item(action.index)!.result, fields, env));
       if (edited === batch) return next(state);
       const fix = { number: edited.displayNumber(action.index), result: edited.item(action.index)!.result };
       return next(state, { batch: edited, sentences: [say.corrected([fix], edited.size)], askedForMoreChanges: true });
     }
   }
+}
+
+function relinkedRefund(result: ParseResult, refundOf: string, env: DialogueEnv): ParseResult {
+  const bare: ParseResult = { ...result, refundOf };
+  delete bare.linkNote;
+  return env.link ? env.link(bare) : bare;
 }
 
 function itemAction(state: DialogueState, kind: 'confirm' | 'cancel', index: number, batch: DraftBatch): Step {
@@ -386,6 +412,8 @@ function resolve(state: DialogueState, resolved: DraftBatch, before: DraftBatch)
 
 /** A question about the budgets or the spending, answered from the ledger instead of booked. */
 function ledgerQuestion(text: string, env: DialogueEnv): Effect | null {
+  const debt = detectDebtQuery(text);
+  if (debt) return { kind: 'debt', query: debt };
   const budget = detectBudgetQuery(text, env.now, env.customCategories);
   if (budget) return { kind: 'budget', query: budget };
   const query = detectQuery(text, env.now);

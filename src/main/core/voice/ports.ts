@@ -3,9 +3,10 @@
 // doubles (speaking the same interface) where they cannot.
 import type { DraftBatch } from '@shared/draft-batch';
 import type { CorrectionResult, DraftBatchDto, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
-import type { BudgetAlert, BudgetStatus } from '@shared/ipc/ledger';
+import type { BudgetAlert, BudgetStatus, PersonBalance, RefundCandidate, SettlementProposal } from '@shared/ipc/ledger';
 import type { Unsubscribe } from '@shared/listeners';
 import type { ZonedNow } from '@shared/time';
+import type { RefundQuery } from '../ledger/money-flows';
 
 // ---- microphone + VAD -------------------------------------------------------------
 
@@ -164,6 +165,12 @@ export interface LedgerPort {
    * leaves it out, and the session says nothing of budgets.
    */
   latestBudgetAlerts?(): readonly BudgetAlert[];
+  /** Recent expenses a refund may return, best first (absent: refunds stay unlinked). */
+  refundCandidates?(query: RefundQuery): RefundCandidate[];
+  /** The person a spoken name means, with their balance (absent: debt questions find no one). */
+  findPerson?(spoken: string): PersonBalance | undefined;
+  /** The 待报销 a reimbursement of this much settles (absent: the ledger picks at save). */
+  proposeSettlement?(amountFen: number): SettlementProposal;
 }
 
 export type { SessionSummary };

@@ -4,13 +4,13 @@
 // be filed under.
 import { DraftBatch } from '@shared/draft-batch';
 import { errorMessage } from '@shared/errors';
-import type { BudgetAlert } from '@shared/ipc/ledger';
+import type { BudgetAlert, RefundCandidate } from '@shared/ipc/ledger';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
-import { fenToYuan } from '@shared/money';
+import { fenToYuan, formatFen, yuanToFen } from '@shared/money';
 import { toZonedIso, type ZonedNow } from '@shared/time';
 import { chooseCategory, withCategoryForType, type CategoryRef } from '../categories/index';
 import { LedgerValidationError } from '../ledger/errors';
-import type { BudgetQuery } from '../nlp/index';
+import type { BudgetQuery, DebtQuery } from '../nlp/index';
 import type { LedgerPort } from './ports';
 import * as say from './templates';
 
@@ -18,6 +18,8 @@ import * as say from './templates';
 export interface Placement {
   customCategories: readonly CategoryRef[];
   place: (name: string, type: TransactionType) => string;
+  /** The links a money flow needs (the expense a refund returns, what a reimbursement settles); absent: none. */
+  link?: (result: ParseResult) => ParseResult;
 }
 
 /**
@@ -25,7 +27,50 @@ export interface Placement {
  * gets saved (the model's 洗浴 is read back as the 娱乐 it will be stored in).
  */
 export function placedResult(result: ParseResult, placement: Placement): ParseResult {
-  return result.category ? { ...result, category: placedCategory(result.category, result.description, result.type, placement) } : result;
+  const placed = result.category ? { ...result, category: placedCategory(result.category, result.description, result.type, placement) } : result;
+  return placement.link ? placement.link(placed) : placed;
+}
+
+/**
+ * The links a card shows and a save writes: a refund returns the recent expense that shares
+ * the most words with what was said (or else the newest of its category) — none when nothing
+ * fits, and it stays a refund of its category; a reimbursement settles the oldest 待报销 that
+ * fit. The card says which, so a wrong pick is seen before it is saved.
+ */
+export function linkedResult(
+  result: ParseResult,
+  ledger: Pick<Required<LedgerPort>, 'refundCandidates' | 'proposeSettlement'>,
+  today: string,
+): ParseResult {
+  if (result.amount === null) return result;
+  const amountFen = yuanToFen(result.amount);
+  if (result.flow === 'refund' && result.refundOf && !result.linkNote) {
+    // Picked on the card: describe it when it is one of the recent expenses.
+    const picked = ledger.refundCandidates({ limit: 50, on: result.date ?? today }).find((c) => c.id === result.refundOf);
+    return picked ? { ...result, category: picked.category, linkNote: refundNote(picked) } : result;
+  }
+  if (result.flow === 'refund' && !result.refundOf) {
+    const [best] = ledger.refundCandidates({ text: result.description, category: result.category, amountFen, limit: 1, on: result.date ?? today });
+    // A candidate that shares nothing with the sentence (score below a category match) is a guess.
+    if (!best || best.score < 5) return result;
+    return { ...result, refundOf: best.id, category: best.category, linkNote: refundNote(best) };
+  }
+  if (result.flow === 'reimbursement' && !result.settles) {
+    const plan = ledger.proposeSettlement(amountFen);
+    const parts = [plan.ids.length ? `报销${plan.ids.length}笔待报销` : '没有可核销的待报销'];
+    if (plan.ids.length && plan.leftOverFen > 0) parts.push(`多出${formatFen(plan.leftOverFen)}元`);
+    if (plan.stillOwedFen > 0) parts.push(`还有${formatFen(plan.stillOwedFen)}元未报销`);
+    return { ...result, settles: plan.ids, linkNote: parts.join('，') };
+  }
+  return result;
+}
+
+function refundNote(expense: RefundCandidate): string {
+  return `退的是${dayLabel(expense.date)}${expense.description || expense.category}${formatFen(expense.amountFen)}元`;
+}
+
+function dayLabel(date: string): string {
+  return `${Number(date.slice(5, 7))}月${Number(date.slice(8, 10))}日`;
 }
 
 /** A correction's fields, with the category re-filed when the type flips. */
@@ -100,6 +145,13 @@ export class SessionBook {
   }
 
   /** 「这个月预算还剩多少」: the month's budgets as the ledger has them (inherited ones included). */
+  /** 「小李还欠你500元。」 from the person's running balance. */
+  answerDebt(query: DebtQuery): string {
+    const person = this.ledger.findPerson?.(query.person);
+    if (!person) return say.debtAnswer(query.person, null);
+    return say.debtAnswer(person.name, person.balanceFen);
+  }
+
   answerBudget(query: BudgetQuery): string {
     // The category as the user's ledger names it (a renamed 餐饮 is their 吃喝).
     const category = query.category ? this.ledger.placeCategory(query.category, 'EXPENSE') : null;

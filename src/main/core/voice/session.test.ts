@@ -266,3 +266,63 @@ describe('budgets in the voice session (through app-core)', () => {
     expect(t.core.ledger.list({}).rows).toHaveLength(3);
   });
 });
+
+describe('money flows said aloud (through app-core)', () => {
+  it('a loan is saved against the person and a question about them is answered from the balance', async () => {
+    const t = boot();
+    let snap = await t.call('voiceText', { text: '借给小李一千' });
+    expect(t.spoken.at(-1)).toBe('记录借给小李1000元，确认吗？');
+    snap = await t.call('voiceText', { text: '确认' });
+    expect(snap.batch).toBeNull();
+    await t.call('voiceText', { text: '小李还了我三百' });
+    await t.call('voiceText', { text: '确认' });
+    await t.call('voiceText', { text: '小李还欠我多少' });
+    expect(t.spoken.at(-1)).toBe('小李还欠你700元。');
+    await t.call('voiceText', { text: '我还欠老王多少' });
+    expect(t.spoken.at(-1)).toBe('没有找到和老王的借贷记录。');
+    expect(t.core.ledger.monthSummary('2026-02')).toMatchObject({ expenseFen: 0, incomeFen: 0 });
+  });
+
+  it('a refund links to the expense its words name, the card says which, and a wrong link is fixed on the card', async () => {
+    const t = boot();
+    await t.call('voiceText', { text: '淘宝买鞋五百，买衣服四百' });
+    await t.call('voiceText', { text: '确认' });
+    const [coat, shoes] = t.core.ledger.list({}).rows;
+    let snap = await t.call('voiceText', { text: '淘宝买鞋那笔退了三百' });
+    const draft = snap.batch!.items[0]!.result;
+    expect(draft).toMatchObject({ flow: 'refund', refundOf: shoes!.id, linkNote: '退的是2月17日淘宝买鞋500元' });
+    expect(t.spoken.at(-1)).toBe(`记录退款300元，${shoes!.category}，退的是2月17日淘宝买鞋500元，确认吗？`);
+    // The user meant the coat: the card's editor relinks it (the refund then counts for the coat).
+    snap = await t.call('voiceAction', { action: 'editItem', index: 0, fields: { refundOf: coat!.id } });
+    expect(snap.batch!.items[0]!.result.linkNote).toBe('退的是2月17日买衣服400元');
+    expect(snap.batch!.items[0]!.result.refundOf).toBe(coat!.id);
+    await t.call('voiceText', { text: '确认' });
+    const refund = t.core.ledger.list({}).rows.find((r) => r.flow === 'refund')!;
+    expect(refund).toMatchObject({ refundOf: coat!.id, type: 'EXPENSE' });
+    expect(t.core.ledger.monthSummary('2026-02').expenseFen).toBe(600_00);
+  });
+
+  it('待报销 is said back, and a reimbursement settles the oldest and says what is left', async () => {
+    const t = boot();
+    await t.call('voiceText', { text: '出差打车八十可以报销' });
+    expect(t.spoken.at(-1)).toBe('记录支出80元，交通，待报销，确认吗？');
+    await t.call('voiceText', { text: '确认' });
+    await t.call('voiceText', { text: '报销到账一百' });
+    expect(t.spoken.at(-1)).toBe('记录报销到账100元，报销1笔待报销，多出20元，确认吗？');
+    await t.call('voiceText', { text: '确认' });
+    expect(t.core.ledger.pendingReimbursements().totalFen).toBe(0);
+    expect(t.core.ledger.monthSummary('2026-02')).toMatchObject({ expenseFen: 0, incomeFen: 0 });
+  });
+
+  it('「还信用卡两千」 moves money to the card: a transfer, not spending', async () => {
+    const t = boot();
+    const card = t.core.ledger.addAccount('招行信用卡', -3000_00);
+    t.core.ledger.setCard(card.id, { statementDay: 5, dueDay: 23 });
+    await t.call('voiceText', { text: '还信用卡两千' });
+    await t.call('voiceText', { text: '确认' });
+    const balances = t.core.ledger.accountBalances().accounts;
+    expect(balances.find((a) => a.name === '招行信用卡')!.balanceFen).toBe(-1000_00);
+    expect(t.core.ledger.list({}).rows[0]).toMatchObject({ type: 'TRANSFER', toAccount: '招行信用卡' });
+    expect(t.core.ledger.monthSummary('2026-02').expenseFen).toBe(0);
+  });
+});

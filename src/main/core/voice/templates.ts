@@ -6,6 +6,7 @@ import type { LedgerQuery, ParseResult, SessionSummary, TransactionType } from '
 import type { BudgetAlert, BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import { formatFen, formatYuan, yuanToFen } from '@shared/money';
 import type { BudgetQuery } from '../nlp/index';
+import { flowPhrase } from '@shared/flow-text';
 
 const TYPE_LABEL: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 
@@ -30,7 +31,22 @@ function itemName(result: ParseResult): string {
 /** 「支出60元，餐饮」: the core of every read-back; 「打车，金额未知」 while the amount is missing. */
 export function itemText(result: ParseResult): string {
   if (result.amount === null) return `${itemName(result) || categoryText(result)}，金额未知`;
-  return `${typeLabel(result.type)}${amountText(result.amount)}元，${categoryText(result)}`;
+  if (result.flow) {
+    // 「借给小李1000元」「退款300元，购物，退的是2月1日淘宝买鞋」: what the money did, not 转账/收入.
+    const what = `${flowPhrase(result.flow, result.counterparty)}${amountText(result.amount)}元`;
+    const link = result.linkNote ? `，${result.linkNote}` : '';
+    return result.flow === 'refund' ? `${what}，${categoryText(result)}${link}` : `${what}${link}`;
+  }
+  const pending = result.reimbursable ? '，待报销' : '';
+  return `${typeLabel(result.type)}${amountText(result.amount)}元，${categoryText(result)}${pending}`;
+}
+
+/** The answer to 「小李还欠我多少」; balanceFen null: no one of that name in the books. */
+export function debtAnswer(name: string, balanceFen: number | null): string {
+  if (balanceFen === null) return `没有找到和${name}的借贷记录。`;
+  if (balanceFen > 0) return `${name}还欠你${formatFen(balanceFen)}元。`;
+  if (balanceFen < 0) return `你还欠${name}${formatFen(-balanceFen)}元。`;
+  return `你和${name}之间已经两清了。`;
 }
 
 /** 「第1笔打车多少钱？」: the question for an item that has no amount yet. */

@@ -1,0 +1,32 @@
+// How a money flow is named to the user, on the card, in the list and when read back. Pure:
+// the main process and the renderer share it.
+import type { LedgerFlow } from './domain';
+
+export const FLOW_LABELS: Record<LedgerFlow, string> = {
+  lend: '借出',
+  borrow: '借入',
+  repay: '还款',
+  collect: '收回借款',
+  writeoff: '坏账',
+  refund: '退款',
+  reimbursement: '报销到账',
+};
+
+/** 「借给小李」「小李还我」: who the money went to or came from, or just the flow when no one is named. */
+export function flowPhrase(flow: LedgerFlow, person: string | undefined | null): string {
+  if (!person) return FLOW_LABELS[flow];
+  switch (flow) {
+    case 'lend':
+      return `借给${person}`;
+    case 'borrow':
+      return `向${person}借入`;
+    case 'repay':
+      return `还给${person}`;
+    case 'collect':
+      return `${person}还款`;
+    case 'writeoff':
+      return `${person}的坏账`;
+    default:
+      return FLOW_LABELS[flow];
+  }
+}
