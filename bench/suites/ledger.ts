@@ -48,9 +48,17 @@ const suite: Suite = {
       const rnd = lcg(42);
       const insert = db.prepare(
         `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
-           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty)
-         VALUES (?, ?, 'CNY', ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?, ?)`,
+           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
+           flow, person_id, refund_of, reimbursable, reimbursed_by)
+         VALUES (?, ?, 'CNY', ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
+      // Money flows among them (≈ 3 %): debts with 50 people, refunds of earlier rows, 待报销
+      // expenses (most settled by a reimbursement, some still owed) and the reimbursements.
+      const people = Array.from({ length: 50 }, (_, i) =>
+        Number(db.prepare('INSERT INTO people (name, created_at) VALUES (?, ?)').run(`朋友${i}`, '2024-01-01T00:00:00+08:00').lastInsertRowid),
+      );
+      const debts = ['lend', 'borrow', 'repay', 'collect'] as const;
+      let reimbursement = 0;
       const start = Date.parse('2024-01-01T00:00:00+08:00');
       const span = Date.parse('2026-12-31T23:59:59+08:00') - start;
       db.transaction(() => {
@@ -59,10 +67,26 @@ const suite: Suite = {
           const local = new Date(ms + 8 * 3600_000).toISOString();
           const iso = `${local.slice(0, 19)}+08:00`;
           const kind = rnd();
-          const type = kind < 0.02 ? 'TRANSFER' : kind < 0.1 ? 'INCOME' : 'EXPENSE';
+          const marked = rnd();
+          const debt = marked < 0.01 ? debts[Math.floor(rnd() * debts.length)]! : null;
+          const refund = !debt && marked < 0.02;
+          const pendingOrPaid = !debt && !refund && marked < 0.022;
+          const paying = !debt && !refund && !pendingOrPaid && marked < 0.0225;
+          const type = debt
+            ? 'TRANSFER'
+            : paying
+              ? 'INCOME'
+              : refund || pendingOrPaid
+                ? 'EXPENSE'
+                : kind < 0.02
+                  ? 'TRANSFER'
+                  : kind < 0.1
+                    ? 'INCOME'
+                    : 'EXPENSE';
           const pool = type === 'TRANSFER' ? transfer : type === 'INCOME' ? income : expense;
           const from = accounts[Math.floor(rnd() * accounts.length)]!;
-          const to = type === 'TRANSFER' && kind < 0.01 ? accounts[(accounts.indexOf(from) + 1) % accounts.length]! : null;
+          const to = type === 'TRANSFER' && !debt && kind < 0.01 ? accounts[(accounts.indexOf(from) + 1) % accounts.length]! : null;
+          if (paying) reimbursement = i;
           insert.run(
             `bench-${i}`,
             1 + Math.floor(rnd() * 50_000),
@@ -77,6 +101,12 @@ const suite: Suite = {
             iso,
             to,
             type === 'TRANSFER' && to === null ? '房东' : '',
+            debt ?? (refund ? 'refund' : paying ? 'reimbursement' : null),
+            debt ? people[Math.floor(rnd() * people.length)]! : null,
+            refund && i > 0 ? `bench-${i - 1}` : null,
+            pendingOrPaid ? 1 : 0,
+            // All but the 待报销 of the last weeks were paid back by the latest reimbursement.
+            pendingOrPaid && ms < start + span * 0.995 && reimbursement > 0 ? `bench-${reimbursement}` : null,
           );
         }
       })();
@@ -88,7 +118,8 @@ const suite: Suite = {
       const recomputed = db
         .prepare(
           `SELECT a.initial_balance_fen
-             + COALESCE((SELECT SUM(CASE t.type WHEN 'INCOME' THEN t.amount_fen ELSE -t.amount_fen END) FROM transactions t WHERE t.account_id = a.id), 0)
+             + COALESCE((SELECT SUM(CASE WHEN t.type = 'INCOME' OR t.flow IN ('borrow', 'collect', 'refund') THEN t.amount_fen ELSE -t.amount_fen END)
+                         FROM transactions t WHERE t.account_id = a.id), 0)
              + COALESCE((SELECT SUM(t.amount_fen) FROM transactions t WHERE t.to_account_id = a.id AND t.type = 'TRANSFER'), 0) AS fen
            FROM accounts a ORDER BY a.sort_order, a.id`,
         )
@@ -98,6 +129,26 @@ const suite: Suite = {
         throw new Error(`balances ${JSON.stringify(balances.accounts.map((a) => a.balanceFen))} differ from the rows: ${JSON.stringify(recomputed)}`);
       }
       await ctx.measure('ledger.balances1M', () => ledger.accountBalances(), { iterations: 500, warmup: 20, budget: { p50: 20 } });
+
+      // The 借贷 page and the 待报销 view, and the refund card's choice of expense.
+      const owed = ledger.people();
+      const recomputedOwed = db
+        .prepare(
+          `SELECT COALESCE(SUM(CASE WHEN flow IN ('lend', 'repay') THEN amount_fen ELSE -amount_fen END), 0) FROM transactions WHERE person_id IS NOT NULL`,
+        )
+        .pluck()
+        .get() as number;
+      if (owed.owedToMeFen - owed.iOweFen !== recomputedOwed)
+        throw new Error(`people balances ${owed.owedToMeFen - owed.iOweFen} differ from the rows: ${recomputedOwed}`);
+      await ctx.measure('ledger.people1M', () => ledger.people(), { iterations: 500, warmup: 20, budget: { p50: 20 } });
+      const pending = ledger.pendingReimbursements();
+      if (pending.rows.length === 0) throw new Error('the bench ledger has no 待报销 left');
+      await ctx.measure('ledger.pendingReimbursements1M', () => ledger.pendingReimbursements(), { iterations: 200, warmup: 10, budget: { p50: 20 } });
+      await ctx.measure(
+        'ledger.refundCandidates1M',
+        () => ledger.refundCandidates({ text: '条目12那笔退了', category: '购物', amountFen: 100, on: '2026-12-20' }),
+        { iterations: 200, warmup: 10, budget: { p50: 10 } },
+      );
 
       // A budget on every expense category and a total, set for May and inherited by June:
       // June's status reads its ≈ 27 000 rows once per budgeted category and once in total.

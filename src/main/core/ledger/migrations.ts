@@ -262,6 +262,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transactions_marked ON transactions (occurred_date, type, category_id, flow, reimbursable, amount_fen)
         WHERE flow IS NOT NULL OR reimbursable = 1;
       CREATE INDEX transactions_by_person ON transactions (person_id, occurred_date) WHERE person_id IS NOT NULL;
+      -- 待报销 oldest first, without the other marked rows.
+      CREATE INDEX transactions_reimbursable ON transactions (occurred_date, occurred_ms) WHERE reimbursable = 1 AND flow IS NULL;
       CREATE INDEX transactions_refunds ON transactions (refund_of) WHERE refund_of IS NOT NULL;
       CREATE INDEX transactions_reimbursed ON transactions (reimbursed_by) WHERE reimbursed_by IS NOT NULL;
       DROP TRIGGER transactions_flow_insert;

@@ -185,8 +185,8 @@ export class MoneyFlows {
       .prepare(
         `SELECT t.id, t.amount_fen - COALESCE((SELECT SUM(r.amount_fen) FROM transactions r WHERE r.refund_of = t.id AND r.flow = 'refund'), 0) AS amountFen,
            t.description, t.occurred_date AS date, c.name AS category
-         FROM transactions t INDEXED BY transactions_marked JOIN categories c ON c.id = t.category_id
-         WHERE (t.flow IS NOT NULL OR t.reimbursable = 1) AND t.reimbursable = 1 AND t.flow IS NULL AND t.type = 'EXPENSE'
+         FROM transactions t INDEXED BY transactions_reimbursable JOIN categories c ON c.id = t.category_id
+         WHERE t.reimbursable = 1 AND t.flow IS NULL AND t.type = 'EXPENSE'
            AND NOT EXISTS (SELECT 1 FROM transactions s WHERE s.id = t.reimbursed_by)
          ORDER BY t.occurred_date, t.occurred_ms`,
       )
