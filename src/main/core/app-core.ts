@@ -16,6 +16,7 @@ import { ASR_MODEL_MISSING, buildSessionParts, LocalEngineHolder, type VoiceOver
 import { createLocalAsrEngine, type LocalAsrEngine } from './asr/local/index';
 import { createModelManager, type CatalogEntry, type ModelManager } from './models/index';
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
+import { cardReminderText } from '@shared/flow-text';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -198,6 +199,19 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   );
   // Not in the tools' cores that never sync: only where a remote was set up does this do anything.
   sync.start();
+  // Credit cards due within three days: told once per card and due date, at start and hourly
+  // after (a computer left on over the due day hears of it too).
+  const remindCards = () => {
+    if (ledger.readOnly) return;
+    try {
+      for (const r of ledger.cardReminders(3)) options.notify?.({ title: '信用卡还款提醒', body: cardReminderText(r) });
+    } catch (err) {
+      log('card reminders failed', err);
+    }
+  };
+  remindCards();
+  const cardTimer = setInterval(remindCards, 3_600_000);
+  cardTimer.unref();
   return {
     dispatch,
     ledger,
@@ -209,6 +223,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     emit,
     onEvent: (listener) => listeners.on('event', listener),
     async dispose() {
+      clearInterval(cardTimer);
       stopWatchingSettings();
       stopWatchingModels();
       await voice.dispose();

@@ -50,7 +50,16 @@ describe('the main window', () => {
     expect(router.current.route).toBe('home');
     await screen.findByRole('region', { name: '本月概览' });
     const nav = screen.getByRole('navigation', { name: '主导航' });
-    expect([...nav.querySelectorAll('a')].map((a) => a.textContent?.trim())).toEqual(['首页', '记账', '明细', '统计', '预算', '分类与账户', '设置']);
+    expect([...nav.querySelectorAll('a')].map((a) => a.textContent?.trim())).toEqual([
+      '首页',
+      '记账',
+      '明细',
+      '统计',
+      '预算',
+      '借贷与报销',
+      '分类与账户',
+      '设置',
+    ]);
     expect(screen.getByRole('link', { name: '首页' }).getAttribute('aria-current')).toBe('page');
   });
 

@@ -326,3 +326,31 @@ describe('money flows said aloud (through app-core)', () => {
     expect(t.core.ledger.monthSummary('2026-02').expenseFen).toBe(0);
   });
 });
+
+describe('credit-card reminders (through app-core)', () => {
+  it('a card in debt due within three days is told once, as a native notification', async () => {
+    // The ledger's days are this machine's: a card due tomorrow, whatever today is.
+    const dir = mkdtempSync(join(tmpdir(), 'skj-card-'));
+    const first = createAppCore({ dataDir: dir, version: 'test', log: () => {}, backups: false, voice: { understanding: { mode: 'offline' } } });
+    const card = first.ledger.addAccount('招行信用卡', -2000_00);
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const due = localDate(systemNow(tomorrow));
+    first.ledger.setCard(card.id, { statementDay: 1, dueDay: Number(due.slice(8, 10)) });
+    await first.dispose();
+    const notices: { title: string; body: string }[] = [];
+    for (let boot = 0; boot < 2; boot++) {
+      const core = createAppCore({
+        dataDir: dir,
+        version: 'test',
+        log: () => {},
+        backups: false,
+        notify: (n) => notices.push(n),
+        voice: { understanding: { mode: 'offline' } },
+      });
+      cores.push({ core, dir: boot === 1 ? dir : mkdtempSync(join(tmpdir(), 'skj-card-unused-')) });
+    }
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.title).toBe('信用卡还款提醒');
+    expect(notices[0]!.body).toMatch(/^招行信用卡还款日\d+月\d+日（还有[01]天），待还2000元$/);
+  });
+});

@@ -3,7 +3,7 @@ import { buildLayout, indexOfRow, itemAt, visibleWindow } from './layout';
 import { parseYuanInput, periodLabel, periodRange, rangeFor, shiftPeriod } from './ranges';
 import { RowCache } from './row-cache';
 import { percent, topCategories } from './breakdown';
-import { balanceText, parseBalanceInput } from './money';
+import { balanceText, parseBalanceInput, rowFen, rowTag } from './money';
 
 describe('list layout', () => {
   const layout = buildLayout([
@@ -138,5 +138,19 @@ describe('account balances', () => {
     expect(balanceText(500_000)).toBe('¥5000');
     expect(balanceText(-120_050)).toBe('-¥1200.50');
     expect(balanceText(0)).toBe('¥0');
+  });
+});
+
+describe('rows with money flows in the list', () => {
+  it('sign what the money did and tag what the row is', () => {
+    expect(rowFen({ type: 'EXPENSE', amountFen: 300_00, flow: 'refund' })).toBe('+300');
+    expect(rowFen({ type: 'TRANSFER', amountFen: 1000_00, flow: 'lend' })).toBe('-1000');
+    expect(rowFen({ type: 'TRANSFER', amountFen: 3000_00, flow: 'borrow' })).toBe('+3000');
+    expect(rowFen({ type: 'TRANSFER', amountFen: 500_00 })).toBe('500');
+    expect(rowTag({ flow: 'lend', person: '小李' })).toBe('借给小李');
+    expect(rowTag({ flow: 'refund' })).toBe('退款');
+    expect(rowTag({ reimbursable: true })).toBe('待报销');
+    expect(rowTag({ reimbursable: true, reimbursedBy: 'x' })).toBe('已报销');
+    expect(rowTag({})).toBeNull();
   });
 });

@@ -1,9 +1,35 @@
-import type { TransactionType } from '@shared/domain';
+import type { TransactionRow, TransactionType } from '@shared/domain';
+import { flowPhrase } from '@shared/flow-text';
 import { formatFen, MAX_AMOUNT_YUAN } from '@shared/money';
 
 /** -35 for an expense, +9000 for an income, 500 for a transfer. */
 export function signedFen(type: TransactionType, fen: number): string {
   return `${type === 'EXPENSE' ? '-' : type === 'INCOME' ? '+' : ''}${formatFen(fen)}`;
+}
+
+/**
+ * A row's amount as it moved the user's money: a refund and money borrowed or paid back to
+ * the user come in (+), a loan and a repayment go out (-), a write-off moves no account.
+ */
+export function rowFen(row: Pick<TransactionRow, 'type' | 'amountFen' | 'flow'>): string {
+  switch (row.flow) {
+    case 'refund':
+    case 'borrow':
+    case 'collect':
+      return `+${formatFen(row.amountFen)}`;
+    case 'lend':
+    case 'repay':
+      return `-${formatFen(row.amountFen)}`;
+    default:
+      return signedFen(row.type, row.amountFen);
+  }
+}
+
+/** The tag a row wears in the list: what it is beyond its type (退款, 借给小李, 待报销, 已报销). */
+export function rowTag(row: Pick<TransactionRow, 'flow' | 'person' | 'reimbursable' | 'reimbursedBy'>): string | null {
+  if (row.flow) return flowPhrase(row.flow, row.person);
+  if (row.reimbursable) return row.reimbursedBy ? '已报销' : '待报销';
+  return null;
 }
 
 export function yuanText(fen: number): string {
