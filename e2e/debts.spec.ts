@@ -78,5 +78,6 @@ test('a credit card: terms set on 分类与账户, its debt shown as 欠款, a r
   await say(app, '还信用卡两千');
   await go(page, 'categories');
   await expect(card.getByLabel('余额 欠款 ¥1000')).toBeVisible();
+  await accounts.scrollIntoViewIfNeeded();
   await screenshots(page, 'credit-card');
 });
