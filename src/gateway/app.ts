@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BlockList, isIP } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { systemClock, type Clock } from '@shared/clock';
 import {
@@ -107,7 +107,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   const app = Fastify({
     logger: loggerOptions(options.logger, config.logLevel),
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
     requestTimeout: REQUEST_TIMEOUT_MS,
