@@ -14,6 +14,7 @@ import { parsePrometheusText, sampleSum } from '../../test/support/gateway/prome
 import { nginxAvailable, startGatewayNginx, type NginxServer } from '../../test/support/nginx-server';
 import { redisAvailable, startRedis, type RedisServer } from '../../test/support/redis-server';
 
+const API_KEY = 'gw-rolling-key';
 const parseReply = JSON.stringify({ transactions: [{ amount: 35, description: '午饭' }] });
 const missing = [!nginxAvailable() && 'nginx', !redisAvailable() && 'redis-server'].filter(Boolean).join(' and ');
 
@@ -38,6 +39,7 @@ describe.skipIf(missing !== '')(`rolling restart behind nginx${missing ? ` (skip
       REDIS_URL: redis.url,
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_LLM_PER_MIN: '1000000',
+      GATEWAY_API_KEY: API_KEY,
       SHUTDOWN_GRACE_MS: '10000',
       LOG_LEVEL: 'info',
     };
@@ -51,9 +53,12 @@ describe.skipIf(missing !== '')(`rolling restart behind nginx${missing ? ` (skip
     await redis?.stop();
   });
 
-  /** Parse requests this instance answered so far (read from its own /metrics, not via nginx). */
+  const metricsPorts = new Map<GatewayProcess, number>();
+  /** Parse requests this instance answered so far, from its METRICS_PORT (loopback, no key). */
   const served = async (p: GatewayProcess) =>
-    sampleSum(parsePrometheusText(await (await fetch(`${p.url}/metrics`)).text()), 'gateway_http_requests_total', { route: GATEWAY_PATHS.parse });
+    sampleSum(parsePrometheusText(await (await fetch(`http://127.0.0.1:${metricsPorts.get(p)}/metrics`)).text()), 'gateway_http_requests_total', {
+      route: GATEWAY_PATHS.parse,
+    });
 
   async function untilServing(p: GatewayProcess, what: string): Promise<void> {
     const before = await served(p);
@@ -66,12 +71,17 @@ describe.skipIf(missing !== '')(`rolling restart behind nginx${missing ? ` (skip
 
   it('SIGTERM one instance, start it again, then the other: zero failed requests, exit code 0', async () => {
     const ports: [number, number] = [await freePort(), await freePort()];
+    const metricsPortOf: [number, number] = [await freePort(), await freePort()];
     const start = async (i: 0 | 1) => {
-      const p = await startGatewayProcess(env, { port: ports[i] });
+      const p = await startGatewayProcess({ ...env, METRICS_PORT: String(metricsPortOf[i]) }, { port: ports[i] });
       running.push(p);
+      metricsPorts.set(p, metricsPortOf[i]);
       return p;
     };
     let instances: [GatewayProcess, GatewayProcess] = [await start(0), await start(1)];
+    // On the API port /metrics needs the key; METRICS_PORT serves it on loopback without one.
+    expect((await fetch(`${instances[0].url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${instances[0].url}/metrics`, { headers: { 'x-api-key': API_KEY } })).status).toBe(200);
     nginx = await startGatewayNginx({ instances: ports });
 
     const failures: string[] = [];
@@ -82,7 +92,7 @@ describe.skipIf(missing !== '')(`rolling restart behind nginx${missing ? ` (skip
         try {
           const res = await fetch(`${nginx.url}${GATEWAY_PATHS.parse}`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
             body: JSON.stringify({ text: '午饭35' }),
           });
           const body = await res.text();

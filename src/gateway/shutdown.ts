@@ -6,6 +6,8 @@ export interface ShutdownOptions {
   /** How long requests in flight may take before their connections are cut. */
   graceMs: number;
   exit?: (code: number) => void;
+  /** Where the signals come from (tests pass an emitter of their own). */
+  signals?: Pick<NodeJS.EventEmitter, 'once'>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function stopGracefullyOnSignals(app: FastifyInstance, options: ShutdownO
       },
     );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  const signals = options.signals ?? process;
+  signals.once('SIGTERM', () => stop('SIGTERM'));
+  signals.once('SIGINT', () => stop('SIGINT'));
 }
