@@ -199,9 +199,9 @@ async function instancesThroughput(ctx: BenchContext, redis: RedisServer): Promi
     instances.push(await startGatewayProcess(env, { port: ports[1], stdout: 'ignore' }));
     // Two nginx, same config: one sends everything to the first instance (both upstream lines
     // name its port), the other spreads over both. The second instance idles during the first's
-    // windows.
+    // windows. The first nginx also plays the LLM for both.
     const viaOne = await startGatewayNginx({ instances: [ports[0], ports[0]], extraHttp: upstream });
-    const viaTwo = await startGatewayNginx({ instances: ports, extraHttp: upstream });
+    const viaTwo = await startGatewayNginx({ instances: ports });
     const one = { requests: 0, ms: 0, failed: 0 };
     const two = { requests: 0, ms: 0, failed: 0 };
     let before = 0;
