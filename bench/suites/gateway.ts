@@ -285,12 +285,16 @@ async function measureThroughput(url: string): Promise<{ ms: number; requests: n
   let done = 0;
   let failed = 0;
   let running = true;
+  const broken: Error[] = [];
   const loops = Array.from({ length: CONCURRENCY }, () =>
     keepAliveLoop(Number(port), request, (status) => {
       if (!counting) return running;
       if (status === 200) done += 1;
       else failed += 1;
       return running;
+    }).catch((err: unknown) => {
+      // Handled at once (a rejection left for later would end the process), reported below.
+      broken.push(err as Error);
     }),
   );
   await sleep(WARMUP_MS);
@@ -302,6 +306,7 @@ async function measureThroughput(url: string): Promise<{ ms: number; requests: n
   counting = false;
   running = false;
   await Promise.all(loops);
+  if (broken.length) throw new Error(`${broken.length} load connections failed: ${broken[0]!.message}`);
   return { ms: elapsed, requests, failed };
 }
 

@@ -59,22 +59,26 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'S
   return exited(child);
 }
 
-const live = new Map<number, string | null>();
+const live = new Map<number, { dir: string | null; signal: NodeJS.Signals }>();
 let hooked = false;
 
-/** Remembers a child (and its temp folder) to SIGKILL and remove when the test process exits. */
-export function killOnExit(pid: number, dir: string | null): void {
-  live.set(pid, dir);
+/**
+ * Remembers a child (and its temp folder) to signal and remove when the test process exits, even
+ * by an uncaught error. SIGKILL by default; a daemon with workers (nginx) needs SIGTERM, or its
+ * master dies alone and the workers live on.
+ */
+export function killOnExit(pid: number, dir: string | null, signal: NodeJS.Signals = 'SIGKILL'): void {
+  live.set(pid, { dir, signal });
   if (hooked) return;
   hooked = true;
   process.on('exit', () => {
-    for (const [p, d] of live) {
+    for (const [p, { dir, signal }] of live) {
       try {
-        process.kill(p, 'SIGKILL');
+        process.kill(p, signal);
       } catch {
         // already gone
       }
-      if (d) rmSync(d, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     }
   });
 }

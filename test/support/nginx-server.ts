@@ -95,7 +95,7 @@ http {
   child.stderr?.on('data', (d: Buffer) => {
     if (stderr.length < 10_000) stderr += d.toString();
   });
-  if (child.pid !== undefined) killOnExit(child.pid, dir);
+  if (child.pid !== undefined) killOnExit(child.pid, dir, 'SIGTERM');
   const logs = () => {
     const read = (f: string) => {
       try {
@@ -109,7 +109,7 @@ http {
   try {
     await waitForPort(port, child, 'nginx');
   } catch (err) {
-    await stopChild(child, 'SIGKILL');
+    await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`${(err as Error).message}\n${logs()}`);
   }
