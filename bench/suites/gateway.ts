@@ -199,8 +199,9 @@ async function instancesThroughput(ctx: BenchContext, redis: RedisServer): Promi
     instances.push(await startGatewayProcess(env, { port: ports[1], stdout: 'ignore' }));
     // Two nginx, same config: one sends everything to the first instance (both upstream lines
     // name its port), the other spreads over both. The second instance idles during the first's
-    // windows. The first nginx also plays the LLM for both.
-    const viaOne = await startGatewayNginx({ instances: [ports[0], ports[0]], extraHttp: upstream });
+    // windows. A third plays the LLM for both, so the two paths are alike but for the instances.
+    const llm = await startGatewayNginx({ instances: ports, extraHttp: upstream });
+    const viaOne = await startGatewayNginx({ instances: [ports[0], ports[0]] });
     const viaTwo = await startGatewayNginx({ instances: ports });
     const one = { requests: 0, ms: 0, failed: 0 };
     const two = { requests: 0, ms: 0, failed: 0 };
@@ -223,6 +224,7 @@ async function instancesThroughput(ctx: BenchContext, redis: RedisServer): Promi
     } finally {
       await viaOne.stop();
       await viaTwo.stop();
+      await llm.stop();
     }
     const after = await cpuParallelism();
     // The figure below can only reach 1.6 when the machine really gives this run two cores.
