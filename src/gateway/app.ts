@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BlockList, isIP } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { systemClock, type Clock } from '@shared/clock';
 import {
@@ -24,7 +24,10 @@ import { createAsrTokenBroker, type AsrTokenBroker } from './core/asr-token';
 import { createChatProvider } from './core/chat-provider';
 import { GatewayError, UpstreamError } from './core/errors';
 import { createTransactionLlm, DEFAULT_RETRY, type RetryPolicy, type TransactionLlm } from './core/transaction-llm';
-import { createRateLimiter, type RateLimiter } from './rate-limit';
+import { memoryLimiter, sharedLimiter, type LimitGroup, type Limiter } from './limits';
+import { createGatewayMetrics, timedFetch, type GatewayMetrics } from './metrics';
+import { connectRedis, type RedisLink } from './redis';
+import { sharedTokenBroker } from './token-cache';
 
 export interface GatewayAppOptions {
   config: GatewayConfig;
@@ -32,7 +35,7 @@ export interface GatewayAppOptions {
   fetch?: typeof fetch;
   /** The wall clock for prompts when a request carries no `context.now`. */
   now?: () => ZonedNow;
-  /** false for silence; default JSON lines on stdout at level info. */
+  /** false for silence; default JSON lines on stdout at the configured LOG_LEVEL. */
   logger?: boolean | { level?: string; stream?: { write(line: string): void } };
   /** How long a failed authentication waits before its 401 (slows key guessing); default 250. */
   authFailureDelayMs?: number;
@@ -67,6 +70,27 @@ declare module 'fastify' {
     /** The client address: the socket peer, or what trusted proxies say (TRUST_PROXY). */
     readonly clientIp: string;
   }
+  interface FastifyInstance {
+    /** This app's Prometheus metrics (also served on METRICS_PORT by the server). */
+    readonly gatewayMetrics: GatewayMetrics;
+  }
+}
+
+/** Paths of the operations endpoints (not part of the client wire protocol). */
+export const OPS_PATHS = { healthz: '/healthz', readyz: '/readyz', metrics: '/metrics' } as const;
+
+/** What GET /readyz answers; 200 for ready and degraded, 503 for not_ready. */
+export interface ReadyResponse {
+  /**
+   * ready: serving with everything configured reachable; degraded: serving, but Redis is down
+   * (limits and tokens per instance); not_ready: no upstream configured, or shutting down.
+   */
+  status: 'ready' | 'degraded' | 'not_ready';
+  llm: boolean;
+  asr: boolean;
+  redis: 'off' | 'up' | 'down';
+  draining: boolean;
+  timestamp: string;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -81,10 +105,16 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   const errorBody = (code: GatewayErrorCode, message: string): ErrorBody => ({ error: code, message, timestamp: timestamp() });
 
   const app = Fastify({
-    logger: loggerOptions(options.logger),
+    logger: loggerOptions(options.logger, config.logLevel),
+    // One line per request, written by the onResponse hook below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
     requestTimeout: REQUEST_TIMEOUT_MS,
+    // On close: idle keep-alive sockets are closed at once; a request that still arrives on a
+    // busy one is served (with Connection: close, see onSend) rather than refused with a 503.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     ...(trust ? { trustProxy: trust } : {}),
     // Echo a caller's id so one request can be followed across client and gateway logs;
     // anything that could forge log structure is replaced.
@@ -147,6 +177,17 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     }
   });
 
+  const metrics = createGatewayMetrics({ redis: config.redisUrl !== null });
+  app.decorate('gatewayMetrics', metrics);
+  const upstreamFetch = options.fetch ?? globalThis.fetch;
+  const redis: RedisLink | null = config.redisUrl ? await connectRedis(config.redisUrl, { log: app.log, metrics }) : null;
+  app.addHook('onClose', async () => redis?.close());
+  /** Set when close() begins: readiness fails and every answer closes its connection. */
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+
   const llm: TransactionLlm | null = config.llm.apiKey
     ? createTransactionLlm({
         provider: createChatProvider({
@@ -154,7 +195,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
           apiKey: config.llm.apiKey,
           timeoutMs: config.llm.timeoutMs,
           clock,
-          fetch: options.fetch,
+          fetch: timedFetch(upstreamFetch, metrics, 'llm'),
         }),
         model: config.llm.model,
         fallbackModel: config.llm.fallbackModel,
@@ -164,21 +205,15 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
         clock,
       })
     : null;
-  const tokens: AsrTokenBroker | null = config.asr.apiKey
-    ? createAsrTokenBroker({
-        apiKey: config.asr.apiKey,
-        baseUrl: config.asr.baseUrl,
-        ttlSeconds: config.asr.tokenTtlSeconds,
-        clock,
-        fetch: options.fetch,
-      })
-    : null;
-  const limiters: Record<RouteGroup, RateLimiter> = {
-    llm: createRateLimiter({ perMinute: config.rateLimit.llmPerMinute, clock }),
-    asr: createRateLimiter({ perMinute: config.rateLimit.asrPerMinute, clock }),
+  const tokens = tokenBroker(config, { clock, metrics, redis, fetch: timedFetch(upstreamFetch, metrics, 'asr_token') });
+  const limiter = (group: LimitGroup, perMinute: number): Limiter =>
+    redis ? sharedLimiter({ group, perMinute, redis, metrics }) : memoryLimiter(perMinute, clock);
+  const limiters: Record<RouteGroup, Limiter> = {
+    llm: limiter('llm', config.rateLimit.llmPerMinute),
+    asr: limiter('asr', config.rateLimit.asrPerMinute),
   };
   // Wrong keys spend their own bucket, never the budget of the client that has the key.
-  const authFailures = createRateLimiter({ perMinute: config.rateLimit.authFailuresPerMinute, clock });
+  const authFailures = limiter('auth', config.rateLimit.authFailuresPerMinute);
   const checkKey = config.gatewayApiKey ? createApiKeyCheck(config.gatewayApiKey) : null;
 
   const sendError = (reply: FastifyReply, code: GatewayErrorCode, message: string) =>
@@ -198,18 +233,43 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     if (route.auth && checkKey) {
       const presented = request.headers['x-api-key'];
       if (!checkKey(typeof presented === 'string' ? presented : undefined)) {
-        const decision = authFailures.take(client);
+        const decision = await authFailures.take(client);
+        metrics.authFailed.inc();
         request.log.warn({ event: 'auth_failed', client, limited: !decision.allowed });
-        if (!decision.allowed) return tooMany(reply, decision.retryAfterMs, 'too many failed authentications');
+        if (!decision.allowed) {
+          metrics.rateLimited.inc({ group: 'auth' });
+          return tooMany(reply, decision.retryAfterMs, 'too many failed authentications');
+        }
         // Wall-clock time on purpose (not the injected clock): it slows the caller, not the logic.
         if (authFailureDelayMs > 0) await sleep(authFailureDelayMs);
         return sendError(reply, 'unauthorized', 'missing or invalid X-API-Key header');
       }
     }
     if (route.group) {
-      const decision = limiters[route.group].take(`${route.group}:${client}`);
-      if (!decision.allowed) return tooMany(reply, decision.retryAfterMs, 'too many requests');
+      const decision = await limiters[route.group].take(client);
+      if (!decision.allowed) {
+        metrics.rateLimited.inc({ group: route.group });
+        return tooMany(reply, decision.retryAfterMs, 'too many requests');
+      }
     }
+  });
+
+  // A closing instance tells each client (nginx included) not to reuse the connection, so no
+  // request is sent down a socket that is about to close.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('Connection', 'close');
+  });
+
+  // The request's one log line (reqId and sessionId come from the request's logger): never the
+  // URL's query, a header, a body or an answer — so no key, token or user's words.
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    metrics.requests.inc({ method: request.method, route, status: String(status) });
+    request.log.info(
+      { event: 'request', method: request.method, route, status, ms: Math.round(reply.elapsedTime * 100) / 100, client: request.clientIp },
+      'request completed',
+    );
   });
 
   app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, request, reply) => {
@@ -279,10 +339,32 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   }));
   methodNotAllowed(GATEWAY_PATHS.health, 'GET, HEAD');
 
+  // Probes for balancers and orchestrators: no key, no limit, nothing secret in the answer.
+  app.get(OPS_PATHS.healthz, async () => ({ status: 'ok', timestamp: timestamp() }));
+  methodNotAllowed(OPS_PATHS.healthz, 'GET, HEAD');
+  app.get(OPS_PATHS.readyz, async (_request, reply): Promise<ReadyResponse> => {
+    const redisState = !redis ? 'off' : (await redis.ping()) ? 'up' : 'down';
+    const serving = !draining && (llm !== null || tokens !== null);
+    const status = !serving ? 'not_ready' : redisState === 'down' ? 'degraded' : 'ready';
+    // Degraded still serves (limits per instance): taking every instance out of a balancer
+    // because Redis is down would turn a lost nicety into an outage.
+    reply.code(status === 'not_ready' ? 503 : 200);
+    return { status, llm: llm !== null, asr: tokens !== null, redis: redisState, draining, timestamp: timestamp() };
+  });
+  methodNotAllowed(OPS_PATHS.readyz, 'GET, HEAD');
+  // Behind the API key like the API (it tells traffic and failure rates); unlimited so a scraper
+  // never spends a client's budget. METRICS_PORT serves the same text on loopback without a key.
+  app.get(OPS_PATHS.metrics, { config: { gateway: { auth: true, group: null } } }, async (_request, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  methodNotAllowed(OPS_PATHS.metrics, 'GET, HEAD', { auth: true, group: null });
+
   app.post(GATEWAY_PATHS.parse, api('llm'), async (request, reply) => {
     const body = validate(ParseTransactionRequestSchema, request);
     const service = requireLlm(llm);
     const answer = await service.parse(body, { now: now(), signal: clientGone(reply), log: (entry) => request.log.warn(entry) }).catch(modelsFailed);
+    if (answer.model !== config.llm.model) metrics.fallbackModel.inc({ route: 'parse' });
     request.log.info({ route: 'parse', model: answer.model, items: answer.transactions.length, truncated: !!answer.truncated });
     return answer;
   });
@@ -293,6 +375,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     const answer = await service
       .correct(body, { now: now(), signal: clientGone(reply), log: (entry) => request.log.warn(entry) })
       .catch(modelsFailed);
+    if (answer.model !== config.llm.model) metrics.fallbackModel.inc({ route: 'correct' });
     request.log.info({ route: 'correct', model: answer.model, intent: answer.intent, confidence: answer.confidence });
     return answer;
   });
@@ -377,22 +460,34 @@ function clientIpOf(request: FastifyRequest, trust: TrustFunction | null): strin
   return isIP(unmapped(candidate)) ? unmapped(candidate) : ip;
 }
 
-/** Pino options with a request serializer that logs the client address TRUST_PROXY decides. */
-function loggerOptions(logger: GatewayAppOptions['logger']): FastifyServerOptions['logger'] {
+function loggerOptions(logger: GatewayAppOptions['logger'], level: string): FastifyServerOptions['logger'] {
   if (logger === false) return false;
-  const base = logger === undefined || logger === true ? { level: 'info' } : logger;
-  return {
-    ...base,
-    serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: request.url,
-        host: request.host,
-        remoteAddress: request.clientIp,
-        remotePort: request.socket.remotePort,
-      }),
-    },
-  };
+  return logger === undefined || logger === true ? { level } : { level, ...logger };
+}
+
+/** The ASR token broker: this process's own, shared through Redis when REDIS_URL is set. */
+function tokenBroker(
+  config: GatewayConfig,
+  deps: { clock: Clock; metrics: GatewayMetrics; redis: RedisLink | null; fetch: typeof fetch },
+): AsrTokenBroker | null {
+  const { apiKey, baseUrl, tokenTtlSeconds } = config.asr;
+  if (!apiKey) return null;
+  const local = createAsrTokenBroker({
+    apiKey,
+    baseUrl,
+    ttlSeconds: tokenTtlSeconds,
+    clock: deps.clock,
+    fetch: deps.fetch,
+    onResult: (result) => deps.metrics.tokenCache.inc({ result }),
+  });
+  if (!deps.redis) return local;
+  return sharedTokenBroker({
+    local,
+    redis: deps.redis,
+    clock: deps.clock,
+    metrics: deps.metrics,
+    identity: { apiKey, baseUrl, ttlSeconds: tokenTtlSeconds },
+  });
 }
 
 function requireLlm(llm: TransactionLlm | null): TransactionLlm {

@@ -34,7 +34,20 @@ export interface GatewayConfig {
   trustProxy: TrustProxy;
   port: number;
   host: string;
+  /**
+   * Null: limits, failed-auth buckets and ASR tokens live in this process (one instance).
+   * Set: shared by every instance through this Redis (several instances behind a balancer).
+   */
+  redisUrl: string | null;
+  /** Null: /metrics only on the API port (behind GATEWAY_API_KEY); set: also on 127.0.0.1:port without a key. */
+  metricsPort: number | null;
+  /** How long SIGTERM/SIGINT wait for requests in flight before cutting them. */
+  shutdownGraceMs: number;
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const optional = z
   .string()
@@ -59,6 +72,30 @@ const httpUrl = (fallback: string) =>
     }
     return s;
   });
+
+const redisUrl = optional.transform((s, ctx) => {
+  if (s === undefined) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(s);
+  } catch {
+    // reported below
+  }
+  if (!url || !/^rediss?:$/.test(url.protocol) || !url.hostname) {
+    // The URL may hold a password: never echo it.
+    ctx.addIssue({ code: 'custom', message: 'expected redis://[user:password@]host[:port][/db] or rediss://…' });
+    return z.NEVER;
+  }
+  return s;
+});
+
+const logLevel = optional.transform((s, ctx): LogLevel => {
+  if (s === undefined) return 'info';
+  const level = LOG_LEVELS.find((l) => l === s.toLowerCase());
+  if (level) return level;
+  ctx.addIssue({ code: 'custom', message: `expected one of ${LOG_LEVELS.join(', ')}, got "${s}"` });
+  return z.NEVER;
+});
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -108,6 +145,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: trustProxy,
   PORT: intIn(8080, 0, 65535),
   HOST: optional,
+  REDIS_URL: redisUrl,
+  // 0 stands for unset: no separate metrics listener.
+  METRICS_PORT: intIn(0, 1, 65535),
+  // The default outlasts the longest request (primary and fallback model, LLM_TIMEOUT_MS each).
+  SHUTDOWN_GRACE_MS: intIn(25_000, 0, 600_000),
+  LOG_LEVEL: logLevel,
 });
 
 /** Throws with every bad variable named when the environment is invalid. */
@@ -118,6 +161,9 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     throw new Error(`invalid gateway configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.METRICS_PORT && e.METRICS_PORT === e.PORT) {
+    throw new Error(`invalid gateway configuration: METRICS_PORT: must differ from PORT (${e.PORT})`);
+  }
   // LLM_FALLBACK_MODEL set to an empty string turns the fallback off; unset means qwen-plus.
   const fallback = e.LLM_FALLBACK_MODEL === undefined ? 'qwen-plus' : e.LLM_FALLBACK_MODEL.trim() || null;
   return {
@@ -138,5 +184,9 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     trustProxy: e.TRUST_PROXY,
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
+    redisUrl: e.REDIS_URL,
+    metricsPort: e.METRICS_PORT || null,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    logLevel: e.LOG_LEVEL,
   };
 }

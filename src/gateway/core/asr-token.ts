@@ -14,7 +14,8 @@ export const DASHSCOPE_BASE_URL = 'https://dashscope.aliyuncs.com';
 export const ASR_MODEL = 'qwen3-asr-flash-realtime';
 /** DashScope accepts 1–1800 s; the default is the longest. */
 export const ASR_TOKEN_TTL_SECONDS = { default: 1800, min: 1, max: 1800 } as const;
-const REUSE_MARGIN_MS = 30_000;
+/** A token is handed out only while it has more than this left: enough for one session. */
+export const TOKEN_REUSE_MARGIN_MS = 30_000;
 
 export interface AsrTokenBrokerOptions {
   apiKey: string;
@@ -25,6 +26,8 @@ export interface AsrTokenBrokerOptions {
   timeoutMs?: number;
   clock?: Clock;
   fetch?: typeof fetch;
+  /** Told whether each get() was served from the cached token or had to wait for a mint. */
+  onResult?: (result: 'hit' | 'miss') => void;
 }
 
 export interface AsrTokenBroker {
@@ -79,7 +82,11 @@ export function createAsrTokenBroker(options: AsrTokenBrokerOptions): AsrTokenBr
 
   return {
     async get() {
-      if (cached && cached.expiresAt * 1000 - clock.now() > REUSE_MARGIN_MS) return cached;
+      if (cached && cached.expiresAt * 1000 - clock.now() > TOKEN_REUSE_MARGIN_MS) {
+        options.onResult?.('hit');
+        return cached;
+      }
+      options.onResult?.('miss');
       inflight ??= mint().finally(() => {
         inflight = null;
       });

@@ -146,6 +146,10 @@ describe('loadGatewayConfig', () => {
       trustProxy: false,
       port: 8080,
       host: '127.0.0.1',
+      redisUrl: null,
+      metricsPort: null,
+      shutdownGraceMs: 25_000,
+      logLevel: 'info',
     });
   });
   it('falls back from LLM_API_KEY to DASHSCOPE_API_KEY; empty fallback model turns it off', () => {
