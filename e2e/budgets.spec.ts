@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
+import { expect, go, overflowingElements, sayAndConfirm, screenshots, test } from './fixtures';
 
 // The 预算 page and the budget alerts against the real ledger through the bridge: the batch
 // editor by keyboard, expenses saved through the 记账 page's text entry crossing 80 % and
@@ -10,24 +10,6 @@ function shanghaiMonth(delta = 0): { ym: string; label: string } {
   const [y, m] = new Date().toLocaleDateString('sv-SE', { timeZone: 'Asia/Shanghai' }).split('-').map(Number) as [number, number];
   const first = new Date(Date.UTC(y, m - 1 + delta, 1));
   return { ym: first.toISOString().slice(0, 7), label: `${first.getUTCFullYear()}年${first.getUTCMonth() + 1}月` };
-}
-
-async function go(page: Page, route: string): Promise<void> {
-  await page.evaluate((hash) => (location.hash = hash), `#/${route}`);
-}
-
-/** Says one expense through the 记账 page's text entry and confirms it, as a keyboard user does. */
-async function spend(app: AppHarness, text: string): Promise<void> {
-  const { page } = app;
-  const before = app.ledger.list({ limit: 1, offset: 0 }).total;
-  await go(page, 'session');
-  const box = page.getByRole('textbox', { name: '文字输入' });
-  for (const line of [text, '确认']) {
-    await box.fill(line);
-    await box.press('Enter');
-    await expect(box).toHaveValue('');
-  }
-  await expect.poll(() => app.ledger.list({ limit: 1, offset: 0 }).total).toBe(before + 1);
 }
 
 const banner = (page: Page) => page.getByRole('status', { name: '预算提醒' });
@@ -100,7 +82,7 @@ test('budgets: keyboard batch editor refuses 0 and negatives, alerts at 80 % and
   await expect(bar(page, '餐饮')).toHaveAttribute('data-level', 'ok');
 
   // 820 of 1000: the 80 % threshold, once — banner and native notification.
-  await spend(app, '午饭花了820');
+  await sayAndConfirm(app, '午饭花了820');
   await expect(bannerLines(page)).toHaveText(['预算提醒：餐饮本月已用 82%']);
   await expect.poll(() => app.notifications.length).toBe(1);
   expect(app.notifications[0]).toEqual({ title: '预算提醒', body: '餐饮本月已用 82%，已用 820 元，预算 1000 元' });
@@ -112,14 +94,14 @@ test('budgets: keyboard batch editor refuses 0 and negatives, alerts at 80 % and
   await expectOverview(page, '¥820', 82);
 
   // 870: still between 80 and 99 %, nothing new.
-  await spend(app, '早饭花了50');
+  await sayAndConfirm(app, '早饭花了50');
   await expectBudget(page, 'warn', 87);
   await expect(bannerLines(page)).toHaveText(['预算提醒：餐饮本月已用 82%']);
   expect(app.notifications).toHaveLength(1);
   await expectOverview(page, '¥870', 87);
 
   // 1070: the 100 % threshold, once.
-  await spend(app, '晚饭花了200');
+  await sayAndConfirm(app, '晚饭花了200');
   await expect(bannerLines(page)).toHaveText(['预算提醒：餐饮本月已用 82%', '预算提醒：餐饮本月已用 107%']);
   await expect.poll(() => app.notifications.length).toBe(2);
   expect(app.notifications[1]?.body).toBe('餐饮本月已用 107%，已用 1070 元，预算 1000 元');

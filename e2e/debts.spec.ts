@@ -1,34 +1,15 @@
-import type { Page } from '@playwright/test';
-import { expect, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
+import { expect, go, overflowingElements, sayAndConfirm, screenshots, test } from './fixtures';
 
 // The 借贷与报销 page against the real ledger through the bridge: a loan, a repayment and a
 // 待报销 expense said through the 记账 page's text entry, then the people's balances, one
 // person's history, a write-off of what will never come back, and the 待报销 total.
 
-async function go(page: Page, route: string): Promise<void> {
-  await page.evaluate((hash) => (location.hash = hash), `#/${route}`);
-}
-
-/** Says one item through the 记账 page's text entry and confirms it. */
-async function say(app: AppHarness, text: string): Promise<void> {
-  const { page } = app;
-  const before = app.ledger.list({ limit: 1, offset: 0 }).total;
-  await go(page, 'session');
-  const box = page.getByRole('textbox', { name: '文字输入' });
-  for (const line of [text, '确认']) {
-    await box.fill(line);
-    await box.press('Enter');
-    await expect(box).toHaveValue('');
-  }
-  await expect.poll(() => app.ledger.list({ limit: 1, offset: 0 }).total).toBe(before + 1);
-}
-
 test('借贷与报销: balances per person with their history, a write-off, and what is still to be reimbursed', async ({ app }) => {
   const { page } = app;
-  await say(app, '借给小李一千');
-  await say(app, '小李还了我三百');
-  await say(app, '跟我哥借了三千');
-  await say(app, '出差打车八十可以报销');
+  await sayAndConfirm(app, '借给小李一千');
+  await sayAndConfirm(app, '小李还了我三百');
+  await sayAndConfirm(app, '跟我哥借了三千');
+  await sayAndConfirm(app, '出差打车八十可以报销');
 
   await go(page, 'debts');
   const debts = page.getByRole('region', { name: '借贷', exact: true });
@@ -75,7 +56,7 @@ test('a credit card: terms set on 分类与账户, its debt shown as 欠款, a r
   await expect(card.getByLabel('余额 欠款 ¥3000')).toBeVisible();
   expect(app.ledger.listAccounts().find((a) => a.name === '招行信用卡')).toMatchObject({ kind: 'credit', statementDay: 5, dueDay: 23 });
 
-  await say(app, '还信用卡两千');
+  await sayAndConfirm(app, '还信用卡两千');
   await go(page, 'categories');
   await expect(card.getByLabel('余额 欠款 ¥1000')).toBeVisible();
   await accounts.scrollIntoViewIfNeeded();

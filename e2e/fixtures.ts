@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { test as base, chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, chromium, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
 import { createAppCore, type AppCore, type AppCoreOptions } from '@core/app-core';
 import type { Ledger } from '@core/ledger/index';
@@ -286,4 +286,23 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${colorScheme}.png` });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Opens a page of the main window by its route, as a click in the navigation does. */
+export async function go(page: Page, route: string): Promise<void> {
+  await page.evaluate((hash) => (location.hash = hash), `#/${route}`);
+}
+
+/** Says one item through the 记账 page's text entry and confirms it, as a keyboard user does; waits for the row. */
+export async function sayAndConfirm(app: AppHarness, text: string): Promise<void> {
+  const { page } = app;
+  const before = app.ledger.list({ limit: 1, offset: 0 }).total;
+  await go(page, 'session');
+  const box = page.getByRole('textbox', { name: '文字输入' });
+  for (const line of [text, '确认']) {
+    await box.fill(line);
+    await box.press('Enter');
+    await expect(box).toHaveValue('');
+  }
+  await expect.poll(() => app.ledger.list({ limit: 1, offset: 0 }).total).toBe(before + 1);
 }

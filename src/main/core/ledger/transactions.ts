@@ -10,7 +10,7 @@ import { matchCategory } from '../categories/index';
 import type { Accounts } from './accounts';
 import type { Categories } from './categories';
 import type { DraftStore } from './draft-store';
-import { editedTarget, prepareEntry, type ManualEntry } from './entries';
+import { editedTarget, prepareEntry, type ManualEntry, type PreparedEntry } from './entries';
 import { LedgerNotFoundError, LedgerValidationError } from './errors';
 import { filterClause, likePattern } from './filter';
 import type { MoneyFlows } from './money-flows';
@@ -573,23 +573,13 @@ export class Transactions {
   }
 }
 
-/** A row as inserted; the money-flow columns are optional (none). */
-type InsertRow = {
+/** A row as inserted: a checked entry with its id, stamps and source; the money-flow columns are optional (none). */
+type InsertRow = PreparedEntry & {
   id: string;
-  amountFen: number;
   currency: string;
-  type: TransactionType;
-  categoryId: number;
-  accountId: number;
-  description: string;
-  occurredAt: string;
-  occurredDate: string;
-  occurredMs: number;
   source: string;
   createdAt: string;
   updatedAt: string;
-  toAccountId: number | null;
-  counterparty: string;
   flow?: LedgerFlow | null;
   personId?: number | null;
   refundOf?: string | null;

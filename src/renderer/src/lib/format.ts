@@ -1,4 +1,5 @@
-import type { DraftStatus, TransactionType, VoiceMode, VoiceState } from '@shared/domain';
+import type { DraftStatus, ParseResult, TransactionType, VoiceMode, VoiceState } from '@shared/domain';
+import { flowPhrase } from '@shared/flow-text';
 import { formatYuan } from '@shared/money';
 
 export const TYPE_LABELS: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
@@ -27,4 +28,10 @@ export function formatFenAmount(fen: number): string {
 /** 今天 for null (the ledger saves it as today), else the day as written. */
 export function formatDay(date: string | null): string {
   return date ?? '今天';
+}
+
+/** What a draft or row is, as its tag says it: 支出/收入/转账, or the money flow (借给小李, 退款), 待报销 added. */
+export function draftKind(result: Pick<ParseResult, 'type' | 'flow' | 'counterparty' | 'reimbursable'>): string {
+  const kind = result.flow ? flowPhrase(result.flow, result.counterparty) : TYPE_LABELS[result.type];
+  return result.reimbursable ? `${kind} · 待报销` : kind;
 }

@@ -5,6 +5,7 @@ import ConfirmationCard from './ConfirmationCard.svelte';
 import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
 import { SWIPE_MAX_PX, SWIPE_MIN_PX, swipeOutcome, swipeThreshold, SwipeTracker } from './swipe';
 import { changedFields } from './draft-edit';
+import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
 
 afterEach(() => cleanup());
 
@@ -303,5 +304,51 @@ describe('category choices', () => {
     listeners[0]!({ channel: 'ledger', event: { type: 'changed', reason: 'edit' } });
     await new Promise((r) => setTimeout(r, 0));
     expect(choices.items.map((c) => c.name)).toEqual(['餐饮', '奶茶']);
+  });
+});
+
+describe('confirmation card: money flows', () => {
+  it('says what a flow is and which expense a refund returns; its editor picks another expense', async () => {
+    const fake = new FakeLedgerApi().install();
+    const asked: unknown[] = [];
+    fake.handle('refundCandidates', (input) => {
+      asked.push(input);
+      return [
+        { id: 'shoes', amountFen: 500_00, refundedFen: 0, description: '淘宝买鞋', date: '2026-02-01', category: '购物', account: '钱包', score: 30 },
+        { id: 'coat', amountFen: 400_00, refundedFen: 0, description: '买衣服', date: '2026-02-03', category: '购物', account: '钱包', score: 5 },
+      ];
+    });
+    try {
+      const { actions } = renderCard(
+        batchOf([
+          {
+            amount: 300,
+            type: 'INCOME',
+            category: '购物',
+            description: '淘宝买鞋那笔退',
+            flow: 'refund',
+            refundOf: 'shoes',
+            linkNote: '退的是2月1日淘宝买鞋500元',
+          },
+          { amount: 1000, type: 'TRANSFER', category: '转账', description: '借给小李', flow: 'lend', counterparty: '小李' },
+          { amount: 80, category: '交通', description: '出差打车', reimbursable: true },
+        ]),
+      );
+      const [refund, loan, taxi] = rows();
+      expect(refund!.querySelector('.type')?.textContent).toBe('退款');
+      expect(refund!.textContent).toContain('退的是2月1日淘宝买鞋500元');
+      expect(loan!.querySelector('.type')?.textContent).toBe('借给小李');
+      expect(taxi!.querySelector('.type')?.textContent).toBe('支出 · 待报销');
+
+      await fireEvent.click(within(refund!).getByRole('button', { name: '修改第1笔' }));
+      const picker = (await within(refund!).findByRole('combobox', { name: '退的是哪一笔' })) as HTMLSelectElement;
+      await vi.waitFor(() => expect(picker.options).toHaveLength(2));
+      expect(asked).toEqual([{ text: '淘宝买鞋那笔退', limit: 8, amountFen: 300_00 }]);
+      await fireEvent.change(picker, { target: { value: 'coat' } });
+      await fireEvent.click(within(refund!).getByRole('button', { name: '保存修改' }));
+      expect(actions).toEqual([{ action: 'editItem', index: 0, fields: { refundOf: 'coat' } }]);
+    } finally {
+      fake.uninstall();
+    }
   });
 });
