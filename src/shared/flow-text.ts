@@ -2,6 +2,7 @@
 // the main process and the renderer share it.
 import type { LedgerFlow } from './domain';
 import { formatFen } from './money';
+import { monthDayText } from './time';
 
 export const FLOW_LABELS: Record<LedgerFlow, string> = {
   lend: '借出',
@@ -34,7 +35,6 @@ export function flowPhrase(flow: LedgerFlow, person: string | undefined | null):
 
 /** 「招行信用卡还款日11月28日（还有2天），待还2000元」 */
 export function cardReminderText(r: { account: string; dueDate: string; daysLeft: number; owedFen: number }): string {
-  const day = `${Number(r.dueDate.slice(5, 7))}月${Number(r.dueDate.slice(8, 10))}日`;
   const when = r.daysLeft === 0 ? '今天' : `还有${r.daysLeft}天`;
-  return `${r.account}还款日${day}（${when}），待还${formatFen(r.owedFen)}元`;
+  return `${r.account}还款日${monthDayText(r.dueDate)}（${when}），待还${formatFen(r.owedFen)}元`;
 }

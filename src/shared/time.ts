@@ -140,3 +140,8 @@ export function addDays(ymd: string, days: number): string {
   if (!Number.isFinite(t.getTime())) throw new RangeError(`not a representable day: ${ymd} + ${days}`);
   return formatYmd(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
 }
+
+/** 「2月16日」: a calendar day (YYYY-MM-DD) as it is said and shown. */
+export function monthDayText(ymd: string): string {
+  return `${Number(ymd.slice(5, 7))}月${Number(ymd.slice(8, 10))}日`;
+}

@@ -5,9 +5,9 @@
 // /work/shared/recipes/README.md ("A real WebDAV server for tests").
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
+import { freePort } from './child-daemons';
 
 const MODULES = '/usr/lib/apache2/modules';
 const NEEDED_MODULES = [
@@ -100,17 +100,6 @@ function giveToApache(path: string): void {
   if (!isRoot()) return; // the workers run as us: nothing to hand over
   const { uid, gid } = wwwData();
   chownSync(path, uid, gid);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function config(dir: string, port: number): string {

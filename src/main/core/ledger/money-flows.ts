@@ -29,6 +29,9 @@ export interface RefundQuery {
   on?: string;
 }
 
+/** What the refunds that still exist return of the expense `t` (SQL). */
+const REFUNDED = `COALESCE((SELECT SUM(r.amount_fen) FROM transactions r WHERE r.refund_of = t.id AND r.flow = 'refund'), 0)`;
+
 /** How far back a refund looks for the expense it returns. */
 const REFUND_WINDOW_DAYS = 180;
 /** Expenses ranked for a refund: the most recent this many (one short index read). */
@@ -123,7 +126,7 @@ export class MoneyFlows {
     const row = this.db
       .prepare(
         `SELECT t.id, t.amount_fen AS amountFen, t.category_id AS categoryId, t.reimbursable,
-           COALESCE((SELECT SUM(r.amount_fen) FROM transactions r WHERE r.refund_of = t.id AND r.flow = 'refund'), 0) AS refundedFen
+           ${REFUNDED} AS refundedFen
          FROM transactions t WHERE t.id = ? AND t.type = 'EXPENSE' AND t.flow IS NULL`,
       )
       .get(id) as { id: string; amountFen: number; refundedFen: number; categoryId: number; reimbursable: 0 | 1 } | undefined;
@@ -157,7 +160,7 @@ export class MoneyFlows {
     const rows = this.db
       .prepare(
         `SELECT t.id, t.amount_fen AS amountFen, t.description, t.occurred_date AS date, c.name AS category, a.name AS account,
-           COALESCE((SELECT SUM(r.amount_fen) FROM transactions r WHERE r.refund_of = t.id AND r.flow = 'refund'), 0) AS refundedFen
+           ${REFUNDED} AS refundedFen
          FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
          WHERE t.occurred_date BETWEEN ? AND ? AND +t.type = 'EXPENSE' AND t.flow IS NULL
          ORDER BY t.occurred_date DESC, t.occurred_ms DESC LIMIT ${REFUND_SCAN}`,
@@ -183,7 +186,7 @@ export class MoneyFlows {
   pendingReimbursements(): { rows: PendingReimbursement[]; totalFen: number } {
     const rows = this.db
       .prepare(
-        `SELECT t.id, t.amount_fen - COALESCE((SELECT SUM(r.amount_fen) FROM transactions r WHERE r.refund_of = t.id AND r.flow = 'refund'), 0) AS amountFen,
+        `SELECT t.id, t.amount_fen - ${REFUNDED} AS amountFen,
            t.description, t.occurred_date AS date, c.name AS category
          FROM transactions t INDEXED BY transactions_reimbursable JOIN categories c ON c.id = t.category_id
          WHERE t.reimbursable = 1 AND t.flow IS NULL AND t.type = 'EXPENSE'

@@ -7,7 +7,7 @@ import { errorMessage } from '@shared/errors';
 import type { BudgetAlert, RefundCandidate } from '@shared/ipc/ledger';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
 import { fenToYuan, formatFen, yuanToFen } from '@shared/money';
-import { toZonedIso, type ZonedNow } from '@shared/time';
+import { monthDayText, toZonedIso, type ZonedNow } from '@shared/time';
 import { chooseCategory, withCategoryForType, type CategoryRef } from '../categories/index';
 import { LedgerValidationError } from '../ledger/errors';
 import type { BudgetQuery, DebtQuery } from '../nlp/index';
@@ -66,11 +66,7 @@ export function linkedResult(
 }
 
 function refundNote(expense: RefundCandidate): string {
-  return `退的是${dayLabel(expense.date)}${expense.description || expense.category}${formatFen(expense.amountFen)}元`;
-}
-
-function dayLabel(date: string): string {
-  return `${Number(date.slice(5, 7))}月${Number(date.slice(8, 10))}日`;
+  return `退的是${monthDayText(expense.date)}${expense.description || expense.category}${formatFen(expense.amountFen)}元`;
 }
 
 /** A correction's fields, with the category re-filed when the type flips. */

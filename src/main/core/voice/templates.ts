@@ -7,6 +7,7 @@ import type { BudgetAlert, BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import { formatFen, formatYuan, yuanToFen } from '@shared/money';
 import type { BudgetQuery } from '../nlp/index';
 import { flowPhrase } from '@shared/flow-text';
+import { monthDayText } from '@shared/time';
 
 const TYPE_LABEL: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 
@@ -92,8 +93,7 @@ export function corrected(fixes: readonly { number: number; result: ParseResult;
 
 /** 「，2月16日」 for a calendar day, nothing without one. */
 function dayText(date: string | null): string {
-  const m = date ? /^\d{4}-(\d{2})-(\d{2})$/.exec(date) : null;
-  return m ? `，${Number(m[1])}月${Number(m[2])}日` : '';
+  return date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `，${monthDayText(date)}` : '';
 }
 
 export function itemCancelled(number: number, result: ParseResult, remaining: number): string {
