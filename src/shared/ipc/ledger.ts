@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransactionRow, TransactionType } from '../domain';
+import type { LedgerFlow, TransactionRow, TransactionType } from '../domain';
 import { MAX_AMOUNT_YUAN } from '../money';
 import { calendarDate, fenAmount, fenBound, hasFenPrecision, LAST_PERIOD_DAY, ledgerName, monthString, yuanAmount } from './fields';
 import type { LEDGER_COMMANDS } from './ledger.names';
@@ -361,6 +361,15 @@ export interface ImportRowDto {
   account: string;
   description: string;
   duplicate: boolean;
+  /** Our own CSV only: a TRANSFER's target account, or who a transfer, debt or write-off is with. */
+  toAccount?: string;
+  counterparty?: string;
+  flow?: LedgerFlow;
+  reimbursable?: boolean;
+  /** Our own CSV only: the row's id in the ledger it was exported from, and the rows it links to. */
+  id?: string;
+  refundOf?: string;
+  reimbursedBy?: string;
 }
 
 export interface ImportPreview {

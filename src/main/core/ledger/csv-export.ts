@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { TransactionType } from '@shared/domain';
 import type { LedgerFilter } from '@shared/ipc/ledger';
+import { FLOW_LABELS } from '@shared/flow-text';
 import { formatFen } from '@shared/money';
 import { escapeCell } from './csv';
 import { LedgerRuleError } from './errors';
@@ -16,7 +17,30 @@ export interface CsvChunk {
   cursor: string | null;
 }
 
-export const CSV_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '备注'] as const;
+/**
+ * The columns of our CSV. New columns only ever go at the end, and a file with any prefix of
+ * at least LEGACY_COLUMNS of them still imports (files written before the money flows have 7).
+ * 报销 is 待报销 or 已报销; the three 编号 columns keep refunds and settled expenses linked
+ * to their rows across an export and an import.
+ */
+export const CSV_HEADER = [
+  '日期',
+  '时间',
+  '类型',
+  '分类',
+  '金额',
+  '账户',
+  '备注',
+  '转入账户',
+  '对方',
+  '资金类型',
+  '报销',
+  '编号',
+  '退款对应编号',
+  '报销到账编号',
+] as const;
+export const LEGACY_COLUMNS = 7;
+export const REIMBURSE_LABELS = { pending: '待报销', settled: '已报销' } as const;
 /** Excel only detects UTF-8 with the byte order mark. */
 export const BOM = '\uFEFF';
 
@@ -34,7 +58,24 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { af
   let rows = 0;
   let last: ExportRow | undefined;
   for (const row of ledger.iterateForExport(filter, after, limit)) {
-    const [date, occurredAt, type, category, amountFen, account, description] = row;
+    const [
+      date,
+      occurredAt,
+      type,
+      category,
+      amountFen,
+      account,
+      description,
+      ,
+      ,
+      toAccount,
+      counterparty,
+      flow,
+      reimbursable,
+      id,
+      refundOf,
+      reimbursedBy,
+    ] = row;
     // Text cells are escaped against formula injection; the amount stays a plain number
     // (a spreadsheet must be able to sum it, and a number is never run as a formula).
     records.push([
@@ -45,6 +86,13 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { af
       formatFen(amountFen),
       escapeCell(account),
       escapeCell(description),
+      escapeCell(toAccount ?? ''),
+      escapeCell(counterparty),
+      flow ? FLOW_LABELS[flow] : '',
+      reimbursable ? REIMBURSE_LABELS[reimbursedBy ? 'settled' : 'pending'] : '',
+      id,
+      refundOf ?? '',
+      reimbursable ? (reimbursedBy ?? '') : '',
     ]);
     rows++;
     last = row;

@@ -1,12 +1,13 @@
 import { OTHER_CATEGORY } from '@shared/categories';
 import { CodedError } from '@shared/errors';
-import type { TransactionType } from '@shared/domain';
+import { DEBT_FLOWS, type LedgerFlow, type TransactionType } from '@shared/domain';
+import { FLOW_LABELS } from '@shared/flow-text';
 import { startsLikeFormula } from '@shared/ipc/fields';
 import type { ImportFormat } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { isCalendarDate } from '@shared/time';
 import { matchCategory, type CategoryCandidate } from '../categories/index';
-import { CSV_HEADER, TYPE_LABELS } from './csv-export';
+import { CSV_HEADER, LEGACY_COLUMNS, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import { CsvSyntaxError, parseCsv, unescapeCell, type CsvRecord } from './csv';
 import type { ImportRow } from './ledger';
 
@@ -145,19 +146,34 @@ function importName(cell: string, what: '分类' | '账户', line: number, exist
   return clean;
 }
 
+const FLOW_BY_LABEL = new Map(Object.entries(FLOW_LABELS).map(([flow, label]) => [label, flow as LedgerFlow]));
+/** The type a row of each flow is stored as. */
+const FLOW_TYPE: Record<LedgerFlow, TransactionType> = {
+  lend: 'TRANSFER',
+  borrow: 'TRANSFER',
+  repay: 'TRANSFER',
+  collect: 'TRANSFER',
+  writeoff: 'EXPENSE',
+  refund: 'EXPENSE',
+  reimbursement: 'INCOME',
+};
+const ROW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[], accounts: readonly string[]): { rows: ImportRow[] } {
   const header = records[0]!.fields.map((f) => f.trim());
-  if (header.length !== CSV_HEADER.length || header.some((h, i) => h !== CSV_HEADER[i])) {
+  // Any prefix of our columns from the first 7 on: files of older versions have fewer.
+  if (header.length < LEGACY_COLUMNS || header.length > CSV_HEADER.length || header.some((h, i) => h !== CSV_HEADER[i])) {
     throw new ImportError(records[0]!.line, `列不正确，应为「${CSV_HEADER.join(',')}」`);
   }
+  const ids = new Set<string>();
   const rows = records.slice(1).map(({ line, fields }) => {
-    if (fields.length !== CSV_HEADER.length) throw new ImportError(line, `应有${CSV_HEADER.length}列，实际${fields.length}列`);
+    if (fields.length !== header.length) throw new ImportError(line, `应有${header.length}列，实际${fields.length}列`);
     const [date, time, typeLabel, category, amount, account, description] = fields as [string, string, string, string, string, string, string];
     const type = TYPE_BY_LABEL.get(typeLabel.trim());
     if (!type) throw new ImportError(line, `类型「${typeLabel}」无效（应为 支出、收入 或 转账）`);
     const categoryName = importName(category, '分类', line, (name) => categories.some((c) => c.type === type && c.name === name));
     const accountName = importName(account, '账户', line, (name) => accounts.includes(name));
-    return {
+    const row: ImportRow = {
       line,
       date: parseDate(date, line),
       time: parseTime(time, line),
@@ -167,8 +183,71 @@ function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[]
       account: accountName,
       description: unescapeCell(description).slice(0, 200),
     };
+    return { ...row, ...flowColumns(fields.slice(LEGACY_COLUMNS), type, line, accounts, ids) };
   });
   return { rows };
+}
+
+/** The money-flow columns of one row (absent in older files), checked against its type. */
+function flowColumns(
+  cells: readonly string[],
+  type: TransactionType,
+  line: number,
+  accounts: readonly string[],
+  ids: Set<string>,
+): Partial<ImportRow> {
+  const [toAccountCell = '', counterpartyCell = '', flowLabel = '', reimburseLabel = '', idCell = '', refundOfCell = '', reimbursedByCell = ''] =
+    cells.map((c) => c.trim());
+  const out: Partial<ImportRow> = {};
+  if (toAccountCell) {
+    if (type !== 'TRANSFER') throw new ImportError(line, '只有转账才有转入账户');
+    out.toAccount = importName(toAccountCell, '账户', line, (name) => accounts.includes(name));
+  }
+  const counterparty = unescapeCell(counterpartyCell).trim();
+  if (counterparty) {
+    if (out.toAccount) throw new ImportError(line, '转入账户和对方只能填一个');
+    if (counterparty.length > 50) throw new ImportError(line, '对方名称超过50个字');
+    out.counterparty = counterparty;
+  }
+  if (flowLabel) {
+    const flow = FLOW_BY_LABEL.get(flowLabel);
+    if (!flow) throw new ImportError(line, `资金类型「${flowLabel}」无效（应为 ${Object.values(FLOW_LABELS).join('、')} 或留空）`);
+    if (FLOW_TYPE[flow] !== type) throw new ImportError(line, `资金类型「${flowLabel}」应为${TYPE_LABELS[FLOW_TYPE[flow]]}`);
+    if ((DEBT_FLOWS.includes(flow) || flow === 'writeoff') && !counterparty) throw new ImportError(line, `「${flowLabel}」要填写对方`);
+    out.flow = flow;
+  } else if (counterparty && type !== 'TRANSFER') {
+    throw new ImportError(line, '只有转账、借贷和坏账才有对方');
+  }
+  if (reimburseLabel) {
+    if (reimburseLabel !== REIMBURSE_LABELS.pending && reimburseLabel !== REIMBURSE_LABELS.settled) {
+      throw new ImportError(line, `报销「${reimburseLabel}」无效（应为 待报销、已报销 或留空）`);
+    }
+    if (type !== 'EXPENSE' || (out.flow && out.flow !== 'refund')) throw new ImportError(line, '只有支出才能报销');
+    out.reimbursable = true;
+  }
+  const id = rowId(idCell, line);
+  if (id) {
+    if (ids.has(id)) throw new ImportError(line, `编号「${id}」重复`);
+    ids.add(id);
+    out.id = id;
+  }
+  const refundOf = rowId(refundOfCell, line);
+  if (refundOf) {
+    if (out.flow !== 'refund') throw new ImportError(line, '只有退款才有退款对应编号');
+    out.refundOf = refundOf;
+  }
+  const reimbursedBy = rowId(reimbursedByCell, line);
+  if (reimbursedBy) {
+    if (!out.reimbursable) throw new ImportError(line, '只有报销的支出才有报销到账编号');
+    out.reimbursedBy = reimbursedBy;
+  }
+  return out;
+}
+
+function rowId(cell: string, line: number): string | undefined {
+  if (!cell) return undefined;
+  if (!ROW_ID.test(cell)) throw new ImportError(line, `编号「${cell}」无效`);
+  return cell.toLowerCase();
 }
 
 /** Alipay's 交易分类 names for spending that share no characters with our expense categories. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOM, exportCsv, ImportError, LedgerHistory, openLedger, parseImport, type Ledger } from './index';
+import { BOM, CSV_HEADER, exportCsv, ImportError, LedgerHistory, openLedger, parseImport, type Ledger } from './index';
 import { escapeCell, parseCsv, unescapeCell } from './csv';
 import { startsLikeFormula } from '@shared/ipc/fields';
-import { item, NOW } from '../../../../test/support/ledger-fixtures';
+import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -58,10 +58,11 @@ describe('CSV export', () => {
     const { text, rows, total } = exportCsv(source);
     expect(rows).toBe(2);
     expect(total).toBe(2);
-    expect(text.startsWith(BOM + '日期,时间,类型,分类,金额,账户,备注\r\n')).toBe(true);
+    expect(text.startsWith(`${BOM}${CSV_HEADER.join(',')}\r\n`)).toBe(true);
     const lines = text.slice(1).split('\r\n');
-    expect(lines[1]).toBe('2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行"');
-    expect(lines[2]).toBe('2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事"');
+    const [income, lunch] = source.list({ limit: 2 }).rows.sort((a, b) => a.date.localeCompare(b.date));
+    expect(lines[1]).toBe(`2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行",,,,,${income!.id},,`);
+    expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,`);
   });
 
   it('exports only the filtered rows, in chunks that add up to the whole', () => {
@@ -114,7 +115,7 @@ describe('CSV round trip', () => {
   it('skips rows already in the ledger (exact duplicates) and reports them in the preview', () => {
     source.saveBatch([item({ amount: 1 }), item({ amount: 2 })]);
     const history = new LedgerHistory(source);
-    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁\r\n');
+    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,\r\n');
     const preview = history.previewImport(bytes);
     expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', total: 3, duplicates: 2 });
     expect(preview.rows.map((r) => r.duplicate)).toEqual([true, true, false]);
@@ -304,12 +305,27 @@ describe('CSV injection', () => {
       for (const cell of fields) expect(startsLikeFormula(cell), JSON.stringify(cell)).toBe(false);
       expect(fields[4]).toMatch(/^\d+(\.\d{2})?$/);
     }
-    expect(records[0]!.fields).toEqual(['2026-02-01', '12:00:00', '支出', '餐饮', '1', '钱包', `'${hostile[0]}`]);
+    expect(records[0]!.fields).toEqual([
+      '2026-02-01',
+      '12:00:00',
+      '支出',
+      '餐饮',
+      '1',
+      '钱包',
+      `'${hostile[0]}`,
+      '',
+      '',
+      '',
+      '',
+      expect.any(String),
+      '',
+      '',
+    ]);
     expect(records[1]!.fields.slice(3, 7)).toEqual(["'=出租车", '1.01', "'@信用卡", "'+1+1"]);
 
     // Read back by a ledger that has the names: every cell comes back as it was.
     const parsed = parseImport(utf8(text), source.categoryCandidates(), ['钱包', '@信用卡']);
-    expect(parsed.rows.map(({ line: _line, ...row }) => row)).toEqual(rows.map(({ line: _line, ...row }) => row));
+    expect(parsed.rows.map(({ line: _line, id: _id, ...row }) => row)).toEqual(rows.map(({ line: _line, ...row }) => row));
     expect(() => parseImport(utf8(text), source.categoryCandidates())).toThrow(/第3行：账户「@信用卡」/);
     expect(() => parseImport(utf8(text), [], ['@信用卡'])).toThrow(/第3行：分类「=出租车」/);
   });
@@ -375,5 +391,117 @@ describe('re-import compares rows as multisets', () => {
     target.deleteTransaction(tea1.id);
     expect(history.importFile(utf8(backup))).toEqual({ imported: 1, skippedDuplicates: 2 });
     expect(comparable(target)).toEqual(comparable(source));
+  });
+});
+
+describe('money flows in our CSV', () => {
+  /** A ledger with a debt each way, a write-off, a card, a linked refund and a settled and a pending 待报销. */
+  function flowLedger(l: Ledger) {
+    l.addAccount('招行信用卡');
+    const [shoes] = l.saveBatch([item({ amount: 500, category: '购物', description: '淘宝买鞋', date: '2026-02-01' })]);
+    const [taxi, hotel] = l.saveBatch([
+      item({ amount: 80, category: '交通', description: '出差打车', reimbursable: true, date: '2026-02-02' }),
+      item({ amount: 300, category: '住房', description: '酒店', reimbursable: true, date: '2026-02-03' }),
+    ]);
+    l.saveBatch([
+      item({ amount: 120, type: 'INCOME', category: null, flow: 'refund', refundOf: shoes!.id, date: '2026-02-04' }),
+      item({ amount: 80, type: 'INCOME', category: null, flow: 'reimbursement', settles: [taxi!.id], date: '2026-02-05' }),
+      item({ amount: 1000, type: 'TRANSFER', category: null, flow: 'lend', counterparty: '小李', date: '2026-02-06' }),
+      item({ amount: 3000, type: 'TRANSFER', category: null, flow: 'borrow', counterparty: '我哥', date: '2026-02-07' }),
+      item({ amount: 200, type: 'TRANSFER', category: '转账', account: '钱包', description: '还信用卡', date: '2026-02-08' }),
+    ]);
+    l.addTransaction(
+      entry({ type: 'TRANSFER', category: undefined, amountFen: 50_00, account: '钱包', toAccount: '招行信用卡', date: '2026-02-09' }),
+    );
+    l.writeOff(l.findPerson('小李')!.id, 100_00);
+    return { shoes: shoes!, taxi: taxi!, hotel: hotel! };
+  }
+
+  const flows = (l: Ledger) =>
+    l
+      .list({ limit: 100 })
+      .rows.map((r) =>
+        [r.date, r.type, r.flow ?? '', r.category, r.amountFen, r.person ?? '', r.toAccount ?? '', r.counterparty, r.reimbursable ?? false].join('|'),
+      )
+      .sort();
+
+  it('exports what each row is, and imports it back into an empty ledger with the same balances, people, links and statistics', () => {
+    flowLedger(source);
+    const { text } = exportCsv(source);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[0]).toBe(CSV_HEADER.join(','));
+    expect(lines.find((l) => l.includes('淘宝买鞋'))).toMatch(/^2026-02-01,12:30:00,支出,购物,500,钱包,淘宝买鞋,,,,,[0-9a-f-]{36},,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-02'))).toMatch(/,出差打车,,,,已报销,[0-9a-f-]{36},,[0-9a-f-]{36}$/);
+    expect(lines.find((l) => l.startsWith('2026-02-03'))).toMatch(/,酒店,,,,待报销,[0-9a-f-]{36},,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-06'))).toMatch(/,转账,1000,钱包,.*,,小李,借出,,[0-9a-f-]{36},,$/);
+
+    const history = new LedgerHistory(target);
+    expect(history.importFile(utf8(text))).toEqual({ imported: source.count(), skippedDuplicates: 0 });
+    expect(flows(target)).toEqual(flows(source));
+    expect(target.people()).toEqual(source.people());
+    expect(target.accountBalances().accounts.map((a) => [a.name, a.balanceFen])).toEqual(
+      source.accountBalances().accounts.map((a) => [a.name, a.balanceFen]),
+    );
+    for (const includeReimbursed of [false, true])
+      expect(target.monthSummary('2026-02', { includeReimbursed })).toEqual(source.monthSummary('2026-02', { includeReimbursed }));
+    expect(target.pendingReimbursements()).toEqual(source.pendingReimbursements());
+    // The refund still returns the shoes: no more than the 380 left of them can be refunded.
+    const shoes = target.list({ limit: 100 }).rows.find((r) => r.description === '淘宝买鞋')!;
+    expect(() => target.saveBatch([item({ amount: 381, type: 'INCOME', category: null, flow: 'refund', refundOf: shoes.id })])).toThrow(
+      /可退的 380 元/,
+    );
+    // Importing the same file again adds nothing.
+    expect(history.importFile(utf8(text))).toEqual({ imported: 0, skippedDuplicates: source.count() });
+  });
+
+  it('gives imported rows new ids where the ledger already has theirs, and keeps links between them', () => {
+    const { shoes } = flowLedger(source);
+    const text = exportCsv(source).text;
+    // A second copy of the same rows, dated a year later so they are not duplicates: their ids are taken.
+    const later = text.replace(/\r\n2026-/g, '\r\n2027-');
+    const history = new LedgerHistory(source);
+    const before = source.count();
+    expect(history.importFile(utf8(later))).toEqual({ imported: before, skippedDuplicates: 0 });
+    const shoes2027 = source.list({ limit: 100 }).rows.find((r) => r.description === '淘宝买鞋' && r.date.startsWith('2027'))!;
+    expect(shoes2027.id).not.toBe(shoes.id);
+    const refund2027 = source.list({ limit: 100 }).rows.find((r) => r.flow === 'refund' && r.date.startsWith('2027'))!;
+    expect(refund2027.refundOf).toBe(shoes2027.id);
+    expect(source.monthSummary('2027-02').byCategory.find((c) => c.category === '购物')).toMatchObject({ totalFen: 380_00 });
+  });
+
+  it('still imports a file of the seven older columns', () => {
+    const old =
+      '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n2026-02-01,12:00:00,转账,转账,20,钱包,存钱\r\n';
+    expect(new LedgerHistory(target).importFile(utf8(old))).toEqual({ imported: 2, skippedDuplicates: 0 });
+    expect(
+      target
+        .list({ limit: 10 })
+        .rows.map((r) => [r.type, r.amountFen, r.flow ?? null])
+        .sort(),
+    ).toEqual([
+      ['EXPENSE', 35_00, null],
+      ['TRANSFER', 20_00, null],
+    ]);
+  });
+
+  it.each([
+    ['a flow the app does not know', '支出,餐饮,35,钱包,午饭,,,送礼,,,,', /资金类型「送礼」无效/],
+    ['a flow of the wrong type', '支出,转账,35,钱包,,,小李,借出,,,,', /资金类型「借出」应为转账/],
+    ['a debt that names nobody', '转账,转账,35,钱包,,,,借出,,,,', /「借出」要填写对方/],
+    ['a to-account on an expense', '支出,餐饮,35,钱包,,招行,,,,,,', /只有转账才有转入账户/],
+    ['both a to-account and a counterparty', '转账,转账,35,钱包,,招行,小李,,,,,', /只能填一个/],
+    ['待报销 on income', '收入,工资,35,钱包,,,,,待报销,,,', /只有支出才能报销/],
+    ['an id that is not one', '支出,餐饮,35,钱包,,,,,,x1,,', /编号「x1」无效/],
+    ['a refund link on a plain expense', '支出,餐饮,35,钱包,,,,,,,0b7c3a9e-1f2d-4c5b-8a6e-9d0f1e2a3b4c,', /只有退款才有退款对应编号/],
+  ])('refuses %s with the line, and writes nothing', (_what, cells, message) => {
+    const file = `\uFEFF${CSV_HEADER.join(',')}\r\n2026-02-01,12:00:00,支出,餐饮,1,钱包,好的,,,,,,,\r\n2026-02-01,12:00:00,${cells}\r\n`;
+    expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(message);
+    expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(/第3行/);
+    expect(target.count()).toBe(0);
+  });
+
+  it('refuses a header that is not a prefix of our columns', () => {
+    const file = `\uFEFF${[...CSV_HEADER.slice(0, 7), '对方'].join(',')}\r\n2026-02-01,12:00:00,支出,餐饮,1,钱包,好的,小李\r\n`;
+    expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(/列不正确/);
   });
 });

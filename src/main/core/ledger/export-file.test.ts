@@ -5,10 +5,10 @@ import { performance } from 'node:perf_hooks';
 import { strFromU8, unzipSync } from 'fflate';
 import readExcelFile from 'read-excel-file/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openLedger, type Ledger } from './index';
+import { CSV_HEADER, openLedger, type Ledger } from './index';
 import { CHUNK_ROWS, DETAIL_HEADER, DETAIL_SHEET, exportFileName, SUMMARY_HEADER, SUMMARY_SHEET, writeExportFile } from './export-file';
 import type * as WorkerRequire from '../worker-require';
-import { entry, NOW } from '../../../../test/support/ledger-fixtures';
+import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
 
 // The worker requires write-excel-file from where resolveForWorker says; a test points it at a
 // stand-in that fails the way a broken package or a crashing worker would.
@@ -68,11 +68,11 @@ describe('xlsx export', () => {
     expect(Object.keys(sheets)).toEqual([DETAIL_SHEET, SUMMARY_SHEET]);
     expect(sheets[DETAIL_SHEET]).toEqual([
       [...DETAIL_HEADER],
-      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆'],
-      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖'],
-      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null],
-      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null],
-      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null],
+      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆', null, null],
+      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖', null, null],
+      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null, null, null],
+      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null, null, null],
+      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null, null, null],
     ]);
     // Summed in fen: 0.1 + 0.2 is 0.3 here, not 0.30000000000000004.
     expect(sheets[SUMMARY_SHEET]).toEqual([
@@ -83,6 +83,35 @@ describe('xlsx export', () => {
       ['收入', '合计', 1, 12345.67],
       ['转账', '转账', 2, 80],
       ['转账', '合计', 2, 80],
+    ]);
+  });
+
+  it('names the money flow of each row and counts the summary as 统计 does: refunds off their category, reimbursements apart', async () => {
+    const [shoes] = ledger.saveBatch([item({ amount: 500, category: '购物', date: '2026-02-01' })]);
+    const [taxi] = ledger.saveBatch([item({ amount: 80, category: '交通', reimbursable: true, date: '2026-02-02' })]);
+    ledger.saveBatch([
+      item({ amount: 120, type: 'INCOME', category: null, flow: 'refund', refundOf: shoes!.id, date: '2026-02-03' }),
+      item({ amount: 80, type: 'INCOME', category: null, flow: 'reimbursement', settles: [taxi!.id], date: '2026-02-04' }),
+      item({ amount: 1000, type: 'TRANSFER', category: null, flow: 'lend', counterparty: '小李', date: '2026-02-05' }),
+    ]);
+    const path = join(dir, 'flows.xlsx');
+    await writeExportFile(ledger, 'xlsx', {}, path);
+    const sheets = await readBack(path);
+    expect(sheets[DETAIL_SHEET]!.slice(1).map((r) => [r[2], r[3], r[6], r[8], r[9]])).toEqual([
+      ['支出', '购物', null, null, null],
+      ['支出', '交通', null, null, '已报销'],
+      ['支出', '购物', null, '退款', null],
+      ['收入', '其他', null, '报销到账', null],
+      ['转账', '转账', '小李', '借出', null],
+    ]);
+    expect(sheets[SUMMARY_SHEET]!.slice(1)).toEqual([
+      ['支出', '购物', 2, 380],
+      ['支出', '交通', 1, 80],
+      ['支出', '合计', 3, 460],
+      ['报销到账', '其他', 1, 80],
+      ['报销到账', '合计', 1, 80],
+      ['转账', '转账', 1, 1000],
+      ['转账', '合计', 1, 1000],
     ]);
   });
 
@@ -133,8 +162,8 @@ describe('csv export to a file', () => {
     const path = join(dir, 'out.csv');
     expect(await writeExportFile(ledger, 'csv', {}, path)).toBe(1);
     const text = readFileSync(path, 'utf8');
-    expect(text.startsWith('\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n')).toBe(true);
-    expect(text).toContain("2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1+1\r\n");
+    expect(text.startsWith(`\uFEFF${CSV_HEADER.join(',')}\r\n`)).toBe(true);
+    expect(text).toMatch(/\r\n2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1\+1,,,,,[0-9a-f-]{36},,\r\n/);
   });
 });
 
@@ -200,7 +229,7 @@ describe('a large export', () => {
       if (format === 'xlsx') {
         const detail = (await readBack(join(dir, 'big.xlsx')))[DETAIL_SHEET]!;
         expect(detail).toHaveLength(rows + 1);
-        expect(detail.at(-1)).toEqual([expect.any(String), '08:15:00', '支出', '餐饮', rows / 100, '钱包', null, `第${rows - 1}笔`]);
+        expect(detail.at(-1)).toEqual([expect.any(String), '08:15:00', '支出', '餐饮', rows / 100, '钱包', null, `第${rows - 1}笔`, null, null]);
       } else {
         expect(readFileSync(join(dir, 'big.csv'), 'utf8').trimEnd().split('\r\n')).toHaveLength(rows + 1);
       }

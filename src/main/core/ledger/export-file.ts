@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import type { CellObject, Row, SheetData } from 'write-excel-file/node';
 import type { TransactionType } from '@shared/domain';
 import type { ExportFormat, LedgerFilter } from '@shared/ipc/ledger';
-import { exportCsv, TYPE_LABELS } from './csv-export';
+import { FLOW_LABELS } from '@shared/flow-text';
+import { exportCsv, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import type { ExportRow, Ledger } from './ledger';
 import { startXlsxWriter } from './xlsx-worker';
 
@@ -78,11 +79,17 @@ async function* exportChunks(ledger: Ledger, filter: LedgerFilter): AsyncGenerat
 
 export const DETAIL_SHEET = '明细';
 export const SUMMARY_SHEET = '分类汇总';
-export const DETAIL_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注'] as const;
+export const DETAIL_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注', '资金类型', '报销'] as const;
 export const SUMMARY_HEADER = ['类型', '分类', '笔数', '金额'] as const;
 
-/** Transfers get their own block: moving money between accounts is neither spending nor income. */
-const SUMMARY_ORDER: readonly TransactionType[] = ['EXPENSE', 'INCOME', 'TRANSFER'];
+/**
+ * The summary's blocks, counted as 统计 counts: a refund takes its amount off its category's
+ * spending, and a reimbursement is money back for spending, not income, so it has a block of
+ * its own; transfers (debts with people too) are neither spending nor income.
+ */
+type SummaryBlock = TransactionType | 'REIMBURSEMENT';
+const SUMMARY_ORDER: readonly SummaryBlock[] = ['EXPENSE', 'INCOME', 'REIMBURSEMENT', 'TRANSFER'];
+const BLOCK_LABELS: Record<SummaryBlock, string> = { ...TYPE_LABELS, REIMBURSEMENT: FLOW_LABELS.reimbursement };
 const MONEY_FORMAT = '0.00';
 
 interface Totals {
@@ -99,14 +106,31 @@ interface Totals {
  */
 async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Promise<number> {
   const header = (labels: readonly string[]): Row => labels.map((value) => ({ value, fontWeight: 'bold' }));
-  const totals = new Map<TransactionType, Map<string, Totals>>(SUMMARY_ORDER.map((type) => [type, new Map()]));
+  const totals = new Map<SummaryBlock, Map<string, Totals>>(SUMMARY_ORDER.map((block) => [block, new Map()]));
   const writer = startXlsxWriter();
   let rows = 0;
   let bytes: Uint8Array;
   try {
     for await (const chunk of exportChunks(ledger, filter)) {
       const detail: Row[] = [];
-      for (const [date, occurredAt, type, category, amountFen, account, description, , , toAccount, counterparty] of chunk) {
+      for (const [
+        date,
+        occurredAt,
+        type,
+        category,
+        amountFen,
+        account,
+        description,
+        ,
+        ,
+        toAccount,
+        counterparty,
+        flow,
+        reimbursable,
+        ,
+        ,
+        reimbursedBy,
+      ] of chunk) {
         detail.push([
           date,
           occurredAt.slice(11, 19),
@@ -114,13 +138,15 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
           category,
           money(amountFen),
           account,
-          type === 'TRANSFER' ? toAccount || counterparty || null : null,
+          toAccount || counterparty || null,
           description || null,
+          flow ? FLOW_LABELS[flow] : null,
+          reimbursable ? REIMBURSE_LABELS[reimbursedBy ? 'settled' : 'pending'] : null,
         ]);
-        const byCategory = totals.get(type)!;
+        const byCategory = totals.get(flow === 'reimbursement' ? 'REIMBURSEMENT' : type)!;
         const t = byCategory.get(category) ?? { count: 0, fen: 0 };
         t.count++;
-        t.fen += amountFen;
+        t.fen += flow === 'refund' ? -amountFen : amountFen;
         byCategory.set(category, t);
       }
       writer.append(detail);
@@ -131,7 +157,7 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
         data: [header(DETAIL_HEADER)],
         sheet: DETAIL_SHEET,
         stickyRowsCount: 1,
-        columns: [12, 10, 6, 12, 12, 12, 16, 40].map((width) => ({ width })),
+        columns: [12, 10, 6, 12, 12, 12, 16, 40, 10, 8].map((width) => ({ width })),
       },
       {
         data: summaryRows(totals, header(SUMMARY_HEADER)),
@@ -148,12 +174,12 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
 }
 
 /** Per type: its categories by amount, largest first, then the type's 合计 row. */
-function summaryRows(totals: Map<TransactionType, Map<string, Totals>>, header: Row): SheetData {
+function summaryRows(totals: Map<SummaryBlock, Map<string, Totals>>, header: Row): SheetData {
   const rows: SheetData = [header];
-  for (const type of SUMMARY_ORDER) {
-    const byCategory = [...totals.get(type)!].sort(([a, x], [b, y]) => y.fen - x.fen || a.localeCompare(b, 'zh'));
+  for (const block of SUMMARY_ORDER) {
+    const byCategory = [...totals.get(block)!].sort(([a, x], [b, y]) => y.fen - x.fen || a.localeCompare(b, 'zh'));
     if (byCategory.length === 0) continue;
-    const label = TYPE_LABELS[type];
+    const label = BLOCK_LABELS[block];
     for (const [category, t] of byCategory) rows.push([label, category, t.count, money(t.fen)]);
     const sum = byCategory.reduce((s, [, t]) => ({ count: s.count + t.count, fen: s.fen + t.fen }), { count: 0, fen: 0 });
     rows.push([bold(label), bold('合计'), { value: sum.count, fontWeight: 'bold' }, { ...money(sum.fen), fontWeight: 'bold' }]);

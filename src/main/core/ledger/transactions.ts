@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
-import { isTransactionType, type DraftBatchDto, type LedgerFlow, type ParseResult, type TransactionRow, type TransactionType } from '@shared/domain';
+import {
+  DEBT_FLOWS,
+  isTransactionType,
+  type DraftBatchDto,
+  type LedgerFlow,
+  type ParseResult,
+  type TransactionRow,
+  type TransactionType,
+} from '@shared/domain';
 import type { Page } from '@shared/ipc/index';
 import type { LedgerFilter } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
@@ -413,7 +421,7 @@ export class Transactions {
     const stmt = this.db
       .prepare(
         `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description, t.occurred_ms, t.rowid,
-                ta.name, t.counterparty
+                ta.name, t.counterparty, t.flow, t.reimbursable, t.id, t.refund_of, t.reimbursed_by
          FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
          LEFT JOIN accounts ta ON ta.id = t.to_account_id
          ${keyset} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ?`,
@@ -512,6 +520,16 @@ export class Transactions {
         categoryIds.set(`${c.type}:${c.name}`, c.id);
       }
       const accountIds = this.parts.accounts.ids();
+      const accountId = (name: string): number => {
+        let id = accountIds.get(name);
+        if (id === undefined) {
+          id = this.parts.accounts.add(name).id;
+          accountIds.set(name, id);
+        }
+        return id;
+      };
+      const rowIds = this.importIds(rows, duplicate);
+      const linked = (fileId: string | undefined) => (fileId ? (rowIds.get(fileId) ?? fileId) : null);
       rows.forEach((r, i) => {
         if (duplicate[i]) return;
         let categoryId = categoryIds.get(`${r.type}:${r.category}`);
@@ -519,20 +537,16 @@ export class Transactions {
           categoryId = this.parts.categories.add(r.category, r.type).id;
           categoryIds.set(`${r.type}:${r.category}`, categoryId);
         }
-        let accountId = accountIds.get(r.account);
-        if (accountId === undefined) {
-          accountId = this.parts.accounts.add(r.account).id;
-          accountIds.set(r.account, accountId);
-        }
         const occurredAt = `${r.date}T${r.time}${offset}`;
-        const id = randomUUID();
+        const id = (r.id && rowIds.get(r.id)) || randomUUID();
+        const person = r.flow && r.counterparty && (DEBT_FLOWS.includes(r.flow) || r.flow === 'writeoff');
         this.insertTx({
           id,
           amountFen: r.amountFen,
           currency: DEFAULT_CURRENCY,
           type: r.type,
           categoryId,
-          accountId,
+          accountId: accountId(r.account),
           description: r.description.slice(0, 200),
           occurredAt,
           occurredDate: r.date,
@@ -540,13 +554,35 @@ export class Transactions {
           source: 'import',
           createdAt: stamp,
           updatedAt: stamp,
-          toAccountId: null,
-          counterparty: '',
+          toAccountId: r.toAccount ? accountId(r.toAccount) : null,
+          counterparty: r.counterparty ?? '',
+          flow: r.flow ?? null,
+          personId: person ? this.parts.flows.ensurePerson(r.counterparty!) : null,
+          refundOf: r.flow === 'refund' ? linked(r.refundOf) : null,
+          reimbursable: r.reimbursable ? 1 : 0,
+          reimbursedBy: r.reimbursable ? linked(r.reimbursedBy) : null,
         });
         ids.push(id);
       });
     })();
     return { ids, duplicate };
+  }
+
+  /**
+   * The id each imported row of our own CSV gets: the one it had where it was exported, unless
+   * this ledger already has a row of that id (then a new one). Links between rows of the file
+   * (a refund and its expense, a settled expense and its reimbursement) follow the map, and
+   * links to rows outside the file keep the exported id: they find the row when this ledger
+   * holds it, and read as no link otherwise.
+   */
+  private importIds(rows: readonly ImportRow[], duplicate: readonly boolean[]): Map<string, string> {
+    const exists = this.db.prepare('SELECT 1 FROM transactions WHERE id = ?').pluck();
+    const map = new Map<string, string>();
+    rows.forEach((r, i) => {
+      if (!r.id || duplicate[i]) return;
+      map.set(r.id, exists.get(r.id) === undefined ? r.id : randomUUID());
+    });
+    return map;
   }
 
   /**

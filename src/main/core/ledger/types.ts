@@ -34,9 +34,28 @@ export interface RawTransaction {
 
 /**
  * [date, occurredAt, type, category, amountFen, account, description, occurredMs, rowid,
- * toAccount, counterparty]; the last two name a TRANSFER's target (null and '' otherwise).
+ * toAccount, counterparty, flow, reimbursable, id, refundOf, reimbursedBy]. toAccount and
+ * counterparty name a TRANSFER's target (null and '' otherwise); a debt or write-off names
+ * its person in counterparty. Raw tuples: an export reads up to a million of them.
  */
-export type ExportRow = [string, string, TransactionType, string, number, string, string, number, number, string | null, string];
+export type ExportRow = [
+  string,
+  string,
+  TransactionType,
+  string,
+  number,
+  string,
+  string,
+  number,
+  number,
+  string | null,
+  string,
+  LedgerFlow | null,
+  0 | 1,
+  string,
+  string | null,
+  string | null,
+];
 
 /** Where the previous export chunk ended. */
 export interface ExportCursor {
