@@ -24,6 +24,7 @@ import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from 
 import { readMoneyFlow } from '../nlp/money-flow';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
+import { readRelink } from './refund-relink';
 import * as say from './templates';
 
 /** UI commands that act on the drafts (restart belongs to the session manager). */
@@ -206,6 +207,10 @@ function confirming(state: DialogueState, batch: DraftBatch, text: string, env: 
   if (state.askedForMoreChanges && NO_MORE_CHANGES.test(plain)) return resolve(state, batch.confirmAll(), batch);
   // Before Layer 1, which hears 撤销 as cancel: words naming the earlier save must not drop this card.
   if (UNDO_SAVE_REFERENCE.test(plain)) return says(state, say.PHRASES.undoWhileConfirming);
+  // 「不是鞋子，是衣服那笔」 on a card with a refund: which expense it returns, before Layer 1
+  // hears 那笔 as an item reference.
+  const relink = relinkBySpeech(state, batch, text, env);
+  if (relink) return relink;
   // A bare undo word (撤销/撤回/撤消) is Layer 1's cancel of this card.
   const layer1: ClassifyResult = classifyIntent(text, batch.size);
   switch (layer1.intent) {
@@ -369,6 +374,31 @@ function onAction(state: DialogueState, action: DraftAction, env: DialogueEnv): 
       return next(state, { batch: edited, sentences: [say.corrected([fix], edited.size)], askedForMoreChanges: true });
     }
   }
+}
+
+/**
+ * A refund on the card relinked by voice: the named expense is looked up as the refund's own
+ * words would be (the best recent match), and the card says which it now returns. A name
+ * that matches nothing keeps the link as it was and says so.
+ */
+function relinkBySpeech(state: DialogueState, batch: DraftBatch, text: string, env: DialogueEnv): Step | null {
+  if (!env.link) return null;
+  const words = readRelink(text);
+  if (!words) return null;
+  const refunds = batch.items.filter((item) => item.status === 'pending' && item.result.flow === 'refund');
+  if (refunds.length === 0) return null;
+  let target = refunds.length === 1 ? refunds[0] : refunds.at(-1);
+  if (words.ordinal) {
+    const position = words.ordinal.fromEnd ? batch.size - words.ordinal.position : words.ordinal.position - 1;
+    target = batch.items[position];
+    if (!target || target.status !== 'pending' || target.result.flow !== 'refund') return says(state, say.PHRASES.notARefund);
+  }
+  const { refundOf: _old, linkNote: _note, ...bare } = target!.result;
+  const found = env.link({ ...bare, description: words.what, category: null });
+  if (!found.refundOf) return says(state, say.noRefundTarget(words.what));
+  const relinked = batch.withResult(target!.index, { ...bare, refundOf: found.refundOf, category: found.category, linkNote: found.linkNote });
+  const fix = { number: relinked.displayNumber(target!.index), result: relinked.item(target!.index)!.result };
+  return next(state, { batch: relinked, sentences: [say.corrected([fix], relinked.size)], askedForMoreChanges: true });
 }
 
 function relinkedRefund(result: ParseResult, refundOf: string, env: DialogueEnv): ParseResult {

@@ -302,6 +302,35 @@ describe('money flows said aloud (through app-core)', () => {
     expect(t.core.ledger.monthSummary('2026-02').expenseFen).toBe(600_00);
   });
 
+  it('a wrong refund link is fixed by voice: 「不是鞋子，是衣服那笔」, and a name matching nothing keeps the link', async () => {
+    const t = boot();
+    await t.call('voiceText', { text: '淘宝买鞋五百，买衣服四百，打车三十' });
+    await t.call('voiceText', { text: '确认' });
+    const rows = t.core.ledger.list({}).rows;
+    const shoes = rows.find((r) => r.description.includes('鞋'))!;
+    const coat = rows.find((r) => r.description.includes('衣服'))!;
+    let snap = await t.call('voiceText', { text: '淘宝买鞋那笔退了三百' });
+    expect(snap.batch!.items[0]!.result.refundOf).toBe(shoes.id);
+    snap = await t.call('voiceText', { text: '不是鞋子那笔，是买衣服那笔' });
+    expect(snap.batch!.items[0]!.result).toMatchObject({ refundOf: coat.id, category: coat.category, linkNote: '退的是2月17日买衣服400元' });
+    expect(t.spoken.at(-1)).toBe(`已修改为退款300元，${coat.category}，退的是2月17日买衣服400元，确认吗？`);
+    snap = await t.call('voiceText', { text: '退的是买电脑那笔' });
+    expect(t.spoken.at(-1)).toBe('没有找到「买电脑」那笔支出，退款的关联没有改，还需要修改吗？');
+    expect(snap.batch!.items[0]!.result.refundOf).toBe(coat.id);
+    await t.call('voiceText', { text: '确认' });
+    expect(t.core.ledger.list({}).rows.find((r) => r.flow === 'refund')).toMatchObject({ refundOf: coat.id });
+    // Net of the refund the coat counts 100, the shoes all of their 500, the taxi 30.
+    expect(t.core.ledger.monthSummary('2026-02').expenseFen).toBe(630_00);
+  });
+
+  it('「那笔」 words on a card without a refund are not a relink', async () => {
+    const t = boot();
+    await t.call('voiceText', { text: '午饭三十五' });
+    const snap = await t.call('voiceText', { text: '是午饭那笔' });
+    expect(snap.batch!.items[0]!.result).not.toHaveProperty('refundOf');
+    expect(t.spoken.at(-1)).not.toMatch(/退款/);
+  });
+
   it('待报销 is said back, and a reimbursement settles the oldest and says what is left', async () => {
     const t = boot();
     await t.call('voiceText', { text: '出差打车八十可以报销' });

@@ -84,6 +84,11 @@ export function readBack(batch: DraftBatch): string {
  * said as well, since the type/amount/category read-back alone would not show it landed.
  * A one-item card keeps the single-transaction wording (spec 单笔兼容, design Example 3).
  */
+/** 「不是鞋子，是衣服那笔」 named no recent expense: the refund keeps its link. */
+export function noRefundTarget(what: string): string {
+  return `没有找到「${what}」那笔支出，退款的关联没有改，还需要修改吗？`;
+}
+
 export function corrected(fixes: readonly { number: number; result: ParseResult; dateChanged?: boolean }[], batchSize: number): string {
   const fixed = (fix: (typeof fixes)[number]) => `${itemText(fix.result)}${fix.dateChanged ? dayText(fix.result.date) : ''}`;
   if (batchSize === 1 && fixes.length === 1) return `已修改为${fixed(fixes[0]!)}，确认吗？`;
@@ -181,6 +186,7 @@ export function summary(s: SessionSummary): string {
 
 export const PHRASES = {
   welcome: '你好，请说要记的账，比如「午饭35块」。',
+  notARefund: '那一笔不是退款，请说要改哪笔退款',
   goOn: '请说',
   batchFull: '最多只能记10笔',
   correcting: '好的，正在修改...',

@@ -1,5 +1,5 @@
-import { cleanup, render, screen } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountInfo } from '@shared/ipc/ledger';
 import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
 import TransactionEditor from './TransactionEditor.svelte';
@@ -9,6 +9,8 @@ let fake: FakeLedgerApi;
 
 beforeEach(() => {
   fake = new FakeLedgerApi().install();
+  fake.handle('refundCandidates', () => []);
+  fake.handle('updateTransaction', ({ id }) => fake.rows.find((r) => r.id === id)!);
 });
 
 afterEach(() => {
@@ -36,5 +38,47 @@ describe('TransactionEditor', () => {
     const row = fake.addRow({ amountFen: 3500, description: '午饭', account: '招行卡' });
     render(TransactionEditor, { row, categories: [], accounts, onDone: () => {} });
     expect(options()).toEqual(['钱包', '招行卡（已归档）', '微信']);
+  });
+
+  const categories = () => fake.categories;
+
+  it('marks a plain expense 待报销 and sends only that change', async () => {
+    const row = fake.addRow({ amountFen: 8000, description: '出差打车', category: '交通' });
+    let done = false;
+    render(TransactionEditor, { row, categories: categories(), accounts, onDone: () => (done = true) });
+    await fireEvent.click(screen.getByRole('checkbox', { name: '待报销' }));
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(done).toBe(true));
+    expect(fake.inputsOf('updateTransaction')).toEqual([{ id: row.id, patch: { reimbursable: true } }]);
+  });
+
+  it('offers no 待报销 on income or on a refund, and shows a paid-back expense as 已报销 that cannot be unmarked', () => {
+    const paid = fake.addRow({ amountFen: 8000, description: '打车', reimbursable: true, reimbursedBy: 't9' });
+    render(TransactionEditor, { row: paid, categories: categories(), accounts, onDone: () => {} });
+    expect((screen.getByRole('checkbox', { name: '已报销' }) as HTMLInputElement).disabled).toBe(true);
+    cleanup();
+    const refund = fake.addRow({ amountFen: 100, description: '退款', flow: 'refund', refundOf: null });
+    render(TransactionEditor, { row: refund, categories: categories(), accounts, onDone: () => {} });
+    expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+
+  it('relinks a refund to another expense picked from the candidates, taking its category', async () => {
+    const shoes = fake.addRow({ amountFen: 500_00, description: '淘宝买鞋', category: '购物', date: '2026-02-01' });
+    const refund = fake.addRow({ amountFen: 300_00, description: '退了', category: '餐饮', flow: 'refund', refundOf: null });
+    fake.handle('refundCandidates', () => [
+      { id: shoes.id, amountFen: 500_00, refundedFen: 0, description: '淘宝买鞋', date: '2026-02-01', category: '购物', account: '钱包', score: 8 },
+      { id: refund.id, amountFen: 300_00, refundedFen: 0, description: '退了', date: '2026-02-02', category: '餐饮', account: '钱包', score: 1 },
+    ]);
+    let done = false;
+    render(TransactionEditor, { row: refund, categories: categories(), accounts, onDone: () => (done = true) });
+    const picker = screen.getByRole('combobox', { name: '退的是哪一笔' }) as HTMLSelectElement;
+    // The refund itself is never offered as what it returns.
+    await vi.waitFor(() =>
+      expect([...picker.options].map((o) => o.textContent)).toEqual(['不关联（只算作该分类的退款）', '2026-02-01 淘宝买鞋 ¥500']),
+    );
+    await fireEvent.change(picker, { target: { value: shoes.id } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(done).toBe(true));
+    expect(fake.inputsOf('updateTransaction')).toEqual([{ id: refund.id, patch: { category: '购物', refundOf: shoes.id } }]);
   });
 });

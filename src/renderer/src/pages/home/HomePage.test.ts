@@ -4,6 +4,7 @@ import type { BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
 import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import HomePage from './HomePage.svelte';
+import { netView } from '../../lib/ledger/net-view.svelte';
 
 // 首页 against fakes of the ledger and voice commands; the real ledger behind it is in e2e/entry.spec.ts.
 let fake: FakeLedgerApi;
@@ -74,6 +75,28 @@ describe('首页', () => {
     expect(figure('结余')).toBe('¥864.50');
     expect(fake.inputsOf('monthSummary')).toEqual([{ month: '2026-03' }]);
     expect(fake.inputsOf('budgetStatus')).toEqual([{ month: '2026-03' }]);
+  });
+
+  it('counts 待报销 spending only when 含待报销 is ticked, and remembers the choice', async () => {
+    fake.handle('monthSummary', ({ month, includeReimbursed }) => ({
+      month,
+      expenseFen: includeReimbursed ? 180_00 : 100_00,
+      incomeFen: 0,
+      transferFen: 0,
+      byCategory: [],
+    }));
+    show();
+    await vi.waitFor(() => expect(figure('支出')).toBe('¥100'));
+    const box = screen.getByRole<HTMLInputElement>('checkbox', { name: '含待报销' });
+    expect(box.checked).toBe(false);
+    await fireEvent.click(box);
+    await vi.waitFor(() => expect(figure('支出')).toBe('¥180'));
+    expect(fake.inputsOf('monthSummary').at(-1)).toEqual({ month: '2026-03', includeReimbursed: true });
+    cleanup();
+    show();
+    await vi.waitFor(() => expect(figure('支出')).toBe('¥180'));
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: '含待报销' }).checked).toBe(true);
+    netView.set(false);
   });
 
   it('shows a negative balance with its sign', async () => {
