@@ -63,3 +63,38 @@ test('a credit card: terms set on 分类与账户, its debt shown as 欠款, a r
   await accounts.scrollIntoViewIfNeeded();
   await screenshots(page, 'credit-card');
 });
+
+test('a refund linked to its expense in 明细, relinked in the editor; 统计 nets it, and counts 待报销 only when asked', async ({ app }) => {
+  const { page } = app;
+  await sayAndConfirm(app, '淘宝买鞋五百');
+  await sayAndConfirm(app, '买衣服四百');
+  await sayAndConfirm(app, '出差打车八十可以报销');
+  await sayAndConfirm(app, '淘宝买鞋那笔退了三百');
+
+  await go(page, 'ledger');
+  const refundRow = page.getByRole('option').filter({ hasText: /退款 · \d+月\d+日淘宝买鞋 ¥500/ });
+  await expect(refundRow).toHaveCount(1);
+  await expect(page.getByRole('option').filter({ hasText: '待报销' })).toHaveCount(1);
+  await screenshots(page, 'refund-linked');
+
+  await refundRow.getByRole('button', { name: /^编辑/ }).click();
+  const editor = page.getByRole('form', { name: '编辑记录' });
+  const picker = editor.getByLabel('退的是哪一笔');
+  await expect(picker.locator('option', { hasText: '买衣服' })).toHaveCount(1);
+  await picker.selectOption({ label: (await picker.locator('option', { hasText: '买衣服' }).textContent())!.trim() });
+  await editor.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByRole('option').filter({ hasText: /退款 · \d+月\d+日买衣服 ¥400/ })).toHaveCount(1);
+  const coat = app.ledger.list({}).rows.find((r) => r.description.includes('衣服'))!;
+  expect(app.ledger.list({}).rows.find((r) => r.flow === 'refund')).toMatchObject({ refundOf: coat.id, category: coat.category });
+
+  await go(page, 'stats');
+  // 500 + 400 - 300 refunded; the 80 to be reimbursed only with 含待报销.
+  await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥600');
+  await page.getByRole('checkbox', { name: '含待报销' }).check();
+  await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥680');
+  await go(page, 'home');
+  await expect(page.getByRole('checkbox', { name: '含待报销' })).toBeChecked();
+  await page.getByRole('checkbox', { name: '含待报销' }).uncheck();
+  await go(page, 'stats');
+  await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥600');
+});

@@ -42,6 +42,9 @@ type Row = {
   flow: LedgerFlow | null;
   person: string | null;
   refund_of: string | null;
+  refund_date: string | null;
+  refund_description: string | null;
+  refund_amount: number | null;
   reimbursable: number;
   reimbursed_by: string | null;
 };
@@ -49,7 +52,8 @@ type Row = {
 const SELECT_ROW = `
   SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
          t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty,
-         t.flow, p.name AS person, rf.id AS refund_of, t.reimbursable, rb.id AS reimbursed_by
+         t.flow, p.name AS person, rf.id AS refund_of, rf.occurred_date AS refund_date, rf.description AS refund_description,
+         rf.amount_fen AS refund_amount, t.reimbursable, rb.id AS reimbursed_by
   FROM transactions t
   JOIN categories c ON c.id = t.category_id
   JOIN accounts a ON a.id = t.account_id
@@ -76,6 +80,9 @@ function toRow(r: Row): TransactionRow {
     ...(r.flow ? { flow: r.flow } : {}),
     ...(r.person !== null ? { person: r.person } : {}),
     ...(r.flow === 'refund' ? { refundOf: r.refund_of } : {}),
+    ...(r.flow === 'refund' && r.refund_of !== null
+      ? { refundTarget: { date: r.refund_date!, description: r.refund_description!, amountFen: r.refund_amount! } }
+      : {}),
     ...(r.reimbursable === 1 ? { reimbursable: true } : {}),
     ...(r.reimbursed_by !== null ? { reimbursedBy: r.reimbursed_by } : {}),
   };

@@ -1,6 +1,7 @@
 import type { TransactionRow, TransactionType } from '@shared/domain';
 import { flowPhrase } from '@shared/flow-text';
 import { formatFen, MAX_AMOUNT_YUAN } from '@shared/money';
+import { monthDayText } from '@shared/time';
 
 /** -35 for an expense, +9000 for an income, 500 for a transfer. */
 export function signedFen(type: TransactionType, fen: number): string {
@@ -26,7 +27,9 @@ export function rowFen(row: Pick<TransactionRow, 'type' | 'amountFen' | 'flow'>)
 }
 
 /** The tag a row wears in the list: what it is beyond its type (退款, 借给小李, 待报销, 已报销). */
-export function rowTag(row: Pick<TransactionRow, 'flow' | 'person' | 'reimbursable' | 'reimbursedBy'>): string | null {
+export function rowTag(row: Pick<TransactionRow, 'flow' | 'person' | 'reimbursable' | 'reimbursedBy' | 'refundTarget'>): string | null {
+  const target = row.refundTarget;
+  if (row.flow === 'refund' && target) return `退款 · ${monthDayText(target.date)}${target.description || ''} ${yuanText(target.amountFen)}`;
   if (row.flow) return flowPhrase(row.flow, row.person);
   if (row.reimbursable) return row.reimbursedBy ? '已报销' : '待报销';
   return null;
