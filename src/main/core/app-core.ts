@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import type { AppEvent } from '@shared/events';
 import { Listeners, type Unsubscribe } from '@shared/listeners';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
+import type { BookHandlerDeps } from './ipc/book-handlers';
+import type { Handlers } from './ipc/types';
+import { BookRoutedPort } from './books/book-port';
+import { Books, type OpenBook } from './books/books';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import { applyPendingRestore, LedgerBackups } from './ledger/backups';
 import { SyncService, type SyncServiceOptions } from './sync/service';
@@ -24,7 +28,7 @@ import { cardReminderText } from '@shared/flow-text';
  * same wiring a user runs.
  */
 export interface AppCoreOptions {
-  /** Folder holding ledger.db (Electron's userData in the app, a temp dir in tests). */
+  /** Folder holding books.json and the first book's ledger.db (Electron's userData in the app, a temp dir in tests). */
   dataDir: string;
   version: string;
   log?: (message: string, err?: unknown) => void;
@@ -74,6 +78,10 @@ export interface AppCore {
   backups: LedgerBackups;
   /** Sync with the user's remote (off until set up in 设置 → 同步). */
   sync: SyncService;
+  /** The books (账本): ledger, history, backups and sync above are the current book's. */
+  books: NonNullable<BookHandlerDeps['books']>;
+  /** An open book by id, opened when it is not yet (tests and tools). */
+  book(id: string): { ledger: Ledger; history: LedgerHistory };
   settings: SettingsStore;
   /** The voice session behind the voice commands (one orchestrator at a time). */
   voice: VoiceSessionManager;
@@ -83,60 +91,106 @@ export interface AppCore {
   dispose(): Promise<void>;
 }
 
+/** One open book: its ledger and everything kept per book. */
+interface Book extends OpenBook {
+  ledger: Ledger;
+  history: LedgerHistory;
+  backups: LedgerBackups;
+  sync: SyncService;
+  databasePath: string;
+}
+
 /** Throws LedgerOpenError when the ledger file cannot be used (the shell shows it). */
 export function createAppCore(options: AppCoreOptions): AppCore {
   const log = options.log ?? ((message, err) => console.error(message, err));
   // A first start (or a data folder chosen by SUIKOUJI_DATA_DIR) may find no folder yet.
   mkdirSync(options.dataDir, { recursive: true });
-  const databasePath = join(options.dataDir, 'ledger.db');
   const backupOptions = options.backups === false ? {} : (options.backups ?? {});
-  // A restore chosen in 设置 is applied here, before anything opens the ledger file.
-  applyPendingRestore(options.dataDir, { log, ...(backupOptions.now ? { now: backupOptions.now } : {}) });
   const listeners = new Listeners<{ event: (event: AppEvent) => void }>((err) => log('event listener failed', err));
   const emit = (event: AppEvent) => listeners.emit('event', event);
-  // A large file is checked after it opens: damage found then stops writes and is told to the windows.
-  const ledger = openLedger({
-    path: databasePath,
-    onDamage: (error) => {
-      log('ledger damaged', error);
-      emit({ channel: 'voice', event: { type: 'error', code: 'ledger_damaged', message: error.message } });
-    },
-  });
-  const backups = new LedgerBackups({
-    dataDir: options.dataDir,
-    source: () => ledger.database,
-    log,
-    ...backupOptions,
-  });
-  // A damaged ledger is never copied: its copies would push the good ones out of the rotation.
-  if (options.backups !== false) {
-    void ledger.integrity().then((damage) => {
-      if (!damage) void backups.start();
+  // Declared before the books whose events check it; set right after.
+  let books: Books<Book> | null = null;
+  const isCurrent = (id: string) => books === null || books.currentId === id;
+
+  function openBook(id: string, folder: string): Book {
+    const databasePath = join(folder, 'ledger.db');
+    // A restore chosen in 设置 is applied here, before anything opens the ledger file.
+    applyPendingRestore(folder, { log, ...(backupOptions.now ? { now: backupOptions.now } : {}) });
+    // A large file is checked after it opens: damage found then stops writes and is told to the windows.
+    const ledger = openLedger({
+      path: databasePath,
+      onDamage: (error) => {
+        log(`ledger of book ${id} damaged`, error);
+        emit({ channel: 'voice', event: { type: 'error', code: 'ledger_damaged', message: error.message } });
+      },
     });
+    const backups = new LedgerBackups({ dataDir: folder, source: () => ledger.database, log, ...backupOptions });
+    // A damaged ledger is never copied: its copies would push the good ones out of the rotation.
+    if (options.backups !== false) {
+      void ledger.integrity().then((damage) => {
+        if (!damage) void backups.start();
+      });
+    }
+    // Declared before the history that tells it of local changes; built right after it.
+    let sync: SyncService | null = null;
+    const history = new LedgerHistory(ledger, {
+      onChange: (reason) => {
+        // A voice card confirmed after a switch writes to its own book: the windows show another.
+        if (isCurrent(id)) emit({ channel: 'ledger', event: { type: 'changed', reason } });
+        if (reason !== 'sync') sync?.localChange();
+      },
+      // Whatever made the spending cross (a voice save, the form, an edit), the user hears of it once.
+      onBudgetAlert: (alerts) => {
+        emit({ channel: 'ledger', event: { type: 'budgetAlert', alerts } });
+        for (const alert of alerts) options.notify?.({ title: '预算提醒', body: `${budgetAlertText(alert)}，${budgetAlertDetail(alert)}` });
+      },
+    });
+    sync = new SyncService({
+      ledger,
+      dataDir: folder,
+      secretBox: options.secretBox ?? unavailableSecretBox,
+      log,
+      onStatus: (status) => {
+        if (isCurrent(id)) emit({ channel: 'sync', event: { type: 'status', status } });
+      },
+      onRemoteChange: () => history.notify('sync'),
+      ...options.sync,
+    });
+    // Only where a remote was set up for this book does this do anything.
+    sync.start();
+    const book: Book = {
+      id,
+      ledger,
+      history,
+      backups,
+      sync,
+      databasePath,
+      async dispose() {
+        await sync.dispose();
+        // A backup in progress reads through the ledger's connection: let it finish first.
+        await backups.dispose();
+        ledger.close();
+      },
+    };
+    return book;
   }
-  const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
-  // Declared before the history that tells it of local changes; built right after it.
-  let sync: SyncService | null = null;
-  const history = new LedgerHistory(ledger, {
-    onChange: (reason) => {
-      emit({ channel: 'ledger', event: { type: 'changed', reason } });
-      if (reason !== 'sync') sync?.localChange();
-    },
-    // Whatever made the spending cross (a voice save, the form, an edit), the user hears of it once.
-    onBudgetAlert: (alerts) => {
-      emit({ channel: 'ledger', event: { type: 'budgetAlert', alerts } });
-      for (const alert of alerts) options.notify?.({ title: '预算提醒', body: `${budgetAlertText(alert)}，${budgetAlertDetail(alert)}` });
-    },
-  });
-  sync = new SyncService({
-    ledger,
-    dataDir: options.dataDir,
-    secretBox: options.secretBox ?? unavailableSecretBox,
+
+  books = new Books<Book>(options.dataDir, {
+    openBook,
     log,
-    onStatus: (status) => emit({ channel: 'sync', event: { type: 'status', status } }),
-    onRemoteChange: () => history.notify('sync'),
-    ...options.sync,
+    onChange: (listing, switched) => {
+      emit({ channel: 'books', event: { type: 'changed', listing } });
+      if (!switched) return;
+      const book = books!.current;
+      emit({ channel: 'ledger', event: { type: 'changed', reason: 'switch' } });
+      emit({ channel: 'sync', event: { type: 'status', status: book.sync.status() } });
+      remindCards();
+    },
   });
+  const current = () => books!.current;
+  const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
+  // The voice session writes a card to the book it was spoken in (see BookRoutedPort).
+  const voiceLedger = new BookRoutedPort({ currentId: () => books!.currentId, port: (id) => books!.book(id).history });
   const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
   const localEngines = new LocalEngineHolder(options.createLocalAsrEngine ?? ((modelDir) => createLocalAsrEngine({ modelDir, log })), log);
   const models =
@@ -164,60 +218,88 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     parts: () =>
       buildSessionParts(
         voiceConfigFromSettings(settings.get(), (name) => settings.secret(name), activeModelDir()),
-        history,
+        voiceLedger,
         { log, ...voiceOverrides },
         // The user's own categories and accounts help the LLM and the local rules place words.
         () => ({
-          customCategories: ledger
-            .categories()
+          customCategories: books!
+            .book(voiceLedger.bookId)
+            .ledger.categories()
             .filter((c) => !c.preset && !c.hidden)
             .map(({ name, type }) => ({ name, type })),
-          accounts: ledger.accounts().map((a) => a.name),
+          accounts: books!
+            .book(voiceLedger.bookId)
+            .ledger.accounts()
+            .map((a) => a.name),
         }),
         { modelDir: activeModelDir, engine: (modelDir) => localEngines.engine(modelDir) },
       ),
   });
   const stopWatchingSettings = settings.onChange(() => voice.reconfigure());
-  const dispatch = createDispatch(
-    createHandlers({
-      ledger,
-      history,
-      voice,
-      appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath, readOnly: ledger.readOnly }),
-      settings,
-      backups,
-      ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
-      ...(options.windowAction ? { windowAction: options.windowAction } : {}),
-      ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
-      models,
-      sync,
-      ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
-      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
-      ...(options.chooseOpenPath ? { chooseOpenPath: options.chooseOpenPath } : {}),
-    }),
-    log,
-  );
-  // Not in the tools' cores that never sync: only where a remote was set up does this do anything.
-  sync.start();
+  const bookCommands = {
+    listing: () => books!.listing(),
+    create: (name: string, switchTo: boolean) => books!.create(name, switchTo),
+    rename: (id: string, name: string) => books!.rename(id, name),
+    archive: (id: string, archived: boolean) => books!.archive(id, archived),
+    switchTo: (id: string) => books!.switchTo(id),
+  };
+  // One handler map per open book, made when first used: the commands run against the current book.
+  const handlerMaps = new Map<string, Handlers>();
+  const handlersFor = (book: Book): Handlers => {
+    let handlers = handlerMaps.get(book.id);
+    if (!handlers) {
+      handlers = createHandlers({
+        ledger: book.ledger,
+        history: book.history,
+        voice,
+        appInfo: () => ({ version: options.version, dataDir: options.dataDir, databasePath: book.databasePath, readOnly: book.ledger.readOnly }),
+        settings,
+        backups: book.backups,
+        ...(options.listMicrophones ? { listMicrophones: options.listMicrophones } : {}),
+        ...(options.windowAction ? { windowAction: options.windowAction } : {}),
+        ...(options.hotkeyStatus ? { hotkeyStatus: options.hotkeyStatus } : {}),
+        models,
+        sync: book.sync,
+        books: bookCommands,
+        ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+        ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
+        ...(options.chooseOpenPath ? { chooseOpenPath: options.chooseOpenPath } : {}),
+      });
+      handlerMaps.set(book.id, handlers);
+    }
+    return handlers;
+  };
+  const dispatch = createDispatch(() => handlersFor(current()), log);
   // Credit cards due within three days: told once per card and due date, at start and hourly
   // after (a computer left on over the due day hears of it too).
-  const remindCards = () => {
-    if (ledger.readOnly) return;
+  function remindCards(): void {
+    const ledger = books?.current.ledger;
+    if (!ledger || ledger.readOnly) return;
     try {
       for (const r of ledger.cardReminders(3)) options.notify?.({ title: '信用卡还款提醒', body: cardReminderText(r) });
     } catch (err) {
       log('card reminders failed', err);
     }
-  };
+  }
   remindCards();
   const cardTimer = setInterval(remindCards, 3_600_000);
   cardTimer.unref();
   return {
     dispatch,
-    ledger,
-    history,
-    backups,
-    sync,
+    get ledger() {
+      return current().ledger;
+    },
+    get history() {
+      return current().history;
+    },
+    get backups() {
+      return current().backups;
+    },
+    get sync() {
+      return current().sync;
+    },
+    books: bookCommands,
+    book: (id: string) => books!.book(id),
     settings,
     voice,
     emit,
@@ -227,14 +309,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       stopWatchingSettings();
       stopWatchingModels();
       await voice.dispose();
-      await sync.dispose();
       // Downloads stop before the engine goes: a smoke decode may still be loading a model.
       await models.dispose();
       await localEngines.dispose();
-      // A backup in progress reads through the ledger's connection: let it finish first.
-      await backups.dispose();
+      await books!.dispose();
       listeners.clear();
-      ledger.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppEvent } from '../events';
 import { appSchemas, type AppOutputs } from './app';
 import { backupSchemas, type BackupOutputs } from './backups';
+import { bookSchemas, type BookOutputs } from './books';
 import { ledgerSchemas, type LedgerOutputs } from './ledger';
 import { modelSchemas, type ModelOutputs } from './models';
 import type { CommandName } from './names';
@@ -19,9 +20,10 @@ export const commandSchemas = {
   ...backupSchemas,
   ...modelSchemas,
   ...syncSchemas,
+  ...bookSchemas,
 } satisfies Record<CommandName, z.ZodType>;
 
-export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs & SyncOutputs;
+export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs & SyncOutputs & BookOutputs;
 
 export type CommandInput<K extends CommandName> = z.input<(typeof commandSchemas)[K]>;
 export type ParsedInput<K extends CommandName> = z.output<(typeof commandSchemas)[K]>;
@@ -44,6 +46,7 @@ export type SuikoujiApi = {
 
 export type { AppInfo } from './app';
 export type { BackupInfo, BackupListing } from './backups';
+export type { BookInfo, BookListing } from './books';
 export type { CategoryTotal, MonthSummary, Page } from './ledger';
 export type { ModelEvent, ModelInfo, ModelListing, ModelProgress, ModelState } from './models';
 export type { SyncDevice, SyncError, SyncRemoteInfo, SyncSetup, SyncStatus, SyncTestResult } from './sync';

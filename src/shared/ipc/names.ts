@@ -2,6 +2,7 @@
 // bundle does not pull in zod. Each area lists its commands in its own *.names.ts file.
 import { APP_COMMANDS } from './app.names';
 import { BACKUP_COMMANDS } from './backups.names';
+import { BOOK_COMMANDS } from './books.names';
 import { LEDGER_COMMANDS } from './ledger.names';
 import { MODEL_COMMANDS } from './models.names';
 import { SYNC_COMMANDS } from './sync.names';
@@ -17,6 +18,7 @@ export const COMMAND_NAMES = [
   ...BACKUP_COMMANDS,
   ...MODEL_COMMANDS,
   ...SYNC_COMMANDS,
+  ...BOOK_COMMANDS,
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -4,6 +4,7 @@ import { COMMAND_NAMES, type CommandName } from '@shared/ipc/names';
 import { LedgerNotFoundError, LedgerValidationError } from '../ledger/index';
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers';
 import { createBackupHandlers, type BackupHandlerDeps } from './backup-handlers';
+import { createBookHandlers, type BookHandlerDeps } from './book-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
 import { createModelHandlers, type ModelHandlerDeps } from './model-handlers';
 import { createSyncHandlers, type SyncHandlerDeps } from './sync-handlers';
@@ -11,7 +12,13 @@ import { CommandError, type Handlers } from './types';
 import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
 
 /** What the handlers need; the Electron shell and the e2e bridge both build one of these. */
-export type HandlerDeps = AppHandlerDeps & LedgerHandlerDeps & VoiceHandlerDeps & BackupHandlerDeps & ModelHandlerDeps & SyncHandlerDeps;
+export type HandlerDeps = AppHandlerDeps &
+  LedgerHandlerDeps &
+  VoiceHandlerDeps &
+  BackupHandlerDeps &
+  ModelHandlerDeps &
+  SyncHandlerDeps &
+  BookHandlerDeps;
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
@@ -21,6 +28,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createBackupHandlers(deps),
     ...createModelHandlers(deps),
     ...createSyncHandlers(deps),
+    ...createBookHandlers(deps),
   };
 }
 
@@ -42,7 +50,9 @@ function describeIssues(error: z.ZodError): string {
  * zod schema are rejected here, before any handler runs; handler failures become error
  * results instead of crossing the boundary as exceptions.
  */
-export function createDispatch(handlers: Handlers, log: (message: string, err: unknown) => void = () => {}): Dispatch {
+export function createDispatch(handlers: Handlers | (() => Handlers), log: (message: string, err: unknown) => void = () => {}): Dispatch {
+  // A getter: with several books, the commands run against the book that is current now.
+  const current = typeof handlers === 'function' ? handlers : () => handlers;
   return async (name, input) => {
     if (!isCommandName(name)) {
       return { ok: false, error: { code: 'unknown_command', message: `未知的命令：${String(name).slice(0, 40)}` } };
@@ -52,7 +62,7 @@ export function createDispatch(handlers: Handlers, log: (message: string, err: u
       return { ok: false, error: { code: 'validation_failed', message: `输入无效（${describeIssues(parsed.error)}）` } };
     }
     try {
-      const handler = handlers[name] as (input: unknown) => unknown;
+      const handler = current()[name] as (input: unknown) => unknown;
       return { ok: true, value: await handler(parsed.data) };
     } catch (err) {
       if (err instanceof CommandError || err instanceof LedgerValidationError || err instanceof LedgerNotFoundError) {
