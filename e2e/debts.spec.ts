@@ -72,9 +72,12 @@ test('a refund linked to its expense in 明细, relinked in the editor; 统计 n
   await sayAndConfirm(app, '淘宝买鞋那笔退了三百');
 
   await go(page, 'ledger');
-  const refundRow = page.getByRole('option').filter({ hasText: /退款 · \d+月\d+日淘宝买鞋 ¥500/ });
+  const refundRow = page
+    .getByRole('listbox', { name: '明细列表' })
+    .getByRole('option')
+    .filter({ hasText: /退款 · \d+月\d+日淘宝买鞋 ¥500/ });
   await expect(refundRow).toHaveCount(1);
-  await expect(page.getByRole('option').filter({ hasText: '待报销' })).toHaveCount(1);
+  await expect(page.getByRole('listbox', { name: '明细列表' }).getByRole('option').filter({ hasText: '待报销' })).toHaveCount(1);
   await screenshots(page, 'refund-linked');
 
   await refundRow.getByRole('button', { name: /^编辑/ }).click();
@@ -83,7 +86,12 @@ test('a refund linked to its expense in 明细, relinked in the editor; 统计 n
   await expect(picker.locator('option', { hasText: '买衣服' })).toHaveCount(1);
   await picker.selectOption({ label: (await picker.locator('option', { hasText: '买衣服' }).textContent())!.trim() });
   await editor.getByRole('button', { name: '保存' }).click();
-  await expect(page.getByRole('option').filter({ hasText: /退款 · \d+月\d+日买衣服 ¥400/ })).toHaveCount(1);
+  await expect(
+    page
+      .getByRole('listbox', { name: '明细列表' })
+      .getByRole('option')
+      .filter({ hasText: /退款 · \d+月\d+日买衣服 ¥400/ }),
+  ).toHaveCount(1);
   const coat = app.ledger.list({}).rows.find((r) => r.description.includes('衣服'))!;
   expect(app.ledger.list({}).rows.find((r) => r.flow === 'refund')).toMatchObject({ refundOf: coat.id, category: coat.category });
 

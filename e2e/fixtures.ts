@@ -195,11 +195,13 @@ export const test = base.extend<{ app: AppHarness; appOptions: AppHarnessOptions
       });
     }
     const { core, bridge, windowActions, notifications, dialogs } = await bootApp(dataDir, appOptions.sync ? { sync: appOptions.sync } : {});
-    const { ledger } = core;
     const pages: Page[] = [];
     const harness: AppHarness = {
       page: undefined as unknown as Page,
-      ledger,
+      // The current book's: a test that switches books reads the one it switched to.
+      get ledger() {
+        return core.ledger;
+      },
       core,
       bridge,
       dataDir,

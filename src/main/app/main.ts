@@ -6,6 +6,7 @@ import type { AppEvent } from '@shared/events';
 import type { VoiceState } from '@shared/domain';
 import type { WindowAction } from '@shared/ipc/app';
 import type { ExportFormat } from '@shared/ipc/ledger';
+import type { BookListing } from '@shared/ipc/books';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '@shared/ipc/names';
 import type { HotkeyStatus } from '@shared/ipc/app-settings';
 import type { VoiceSnapshot } from '@shared/ipc/index';
@@ -14,7 +15,7 @@ import { listInputDevices } from '@core/audio/index';
 import { registerPushToTalk, type GlobalHotkey } from './hotkey';
 import { appPaths } from './pure/app-paths';
 import { exportDialogOptions, importDialogOptions, withExportExtension } from './pure/file-dialogs';
-import { appMenuTemplate } from './pure/menus';
+import { appMenuTemplate, type TrayStatus } from './pure/menus';
 import { createUrlPolicy } from './pure/url-policy';
 import { createSafeStorageBox } from './secret-box';
 import { hardenApp } from './security';
@@ -103,6 +104,10 @@ async function toggleVoice(): Promise<void> {
     windows?.showMain('session');
     await command('voiceStart', {});
   }
+}
+
+function trayBooks(listing: BookListing): TrayStatus['books'] {
+  return { current: listing.current, open: listing.books.filter((b) => !b.archived).map(({ id, name }) => ({ id, name })) };
 }
 
 /** Set by a hotkey press until its drafts arrive: they need a window to be confirmed in. */
@@ -207,6 +212,7 @@ async function start(): Promise<void> {
   core.onEvent(broadcast);
   core.onEvent((event) => {
     if (event.channel === 'voice' && event.event.type === 'stateChanged') followVoice(event.event.state);
+    if (event.channel === 'books') tray?.update({ books: trayBooks(event.event.listing) });
   });
   ipcMain.handle(INVOKE_CHANNEL, (event, name: unknown, input: unknown) => {
     if (!isTrustedSender(event)) return { ok: false, error: { code: 'forbidden', message: '拒绝来自未知页面的请求' } };
@@ -225,7 +231,9 @@ async function start(): Promise<void> {
       ...menuActions,
       toggleVoice: () => void toggleVoice(),
       showMain: () => windows?.showMain(),
+      switchBook: (id) => void command('switchBook', { id }),
     });
+    tray.update({ books: trayBooks(core.books.listing()) });
   } catch (err) {
     // Some Linux desktops have no status area; the app still works from its window.
     log('tray unavailable', err);

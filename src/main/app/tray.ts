@@ -20,7 +20,8 @@ export class AppTray {
 
   update(status: Partial<TrayStatus>): void {
     const next = { ...this.status, ...status };
-    if (next.voiceActive === this.status.voiceActive && next.voiceAvailable === this.status.voiceAvailable) return;
+    if (next.voiceActive === this.status.voiceActive && next.voiceAvailable === this.status.voiceAvailable && next.books === this.status.books)
+      return;
     this.status = next;
     this.render();
   }

@@ -118,3 +118,40 @@ describe('the main window', () => {
     expect(fake.inputsOf('undo')).toHaveLength(2);
   });
 });
+
+describe('books (账本) in the window', () => {
+  it('the sidebar switches the book; the title, 首页 and every page follow, also when the tray switched it', async () => {
+    fake.books.books.push({ id: 'b-0000000000000001', name: '旅行', createdAt: '2026-02-01T00:00:00.000Z', archived: false });
+    fake.books.books.push({ id: 'b-0000000000000002', name: '旧生意', createdAt: '2026-02-01T00:00:00.000Z', archived: true });
+    render(App);
+    const select = (await screen.findByRole('combobox', { name: '当前账本' })) as HTMLSelectElement;
+    // Archived books are not offered.
+    expect([...select.options].map((o) => o.textContent)).toEqual(['我的账本', '旅行']);
+    await vi.waitFor(() => expect(document.title).toBe('随口记 — 我的账本'));
+    expect(screen.getByTestId('home-book').textContent).toBe('我的账本');
+    const loads = fake.inputsOf('monthSummary').length;
+
+    await fireEvent.change(select, { target: { value: 'b-0000000000000001' } });
+    await vi.waitFor(() => expect(document.title).toBe('随口记 — 旅行'));
+    expect(fake.inputsOf('switchBook')).toEqual([{ id: 'b-0000000000000001' }]);
+    expect(screen.getByTestId('home-book').textContent).toBe('旅行');
+    // 首页 started again from the new book's figures.
+    await vi.waitFor(() => expect(fake.inputsOf('monthSummary').length).toBeGreaterThan(loads));
+
+    // The tray switched back: main tells the window.
+    fake.books = { ...fake.books, current: 'main' };
+    fake.emit({ channel: 'books', event: { type: 'changed', listing: structuredClone(fake.books) } });
+    await vi.waitFor(() => expect(document.title).toBe('随口记 — 我的账本'));
+    expect(select.value).toBe('main');
+  });
+
+  it('a refused switch says why and the switcher stays on the current book', async () => {
+    fake.books.books.push({ id: 'b-0000000000000001', name: '坏的', createdAt: '2026-02-01T00:00:00.000Z', archived: false });
+    render(App);
+    const select = (await screen.findByRole('combobox', { name: '当前账本' })) as HTMLSelectElement;
+    fake.failNext('switchBook', { code: 'book_unusable', message: '无法打开账本「坏的」：文件已损坏' });
+    await fireEvent.change(select, { target: { value: 'b-0000000000000001' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('无法打开账本「坏的」：文件已损坏');
+    expect(select.value).toBe('main');
+  });
+});

@@ -1,5 +1,6 @@
 import { buildApi } from '@shared/api-shape';
 import { DEFAULT_ACCOUNT, PRESET_CATEGORIES } from '@shared/categories';
+import type { BookListing } from '@shared/ipc/books';
 import type { TransactionRow, TransactionType } from '@shared/domain';
 import type { AppEvent } from '@shared/events';
 import type { CommandInput, CommandName, CommandOutputs, IpcError, IpcResult, SuikoujiApi } from '@shared/ipc/index';
@@ -97,6 +98,8 @@ export class FakeLedgerApi {
   sync: SyncStatus = { ...SYNC_OFF };
   /** The folder the sync folder picker answers with; null: the user closes it. */
   syncFolder: string | null = null;
+  /** The books: one until a test or createBook adds more. Switching keeps the rows (main's books are tested there). */
+  books: BookListing = { current: 'main', books: [{ id: 'main', name: '我的账本', createdAt: '2026-01-01T00:00:00.000Z', archived: false }] };
   /** Every command the page sent, with its input as it crossed the (cloning) transport. */
   calls: { name: CommandName; input: unknown }[] = [];
   readonly api: SuikoujiApi;
@@ -415,5 +418,33 @@ export class FakeLedgerApi {
     },
     syncStop: () => (this.sync = { ...SYNC_OFF, deviceId: this.sync.deviceId, deviceName: this.sync.deviceName }),
     syncChooseFolder: () => ({ path: this.syncFolder }),
+
+    listBooks: () => this.books,
+    createBook: ({ name, switchTo }) => {
+      if (this.books.books.some((b) => b.name === name)) throw new Error(`FakeLedgerApi: a book named ${name} exists`);
+      const id = `b-${String(this.books.books.length).padStart(16, '0')}`;
+      this.books = {
+        current: switchTo ? id : this.books.current,
+        books: [...this.books.books, { id, name, createdAt: new Date().toISOString(), archived: false }],
+      };
+      return this.#booksChanged();
+    },
+    renameBook: ({ id, name }) => {
+      this.books = { ...this.books, books: this.books.books.map((b) => (b.id === id ? { ...b, name } : b)) };
+      return this.#booksChanged();
+    },
+    archiveBook: ({ id, archived }) => {
+      this.books = { ...this.books, books: this.books.books.map((b) => (b.id === id ? { ...b, archived } : b)) };
+      return this.#booksChanged();
+    },
+    switchBook: ({ id }) => {
+      this.books = { ...this.books, current: id };
+      return this.#booksChanged();
+    },
   };
+
+  #booksChanged(): BookListing {
+    this.emit({ channel: 'books', event: { type: 'changed', listing: structuredClone(this.books) } });
+    return this.books;
+  }
 }

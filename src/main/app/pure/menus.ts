@@ -3,7 +3,8 @@
 
 export interface MenuItemSpec {
   label?: string;
-  type?: 'normal' | 'separator' | 'submenu';
+  type?: 'normal' | 'separator' | 'submenu' | 'radio';
+  checked?: boolean;
   role?: string;
   accelerator?: string;
   enabled?: boolean;
@@ -19,6 +20,8 @@ export interface TrayActions {
   showMain(): void;
   openSettings(): void;
   quit(): void;
+  /** The 账本 submenu: make this book the current one. */
+  switchBook(id: string): void;
 }
 
 export interface TrayStatus {
@@ -26,6 +29,8 @@ export interface TrayStatus {
   voiceActive: boolean;
   /** The voice session could not be created (e.g. no ledger): voice items are disabled. */
   voiceAvailable: boolean;
+  /** The books the user can switch to (archived ones left out) and the current one. */
+  books?: { current: string; open: { id: string; name: string }[] };
 }
 
 export function trayMenuTemplate(status: TrayStatus, actions: TrayActions): MenuItemSpec[] {
@@ -34,6 +39,22 @@ export function trayMenuTemplate(status: TrayStatus, actions: TrayActions): Menu
     { label: '快速记账…', click: actions.quickEntry },
     { label: status.voiceActive ? '停止语音' : '开始语音', enabled: status.voiceAvailable, click: actions.toggleVoice },
     { type: 'separator' },
+    // One book needs no menu; with several, the tray switches like the sidebar.
+    ...(status.books && status.books.open.length > 1
+      ? [
+          {
+            label: `账本：${status.books.open.find((b) => b.id === status.books!.current)?.name ?? ''}`,
+            type: 'submenu',
+            submenu: status.books.open.map((b) => ({
+              label: b.name,
+              type: 'radio',
+              checked: b.id === status.books!.current,
+              click: () => actions.switchBook(b.id),
+            })),
+          } satisfies MenuItemSpec,
+          { type: 'separator' } satisfies MenuItemSpec,
+        ]
+      : []),
     { label: '打开主窗口', click: actions.showMain },
     { label: '设置', click: actions.openSettings },
     { type: 'separator' },

@@ -125,6 +125,7 @@ describe('menus', () => {
     showMain: () => calls.push('main'),
     openSettings: () => calls.push('settings'),
     quit: () => calls.push('quit'),
+    switchBook: (id: string) => calls.push(`book ${id}`),
   };
   const flat = (items: MenuItemSpec[]): MenuItemSpec[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
 
@@ -138,6 +139,37 @@ describe('menus', () => {
     calls.length = 0;
     for (const item of idle) item.click?.();
     expect(calls).toEqual(['new', 'quick', 'toggle', 'main', 'settings', 'quit']);
+  });
+
+  it('tray: a 账本 submenu once there are two books, the current one checked; a click switches', () => {
+    const one = trayMenuTemplate(
+      { voiceActive: false, voiceAvailable: true, books: { current: 'main', open: [{ id: 'main', name: '家庭' }] } },
+      actions,
+    );
+    expect(one.some((i) => i.label?.startsWith('账本'))).toBe(false);
+    const two = trayMenuTemplate(
+      {
+        voiceActive: false,
+        voiceAvailable: true,
+        books: {
+          current: 'b-1',
+          open: [
+            { id: 'main', name: '家庭' },
+            { id: 'b-1', name: '旅行' },
+          ],
+        },
+      },
+      actions,
+    );
+    const menu = two.find((i) => i.label?.startsWith('账本'))!;
+    expect(menu.label).toBe('账本：旅行');
+    expect(menu.submenu!.map((i) => [i.label, i.type, i.checked])).toEqual([
+      ['家庭', 'radio', false],
+      ['旅行', 'radio', true],
+    ]);
+    calls.length = 0;
+    menu.submenu![0]!.click!();
+    expect(calls).toEqual(['book main']);
   });
 
   it('app menu: standard edit shortcuts everywhere, app menu first on macOS only', () => {

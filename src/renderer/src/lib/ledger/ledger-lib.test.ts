@@ -149,7 +149,9 @@ describe('rows with money flows in the list', () => {
     expect(rowFen({ type: 'TRANSFER', amountFen: 500_00 })).toBe('500');
     expect(rowTag({ flow: 'lend', person: '小李' })).toBe('借给小李');
     expect(rowTag({ flow: 'refund' })).toBe('退款');
-    expect(rowTag({ flow: 'refund', refundTarget: { date: '2026-02-01', description: '淘宝买鞋', amountFen: 500_00 } })).toBe('退款 · 2月1日淘宝买鞋 ¥500');
+    expect(rowTag({ flow: 'refund', refundTarget: { date: '2026-02-01', description: '淘宝买鞋', amountFen: 500_00 } })).toBe(
+      '退款 · 2月1日淘宝买鞋 ¥500',
+    );
     expect(rowTag({ reimbursable: true })).toBe('待报销');
     expect(rowTag({ reimbursable: true, reimbursedBy: 'x' })).toBe('已报销');
     expect(rowTag({})).toBeNull();
