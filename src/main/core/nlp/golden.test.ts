@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { judge, type GoldenCase } from './golden-judge';
 import { answerRequest } from './protocol';
 
-// Copies of ../shared/golden/nlp.jsonl and split.jsonl (the acceptance cases) plus our own corpora
-// in the same format (corpus-hardening.jsonl: other words for the same kinds of sentence;
+// Copies of ../shared/golden/nlp.jsonl, split.jsonl and asr-style.jsonl (the acceptance cases)
+// plus our own corpora in the same format (corpus-hardening.jsonl: other words for the same kinds
+// of sentence;
 // corpus-split.jsonl: utterances of several items, and of one that looks like several;
 // corpus-correct-relative.jsonl: corrections by a difference, 加10块, 多算了3块;
 // corpus-query.jsonl: questions about spending and budgets, and words that are neither;
 // corpus-money-flow.jsonl: lending, borrowing, paying back, refunds and reimbursements, and words
 // that look like them and are not; corpus-recurrence-tags.jsonl: repeating rules and tags, and
-// sentences with neither), so CI on a fresh machine grades the same cases.
+// sentences with neither; corpus-asr-style.jsonl: text as a recognizer writes it, 块九 before
+// another word, a category implied by the object or by verb and object around the amount, an
+// unpriced last item, and near-misses), so CI on a fresh machine grades the same cases.
 function load(name: string): GoldenCase[] {
   const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
   return text
@@ -29,6 +32,8 @@ for (const file of [
   'corpus-query.jsonl',
   'corpus-money-flow.jsonl',
   'corpus-recurrence-tags.jsonl',
+  'golden-asr-style.jsonl',
+  'corpus-asr-style.jsonl',
 ]) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);

@@ -20,6 +20,7 @@ import { findNumberedNames, withoutNameNumerals } from './people';
 import { findRecurrences, type RecurrenceMention } from './recurrence';
 import { findTags, type TagMention } from './tags';
 import { readTypeWords } from './transaction-type';
+import { joinVerbObject, verbObjectGap } from './verb-object';
 
 export interface ParsedItem {
   amount: number | null;
@@ -74,8 +75,9 @@ export function withoutDenied(text: string, amounts: AmountMention[]): AmountMen
 }
 
 /** Type and category of one item's words. */
-export function readItem(words: string, customCategories: readonly CategoryRef[]): { type: TransactionType; category: string | null } {
-  const typeWords = readTypeWords(words);
+export function readItem(itemWords: string, customCategories: readonly CategoryRef[]): { type: TransactionType; category: string | null } {
+  const typeWords = readTypeWords(itemWords);
+  const words = joinVerbObject(itemWords);
   if (typeWords.type === 'TRANSFER') return { type: 'TRANSFER', category: typeWords.category };
   if (typeWords.type !== null) {
     if (typeWords.category) return { type: typeWords.type, category: typeWords.category };
@@ -163,7 +165,9 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   const itemText = text.slice(start, end);
   const own: Span[] = [...(amount ? [withPayingVerb(text, amount)] : []), ...(account ? [account] : [])];
   const itemSpans = [...draft.claimed, ...own].filter((s) => overlaps(s, start, end));
-  const description = describe(itemText, shifted(itemSpans, start));
+  // 加了两百的油 is 加油: what splits verb and object is no word of the item.
+  const joint = amount && overlaps(amount, start, end) ? verbObjectGap(text, amount) : null;
+  const description = describe(itemText, shifted(joint ? [...itemSpans, joint] : itemSpans, start));
   const value = amount && !amount.negative ? amount.value : null;
   if (value === null && description === '') return null;
 
@@ -172,7 +176,7 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单), nor is a tag (标签聚餐).
   const inside = account !== null && account.start >= start && account.end <= end;
   const notWords = [...(inside ? [account] : []), ...draft.tags.filter((t) => overlaps(t, start, end))];
-  const itemWords = cutSpans(itemText, shifted(notWords, start));
+  const itemWords = cutSpans(itemText, shifted(joint ? [...notWords, joint] : notWords, start));
   const flow = readMoneyFlow(maskSpans(itemText, shifted(itemSpans, start), MASK), customCategories);
   const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);
   return {

@@ -6,7 +6,8 @@
 // most one paid amount (paid-amounts.ts has dropped ranges, amounts taken back and totals of the
 // items before). Pieces without an amount then join a neighbour: a date or filler joins the next
 // piece, a bare amount (花了30) the words before it; words without an amount (打车) are an item
-// of their own only after 还有/另外, between two items, before an amount said for each
+// of their own only after 还有/另外, between two items, last after 然后/再 (打车二十三然后坐地铁:
+// what was done next, its amount not said), before an amount said for each
 // (午饭和晚饭都是35) or with 也是 (晚饭也是: the amount before), else context of a neighbour.
 // A day said once holds for the items after it. When one item is left, the answer is exactly
 // today's single parse (parse.ts firstItem).
@@ -38,6 +39,7 @@ import { reimbursableMarkAt } from './money-flow';
 import { paidAmounts, type PaidAmounts } from './paid-amounts';
 import type { TagMention } from './tags';
 import { withoutNameNumerals } from './people';
+import { objectEnd } from './verb-object';
 import { buildItem, firstItem, readItem, readSpans, withoutDenied, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
 
 export interface SplitUtterance {
@@ -153,7 +155,8 @@ function findEachAmounts(text: string, paid: readonly AmountMention[], breaks: B
 
 /** Where one item ends and the next begins when no separator stands between their amounts. */
 function cutAfter(text: string, amount: AmountMention, limit: number, claims: Claims, tags: readonly TagMention[]): number {
-  let at = amount.end;
+  // 加了两百的油洗车三十: the object of the verb before the amount comes after it.
+  let at = Math.min(limit, objectEnd(text, amount) ?? amount.end);
   while (at < limit && PARTICLES.has(text[at]!)) at++;
   // 打车八十可以报销吃饭三十, 打车八十标签出差吃饭三十: whether it is paid back and its tags are
   // said after the amount they are said of.
@@ -328,8 +331,9 @@ function joinPieces(
     const next = joined[i + 1]!;
     if (joined[i]!.amount === null) joined[i]!.shares = next.amount && each.has(next.amount) ? next.amount : next.shares;
   }
-  // Words without an amount: an item after 还有/另外, between two items, sharing an amount said
-  // for each, or taking the amount before (晚饭也是); else they join a neighbour.
+  // Words without an amount: an item after 还有/另外, between two items, last after 然后/再 (打车
+  // 二十三然后坐地铁), sharing an amount said for each, or taking the amount before (晚饭也是);
+  // else they join a neighbour.
   const items: Piece[] = [];
   for (let i = 0; i < joined.length; i++) {
     const p = joined[i]!;
@@ -342,9 +346,10 @@ function joinPieces(
     const named = () => readItem(text.slice(p.start, p.end), customCategories).category !== null;
     const strong = LEAD[p.lead] >= STRONG || (next !== undefined && LEAD[next.lead] >= STRONG);
     const between = prev !== undefined && p.end <= lastPaid;
+    const last = next === undefined && prev?.amount != null && LEAD[p.lead] >= LEAD.sequence;
     // 打车还有吃饭一共花了八十: a total right after the words is their amount too.
     const totalled = next?.amount != null && totals.has(next.amount);
-    if ((p.same && prev?.amount) || ((strong || between || p.shares) && !totalled && named())) {
+    if ((p.same && prev?.amount) || ((strong || between || last || p.shares) && !totalled && named())) {
       p.item = true;
       items.push(p);
     } else if (prev) absorb(prev, p);
