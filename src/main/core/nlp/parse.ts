@@ -14,7 +14,7 @@ import { FLOWER_BEFORE, NOT_PAID, PAYING_VERBS } from './lexicon/amounts';
 import { ITEM_SEPARATORS } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
 import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
-import { coverage, cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
+import { cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
 import { findNumberedNames, withoutNameNumerals } from './people';
 import { findRecurrences, type RecurrenceMention } from './recurrence';
@@ -124,16 +124,21 @@ export interface UtteranceSpans {
 
 export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
   const text = normalizeText(rawText);
-  const dates = findDates(text, now);
   const recurrences = findRecurrences(text);
+  // 每周一次: the 周一 inside a rule that fixes no day names no day.
+  const dates = findDates(text, now).filter((d) => !recurrences.some((r) => d.start >= r.start && d.end <= r.end && !fixesDay(r)));
   const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences];
   const names = findNumberedNames(text);
   const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));
-  const tags = findTags(text, coverage(text.length, [...claimed, ...mentioned]));
+  const tags = findTags(text, [...claimed, ...mentioned]);
   claimed.push(...tags);
   // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
   return { text, dates, claimed, recurrences, tags, names, mentioned, amounts, account: findAccount(text) };
+}
+
+function fixesDay({ recurrence }: RecurrenceMention): boolean {
+  return recurrence.day !== undefined || recurrence.month !== undefined;
 }
 
 /** One item's place in the utterance and what the whole utterance says about it. */
@@ -172,10 +177,11 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   if (value === null && description === '') return null;
 
   const recurrence = draft.recurrences.find((r) => overlaps(r, start, end))?.recurrence;
-  const tags = [...new Set(draft.tags.filter((t) => overlaps(t, start, end)).flatMap((t) => t.tags))];
+  const tagged = draft.tags.length === 0 ? [] : draft.tags.filter((t) => overlaps(t, start, end));
+  const tags = tagged.length === 0 ? undefined : [...new Set(tagged.flatMap((t) => t.tags))];
   // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单), nor is a tag (标签聚餐).
   const inside = account !== null && account.start >= start && account.end <= end;
-  const notWords = [...(inside ? [account] : []), ...draft.tags.filter((t) => overlaps(t, start, end))];
+  const notWords = [...(inside ? [account] : []), ...tagged];
   const itemWords = cutSpans(itemText, shifted(joint ? [...notWords, joint] : notWords, start));
   const flow = readMoneyFlow(maskSpans(itemText, shifted(itemSpans, start), MASK), customCategories);
   const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);

@@ -2,7 +2,7 @@
 // 每个月五号 → every month on the 5th, 每个月月底 → on its last day (-1), 每年三月 → every year in
 // March. Only these words make a rule: 每人, 每个, 每次 are prices, and 上个月五号 is one day.
 import type { SpokenRecurrence } from '@shared/domain';
-import { EVERY_DAY, EVERY_MONTH, EVERY_WEEK, EVERY_YEAR, MONTH_END } from './lexicon/recurrence';
+import { EVERY_DAY, EVERY_MONTH, EVERY_WEEK, EVERY_YEAR, MONTH_END, ONCE } from './lexicon/recurrence';
 import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';
 import { parseNumeral } from './numbers';
@@ -15,12 +15,12 @@ const NUM = '(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})';
 // 每周一次, 每周三次, 每周五十: a count or an amount, not a weekday.
 const WEEKDAY = '[一二三四五六日天1-7](?![零〇一二两三四五六七八九十百千万\\d次趟回遍])';
 const RULE = new RegExp(
-  [
+  `(?:${[
     `(?<day>${anyOf(EVERY_DAY)})`,
     `(?<week>${anyOf(EVERY_WEEK)})(?<weekday>${WEEKDAY})?`,
     `(?<month>${anyOf(EVERY_MONTH)})的?(?:(?<monthDay>${NUM})[号日]|(?<monthEnd>${anyOf(MONTH_END)}))?`,
     `(?<year>${anyOf(EVERY_YEAR)})的?(?:(?<yearMonth>${NUM})月份?(?:(?<yearDay>${NUM})[号日])?)?`,
-  ].join('|'),
+  ].join('|')})${anyOf(ONCE)}?`,
   'g',
 );
 

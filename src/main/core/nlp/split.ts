@@ -37,8 +37,8 @@ import { coverage, type Span } from './normalize';
 import { findListNumbers } from './numbering';
 import { reimbursableMarkAt } from './money-flow';
 import { paidAmounts, type PaidAmounts } from './paid-amounts';
-import type { TagMention } from './tags';
 import { withoutNameNumerals } from './people';
+import type { TagMention } from './tags';
 import { objectEnd } from './verb-object';
 import { buildItem, firstItem, readItem, readSpans, withoutDenied, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
 

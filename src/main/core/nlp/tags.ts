@@ -5,7 +5,7 @@ import { matchCategoryWord } from '../categories/index';
 import { ADDING_CONNECTIVES, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
 import { AFTER_TAG, NOT_TAG_AFTER, TAG_JOINERS, TAG_NAMING, TAG_NOUNS, TAG_VERBS } from './lexicon/tags';
 import { anyOf } from './lexicon/words';
-import { isPunctuation, type Span } from './normalize';
+import { coverage, isPunctuation, type Span } from './normalize';
 
 export interface TagMention extends Span {
   tags: string[];
@@ -63,11 +63,12 @@ function before(text: string, covered: Uint8Array, mark: RegExpExecArray): TagMe
 }
 
 /**
- * Every tag mention in normalized text, in order. `covered` marks what other extractors claimed
+ * Every tag mention in normalized text, in order. `claimed` are what other extractors found
  * (amounts, dates): no tag's words.
  */
-export function findTags(text: string, covered: Uint8Array): TagMention[] {
+export function findTags(text: string, claimed: readonly Span[]): TagMention[] {
   if (!text.includes('#') && !TAG_NOUNS.some((w) => text.includes(w))) return [];
+  const covered = coverage(text.length, claimed);
   const found: TagMention[] = [];
   MARK.lastIndex = 0;
   for (let m = MARK.exec(text); m !== null; m = MARK.exec(text)) {

@@ -9,3 +9,6 @@ export const EVERY_YEAR = words('每一年 每年');
 
 /** 每个月月底, 每月末, 每个月的最后一天: after EVERY_MONTH, its last day. */
 export const MONTH_END = words('最后一天 月底 月末 底 末');
+
+/** 每周一次, 每月一回: once in each period, part of the rule. */
+export const ONCE = words('一次 一回');
