@@ -55,7 +55,7 @@ export const EXPENSE_CATEGORY_WORDS: CategoryWords = {
     电玩 抓娃娃 娃娃机 麻将 棋牌 打牌 足浴 采耳 搓澡 大会员 手游 抽卡 漫展 steam 看演出 听音乐会 livehouse 游乐场 动物园 水族馆
     博物馆 电影 看电影 电影票 ktv 唱歌 唱k 游戏 游戏充值 演唱会 音乐会 话剧 演出 展览 健身 健身房 游泳 打球 篮球 羽毛球
     乒乓球 台球 保龄球 酒吧 网吧 桌游 剧本杀 密室 密室逃脱 视频会员 爱奇艺 腾讯视频 优酷 网易云 会员 洗脚 足疗 按摩 推拿 洗浴 洗澡
-    桑拿 汗蒸 spa 泡温泉 温泉 游乐园 迪士尼 门票 玩 滑雪 蹦迪 溜冰 滑冰 泡澡
+    桑拿 汗蒸 spa 泡温泉 温泉 游乐园 迪士尼 门票 玩 滑雪 蹦迪 溜冰 滑冰 泡澡 泡脚
   `),
   医疗: words(`
     医生 急诊 化验 拍片 ct 彩超 b超 核磁 药品 药膏 创可贴 口罩 维生素 保健品 中医 针灸 挂水 牙科 正畸 矫正牙齿 心理咨询 感冒 发烧
@@ -99,5 +99,5 @@ export const INCOME_CATEGORY_WORDS: CategoryWords = {
  */
 export const VERBS_OF_OBJECTS = words('加 理 剪 烫 染 洗 打 停 修 看 拔 补 挂 充 交 缴 吃 喝 买 坐 唱 做 吹 拿 开 租 泡 点 订 住 配 报');
 
-/** Between such a verb and its object: 了, 过, and the measure of one go (个, 次, 顿, 趟). */
-export const VERB_OBJECT_GAPS = words('了 过 一个 个 一次 次 一顿 顿 一趟 趟');
+/** Between such a verb and its object: 了, 过, and the measure of one go or thing (个, 次, 杯, 场). */
+export const VERB_OBJECT_GAPS = words('了 过 一个 个 一次 次 一顿 顿 一趟 趟 一副 副 一张 张 一件 件 一双 双 一杯 杯 一瓶 瓶 一份 份 一场 场');
