@@ -125,8 +125,8 @@ export interface UtteranceSpans {
 export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
   const text = normalizeText(rawText);
   const recurrences = findRecurrences(text);
-  // 每周一次: the 周一 inside a rule that fixes no day names no day.
-  const dates = findDates(text, now).filter((d) => !recurrences.some((r) => d.start >= r.start && d.end <= r.end && !fixesDay(r)));
+  // 每周一次, 每周五十块: the 周一, 周五 of a rule that fixes no day names no day.
+  const dates = findDates(text, now).filter((d) => !recurrences.some((r) => d.start < r.end && d.end > r.start && !fixesDay(r)));
   const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences];
   const names = findNumberedNames(text);
   const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));

@@ -26,5 +26,6 @@ describe('findTags', () => {
     expect(tags('买标签纸五块')).toEqual([]);
     expect(tags('标签')).toEqual([]);
     expect(tags('打车三十五标签')).toEqual([]);
+    expect(tags('c#课程三百')).toEqual([]);
   });
 });

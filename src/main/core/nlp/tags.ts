@@ -16,7 +16,8 @@ const LONGEST = 16;
 /** How far before 标签 its verb may stand (打上出差和报销的标签). */
 const VERB_WINDOW = 18;
 
-const MARK = new RegExp(`#|${anyOf(TAG_NOUNS)}(?!${anyOf(NOT_TAG_AFTER)})`, 'g');
+// c#课程: a # glued to Latin letters or digits is part of a name.
+const MARK = new RegExp(`(?<![a-z0-9])#|${anyOf(TAG_NOUNS)}(?!${anyOf(NOT_TAG_AFTER)})`, 'g');
 const NAMING = new RegExp(`^${anyOf(TAG_NAMING)}`);
 const VERB = new RegExp(anyOf(TAG_VERBS), 'g');
 // What ends a tag's words besides punctuation and claimed spans: another mark, a connective.
