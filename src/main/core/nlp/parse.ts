@@ -130,11 +130,12 @@ export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
   const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences];
   const names = findNumberedNames(text);
   const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));
-  const tags = findTags(text, [...claimed, ...mentioned]);
+  const account = findAccount(text);
+  const tags = findTags(text, [...claimed, ...mentioned, ...(account ? [account] : [])]);
   claimed.push(...tags);
   // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
-  return { text, dates, claimed, recurrences, tags, names, mentioned, amounts, account: findAccount(text) };
+  return { text, dates, claimed, recurrences, tags, names, mentioned, amounts, account };
 }
 
 function fixesDay({ recurrence }: RecurrenceMention): boolean {
