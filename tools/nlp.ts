@@ -5,6 +5,7 @@
 // `npm run nlp -- query "这个月花了多少" [--now ISO]`
 // Runs exactly the app's local NLP (src/main/core/nlp).
 import { createInterface } from 'node:readline';
+import type { SpokenRecurrence } from '@shared/domain';
 import { answerLine, answerRequest, type NlpAnswer } from '@core/nlp/protocol';
 
 const USAGE = `usage:
@@ -41,6 +42,17 @@ function safeAnswer(line: string): string {
   }
 }
 
+const WEEKDAY_NAMES = ['一', '二', '三', '四', '五', '六', '日'];
+
+/** 每天, 每周五, 每月5日, 每月月底, 每年3月5日. */
+function ruleText(rule: SpokenRecurrence): string {
+  const { every, day, month } = rule;
+  if (every === 'day') return '每天';
+  if (every === 'week') return day === undefined ? '每周' : `每周${WEEKDAY_NAMES[day - 1]}`;
+  if (every === 'month') return day === undefined ? '每月' : day === -1 ? '每月月底' : `每月${day}日`;
+  return `每年${month === undefined ? '' : `${month}月`}${day === undefined ? '' : `${day}日`}`;
+}
+
 function show(answer: NlpAnswer): string {
   if ('error' in answer) return `错误: ${answer.error}`;
   if ('transactions' in answer) {
@@ -50,7 +62,9 @@ function show(answer: NlpAnswer): string {
       (t, i) =>
         (numbered ? `${i + 1}. ` : '') +
         `金额 ${t.amount ?? '—'} · ${t.type} · 分类 ${t.category ?? '—'} · 日期 ${t.date ?? '—（未识别到日期）'} · 描述「${t.description}」` +
-        (t.account ? ` · 账户 ${t.account}` : ''),
+        (t.account ? ` · 账户 ${t.account}` : '') +
+        (t.recurrence ? ` · 周期 ${ruleText(t.recurrence)}` : '') +
+        (t.tags ? ` · 标签 ${t.tags.join('、')}` : ''),
     );
     if (answer.truncated) lines.push(`（超过${answer.transactions.length}笔：只取前${answer.transactions.length}笔）`);
     return lines.join('\n');

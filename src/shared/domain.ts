@@ -66,6 +66,24 @@ export interface ParseResult {
   settles?: string[];
   /** What the card and the read-back say about those links (「退的是2月1日淘宝买鞋500元」). */
   linkNote?: string;
+  /** A rule the sentence says the entry repeats by (每个月五号), present only when said. */
+  recurrence?: SpokenRecurrence;
+  /** Tags the sentence names (标签出差), present only when said. */
+  tags?: string[];
+}
+
+export const RECURRENCE_PERIODS = ['day', 'week', 'month', 'year'] as const;
+export type RecurrencePeriod = (typeof RECURRENCE_PERIODS)[number];
+
+/**
+ * How often a spoken entry repeats. `day`: of the month 1–31 or -1 for its last day (月底), or
+ * for weekly rules the weekday 1–7 (Monday–Sunday); `month`: 1–12 for yearly rules. A key the
+ * sentence does not fix is absent.
+ */
+export interface SpokenRecurrence {
+  every: RecurrencePeriod;
+  day?: number;
+  month?: number;
 }
 
 export type DraftStatus = 'pending' | 'confirmed' | 'cancelled';

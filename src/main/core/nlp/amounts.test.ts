@@ -28,6 +28,21 @@ describe('money units', () => {
   });
 });
 
+describe('the digit after 块 before other words', () => {
+  it.each([
+    ['二十九块九包邮', 29.9],
+    ['十九块九秒杀', 19.9],
+    ['二十九块九一双', 29.9],
+    ['五块五一斤', 5.5],
+    ['九块九两个', 9.9],
+    ['九块九杯子', 9.9],
+    ['十块两个', 10],
+    ['五块三天', 5],
+  ])('%s = %d', (text, value) => {
+    expect(money(text)).toEqual([value]);
+  });
+});
+
 describe('bare amounts', () => {
   it.each([
     ['晚饭四十八', 48],

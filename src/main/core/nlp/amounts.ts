@@ -15,7 +15,7 @@ import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS } from './lexicon/categor
 import { DAY_PARTS, RELATIVE_DAYS } from './lexicon/dates';
 import { ADDING_CONNECTIVES, HESITATIONS, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
 import { coverage, isAsciiDigit, isAsciiLetter, isCovered, isPunctuation, type Span } from './normalize';
-import { isChineseDigit, scanNumbers, type NumberToken } from './numbers';
+import { chineseDigitValue, isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
   value: number;
@@ -40,6 +40,12 @@ function isMeasureAt(text: string, at: number): boolean {
   return bucket !== undefined && startsWithAny(text, at, bucket) !== null && startsWithAny(text, at, NOT_MEASURE) === null;
 }
 
+/** 十块两个: the digit before `at` counts; not in 九块九杯子, where an item word longer than the measure starts. */
+function countsAt(text: string, at: number): boolean {
+  const measure = isMeasureAt(text, at) ? startsWithAny(text, at, MEASURE_BY_FIRST.get(text[at]!)!)! : null;
+  return measure !== null && ITEM_WORDS.startingAt(text, at) <= measure.length;
+}
+
 interface Scan {
   tokens: NumberToken[];
   byStart: Map<number, NumberToken>;
@@ -48,10 +54,14 @@ interface Scan {
 /** A single digit (Chinese or Arabic) starting exactly at `at`, for 块五 / 毛五 tails. */
 function tailDigit(scan: Scan, at: number, text: string): NumberToken | null {
   const t = scan.byStart.get(at);
-  if (!t || !Number.isInteger(t.value) || t.value >= 10) return null;
+  if (!t || !Number.isInteger(t.value)) return null;
   // 零五 is one run; after 块 it is the digit behind the 零.
   const width = text[at] === '零' ? 2 : 1;
-  return t.end - t.start === width ? t : null;
+  if (t.end - t.start === width) return t.value < 10 ? t : null;
+  // 九块九一双, 五块五两斤: the digits ran into the count after them (九一 read as 91).
+  const digit = chineseDigitValue(text[at]);
+  if (digit === null || width !== 1 || !isChineseDigit(text[at + 1]) || !isMeasureAt(text, t.end)) return null;
+  return { start: at, end: at + 1, value: digit, chinese: true, raw: text[at]! };
 }
 
 function skipApprox(text: string, at: number): number {
@@ -138,7 +148,7 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
   if (before === '第') return null;
   if (before === '周' || before === '期' || before === '拜') return null; // 周一, 星期三, 礼拜五
   if (before === '双' && (t.value === 11 || t.value === 12)) return null; // 双十一, 双12: shopping days
-  if (before === '几') return null; // 几十块 names no amount
+  if (before === '几' && text[t.start] === '十') return null; // 几十块 names no amount (茶几三百 does)
   if (isAsciiDigit(before)) return null;
   if (t.value <= 0) return null;
   const currencyWord = text.startsWith('人民币', t.start - 3) ? 3 : text.startsWith('rmb', t.start - 3) ? 3 : 0;
@@ -159,7 +169,7 @@ function readMention(text: string, t: NumberToken, scan: Scan): AmountMention | 
       // 五块零五分, 一块零五: after 零 the digit is fen unless 毛/角 follows (十块零五毛).
       value += jiao.value / 100;
       at = jiao.end + (text[jiao.end] === '分' ? 1 : 0);
-    } else if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元']) && !isMeasureAt(text, jiao.end)) {
+    } else if (jiao && !isAsciiDigit(text[jiao.end]) && !startsWithAny(text, jiao.end, ['块', '元']) && !countsAt(text, jiao.end)) {
       value += jiao.value / 10;
       at = jiao.end;
       const unit = startsWithAny(text, at, ['毛', '角']);

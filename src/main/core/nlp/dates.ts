@@ -48,8 +48,9 @@ const DATE_PATTERN = new RegExp(
     // 周末, 月底, 前两天, 2月份 name no single day, but they are time words, not the item.
     `(?<vague>(?:上上|上|这|本|下)?个?周末|(?:上上个?|上个?|这个?|本|下个?)?月(?:底|初|末)|前(?:两|几)天|这(?:两|几)天|最近|前阵子|前段时间|(?:(?:\\d{4}|[零〇一二三四五六七八九]{4})年|今年|去年|前年)(?:${NUM}月份?)?(?![0-9零〇一二两三四五六七八九十号日])|(?:${NUM})月份?(?![0-9零〇一二两三四五六七八九十号日]))`,
     // 十一 is also a number: only 国庆/十一 right before 期间/假期/的/去/出 or at the start.
-    // A holiday name run into a number (十五一共 is 十五 and 一共) is no holiday.
-    `(?<holiday>(?<![零〇一二两三四五六七八九十百千\\d])(?:${HOLIDAY_NAMES.replace('|十一', '')})|^十一(?=期间|假期|的|去|出|回))`,
+    // A holiday name run into a number (十五一共 is 十五 and 一共) or after a money unit (五块五一斤:
+    // the jiao, then a count) is no holiday.
+    `(?<holiday>(?<![零〇一二两三四五六七八九十百千\\d块元毛角])(?:${HOLIDAY_NAMES.replace('|十一', '')})|^十一(?=期间|假期|的|去|出|回))`,
     `(?<mon>(?<mp>上上个?月|上个?月|这个?月|本月)(?:的)?(?:(?<mnd>${NUM})[号日])?)`,
     // A time of day (8点, 九点半, 10点20分) is no date; 三点五块 is money, so no digit or money unit may follow.
     `(?<tod>(?<th>${NUM})(?:点(?!${anyOf(NOT_HOUR_WORDS)})|时)(?:半|一刻|三刻|${NUM}分|钟)?(?![0-9零〇一二两三四五六七八九十块元毛角钱分]))`,

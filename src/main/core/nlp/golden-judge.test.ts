@@ -47,6 +47,21 @@ describe('golden judge', () => {
     expect(judge(lend, tx({}))).toContain('flow');
   });
 
+  it('compares tags as a set and a recurrence key by key, a null key meaning it is left out', () => {
+    const tags: GoldenCase = { id: 't', op: 'parse', text: '', expect: { tags: ['出差', '报销'] } };
+    expect(judge(tags, tx({ tags: ['报销', '出差'] }))).toBeNull();
+    expect(judge(tags, tx({ tags: ['出差'] }))).toContain('tags');
+    expect(judge(tags, tx({}))).toContain('tags');
+    const rule: GoldenCase = { id: 'r', op: 'parse', text: '', expect: { recurrence: { every: 'month', day: null } } };
+    expect(judge(rule, tx({ recurrence: { every: 'month' } }))).toBeNull();
+    expect(judge(rule, tx({ recurrence: { every: 'month', day: 5 } }))).toContain('recurrence');
+    expect(judge(rule, tx({ recurrence: { every: 'week' } }))).toContain('recurrence');
+    expect(judge(rule, tx({}))).toContain('recurrence');
+    const none: GoldenCase = { id: 'x', op: 'parse', text: '', expect: { recurrence: null, tags: null } };
+    expect(judge(none, tx({}))).toBeNull();
+    expect(judge(none, tx({ tags: ['出差'] }))).toContain('tags');
+  });
+
   it('checks only how many transactions there are for "count" alone', () => {
     const c: GoldenCase = { id: 'k', op: 'parse', text: '', expect: { count: 1 } };
     expect(judge(c, tx({ amount: 99, category: null }))).toBeNull();

@@ -19,6 +19,27 @@ function anyOf(actual: unknown, expected: unknown): boolean {
   return Array.isArray(expected) ? expected.some((e) => sameValue(actual, e)) : sameValue(actual, expected);
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One expected field of a transaction: tags compare as a set; an object (recurrence) passes when
+ * each of its keys does, a null key meaning the answer leaves it out; anything else as anyOf.
+ */
+function fieldMatches(key: string, actual: unknown, expected: unknown): boolean {
+  if (key === 'tags' && Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return false;
+    const got = new Set(actual);
+    return got.size === new Set(expected).size && expected.every((t) => got.has(t));
+  }
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return false;
+    return Object.entries(expected).every(([k, e]) => (e === null ? actual[k] == null : anyOf(actual[k], e)));
+  }
+  return anyOf(actual, expected);
+}
+
 /**
  * A transaction's field; an optional field the answer leaves out (flow, counterparty) counts as
  * null, so this project's corpora can say "no flow here" with `"flow": null`.
@@ -43,7 +64,8 @@ export function judge(c: GoldenCase, answer: NlpAnswer): string | null {
       for (const [i, item] of (items ?? []).entries()) {
         for (const [key, expected] of Object.entries(item)) {
           const actual = fieldOf(transactions[i]!, key);
-          if (!anyOf(actual, expected)) return `item ${i} ${key}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}: ${got}`;
+          if (!fieldMatches(key, actual, expected))
+            return `item ${i} ${key}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}: ${got}`;
         }
       }
       return null;
@@ -52,7 +74,7 @@ export function judge(c: GoldenCase, answer: NlpAnswer): string | null {
     for (const [key, expected] of Object.entries(c.expect)) {
       if (key === 'amount' && expected === null && (!first || first.amount === null)) continue;
       if (!first) return `no transaction, expected ${key}=${JSON.stringify(expected)}`;
-      if (!anyOf(fieldOf(first, key), expected)) return `${key}: got ${JSON.stringify(first[key])}, expected ${JSON.stringify(expected)}`;
+      if (!fieldMatches(key, fieldOf(first, key), expected)) return `${key}: got ${JSON.stringify(first[key])}, expected ${JSON.stringify(expected)}`;
     }
     return null;
   }

@@ -34,6 +34,11 @@ export function isChineseDigit(ch: string | undefined): boolean {
   return ch !== undefined && DIGITS.has(ch);
 }
 
+/** 九 → 9; null for anything but one Chinese digit. */
+export function chineseDigitValue(ch: string | undefined): number | null {
+  return ch === undefined ? null : (DIGITS.get(ch) ?? null);
+}
+
 type Token =
   | { kind: 'num'; value: number; integer: boolean }
   | { kind: 'zero' }

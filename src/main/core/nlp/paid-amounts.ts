@@ -18,7 +18,8 @@ export interface PaidAmounts {
   totals: Set<AmountMention>;
 }
 
-const TAKE_BACK = new RegExp(`^${anyOf(HESITATIONS)}*${anyOf(TAKEN_BACK)}[了啊呀]*${anyOf(MEANT)}?$`);
+// 不对不对: said twice, taken back once.
+const TAKE_BACK = new RegExp(`^${anyOf(HESITATIONS)}*(?:${anyOf(TAKEN_BACK)}[了啊呀]*)+${anyOf(MEANT)}?$`);
 const RANGE = new RegExp(`^${anyOf(RANGE_JOINERS)}$`);
 // Looked for in the few characters before an amount: 加起来一共是 is the longest.
 const TOTAL_BEFORE = new RegExp(`${anyOf(TOTAL_WORDS)}${anyOf(TOTAL_VERBS)}{0,2}$`);

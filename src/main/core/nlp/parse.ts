@@ -2,7 +2,7 @@
 // of the whole utterance are read once (readSpans); buildItem turns one stretch of it into an item.
 // firstItem is the single-item parse (the first item of the text), which corrections use and
 // split.ts keeps for every utterance that holds one item.
-import { moneyFlowFields, type MoneyFlow, type ParseResult, type TransactionType } from '@shared/domain';
+import { moneyFlowFields, type MoneyFlow, type ParseResult, type SpokenRecurrence, type TransactionType } from '@shared/domain';
 import { OTHER_CATEGORY } from '@shared/categories';
 import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
@@ -17,7 +17,10 @@ import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
 import { cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
 import { findNumberedNames, withoutNameNumerals } from './people';
+import { findRecurrences, type RecurrenceMention } from './recurrence';
+import { findTags, type TagMention } from './tags';
 import { readTypeWords } from './transaction-type';
+import { joinVerbObject, verbObjectGap } from './verb-object';
 
 export interface ParsedItem {
   amount: number | null;
@@ -30,6 +33,9 @@ export interface ParsedItem {
   flow?: MoneyFlow;
   counterparty?: string;
   reimbursable?: boolean;
+  /** Present only when the item says so (recurrence.ts, tags.ts). */
+  recurrence?: SpokenRecurrence;
+  tags?: string[];
 }
 
 export interface ParsedUtterance {
@@ -69,8 +75,9 @@ export function withoutDenied(text: string, amounts: AmountMention[]): AmountMen
 }
 
 /** Type and category of one item's words. */
-export function readItem(words: string, customCategories: readonly CategoryRef[]): { type: TransactionType; category: string | null } {
-  const typeWords = readTypeWords(words);
+export function readItem(itemWords: string, customCategories: readonly CategoryRef[]): { type: TransactionType; category: string | null } {
+  const typeWords = readTypeWords(itemWords);
+  const words = joinVerbObject(itemWords);
   if (typeWords.type === 'TRANSFER') return { type: 'TRANSFER', category: typeWords.category };
   if (typeWords.type !== null) {
     if (typeWords.category) return { type: typeWords.type, category: typeWords.category };
@@ -102,8 +109,10 @@ export interface UtteranceSpans {
   /** The normalized text all spans point into. */
   text: string;
   dates: DateMention[];
-  /** Dates and ordinals: numbers that are no money. */
+  /** Dates, ordinals, repeating rules and tags: no money and no item's words. */
   claimed: Span[];
+  recurrences: RecurrenceMention[];
+  tags: TagMention[];
   /** Names that hold a numeral (张三): no money, but words of their item. */
   names: Span[];
   /** Every money mention, paid or not. */
@@ -115,13 +124,22 @@ export interface UtteranceSpans {
 
 export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
   const text = normalizeText(rawText);
-  const dates = findDates(text, now);
-  const claimed: Span[] = [...dates, ...findOrdinals(text)];
+  const recurrences = findRecurrences(text);
+  // 每周一次, 每周五十块: the 周一, 周五 of a rule that fixes no day names no day.
+  const dates = findDates(text, now).filter((d) => !recurrences.some((r) => d.start < r.end && d.end > r.start && !fixesDay(r)));
+  const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences];
   const names = findNumberedNames(text);
   const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));
+  const account = findAccount(text);
+  const tags = findTags(text, [...claimed, ...mentioned, ...(account ? [account] : [])]);
+  claimed.push(...tags);
   // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
-  return { text, dates, claimed, names, mentioned, amounts, account: findAccount(text) };
+  return { text, dates, claimed, recurrences, tags, names, mentioned, amounts, account };
+}
+
+function fixesDay({ recurrence }: RecurrenceMention): boolean {
+  return recurrence.day !== undefined || recurrence.month !== undefined;
 }
 
 /** One item's place in the utterance and what the whole utterance says about it. */
@@ -134,6 +152,9 @@ export interface ItemDraft {
   claimed: readonly Span[];
   account: AccountMention | null;
   date: string | null;
+  /** The utterance's rules and tags; an item takes those said inside it. */
+  recurrences: readonly RecurrenceMention[];
+  tags: readonly TagMention[];
 }
 
 function overlaps(s: Span, start: number, end: number): boolean {
@@ -150,16 +171,31 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   const itemText = text.slice(start, end);
   const own: Span[] = [...(amount ? [withPayingVerb(text, amount)] : []), ...(account ? [account] : [])];
   const itemSpans = [...draft.claimed, ...own].filter((s) => overlaps(s, start, end));
-  const description = describe(itemText, shifted(itemSpans, start));
+  // 加了两百的油 is 加油: what splits verb and object is no word of the item.
+  const joint = amount && overlaps(amount, start, end) ? verbObjectGap(text, amount) : null;
+  const description = describe(itemText, shifted(joint ? [...itemSpans, joint] : itemSpans, start));
   const value = amount && !amount.negative ? amount.value : null;
   if (value === null && description === '') return null;
 
-  // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单).
+  const recurrence = draft.recurrences.find((r) => overlaps(r, start, end))?.recurrence;
+  const tagged = draft.tags.length === 0 ? [] : draft.tags.filter((t) => overlaps(t, start, end));
+  const tags = tagged.length === 0 ? undefined : [...new Set(tagged.flatMap((t) => t.tags))];
+  // The paying account is not what was bought (刷信用卡买衣服 is 购物, not 账单), nor is a tag (标签聚餐).
   const inside = account !== null && account.start >= start && account.end <= end;
-  const itemWords = inside ? cutSpans(itemText, shifted([account], start)) : itemText;
+  const notWords = [...(inside ? [account] : []), ...tagged];
+  const itemWords = cutSpans(itemText, shifted(joint ? [...notWords, joint] : notWords, start));
   const flow = readMoneyFlow(maskSpans(itemText, shifted(itemSpans, start), MASK), customCategories);
   const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);
-  return { amount: value, account: account?.account ?? null, type, category, description, date: draft.date, ...(flow ? moneyFlowFields(flow) : {}) };
+  return {
+    amount: value,
+    account: account?.account ?? null,
+    type,
+    category,
+    description,
+    date: draft.date,
+    ...(flow ? moneyFlowFields(flow) : {}),
+    ...spokenFields({ recurrence, tags }),
+  };
 }
 
 /** The single-item parse of spans: the first item, up to where a second amount's item begins. */
@@ -168,7 +204,16 @@ export function firstItem(spans: UtteranceSpans, customCategories: readonly Cate
   const denied = mentioned.filter((a) => !amounts.includes(a));
   const end = amounts.length >= 2 ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
   const date = firstDate(dates.filter((d) => d.start < end)) ?? firstDate(dates);
-  const draft: ItemDraft = { start: 0, end, amount: amounts[0] ?? null, claimed: [...claimed, ...denied], account: spans.account, date };
+  const draft: ItemDraft = {
+    start: 0,
+    end,
+    amount: amounts[0] ?? null,
+    claimed: [...claimed, ...denied],
+    account: spans.account,
+    date,
+    recurrences: spans.recurrences,
+    tags: spans.tags,
+  };
   return { item: buildItem(text, draft, customCategories) };
 }
 
@@ -188,5 +233,14 @@ export function toParseResult(item: ParsedItem): ParseResult {
     confidence: [0.3, 0.5, 0.75, 0.9][known]!,
     source: 'local',
     ...moneyFlowFields(item),
+    ...spokenFields(item),
+  };
+}
+
+/** The optional rule and tags of an item, each present only when said. */
+export function spokenFields(source: { recurrence?: SpokenRecurrence; tags?: readonly string[] }): Pick<ParseResult, 'recurrence' | 'tags'> {
+  return {
+    ...(source.recurrence ? { recurrence: { ...source.recurrence } } : {}),
+    ...(source.tags && source.tags.length > 0 ? { tags: [...source.tags] } : {}),
   };
 }

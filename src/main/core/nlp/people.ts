@@ -49,8 +49,9 @@ export function personBefore(text: string, end: number): string | null {
   return null;
 }
 
+// 八毛五的: after a number, 毛 is a money unit, not a family name.
 const NUMBERED_NAME = new RegExp(
-  `(?<=${anyOf(NUMBERED_NAME_BEFORE)})${anyOf(FAMILY_NAMES)}${anyOf(NAME_NUMERALS)}|${anyOf(FAMILY_NAMES)}${anyOf(NAME_NUMERALS)}(?=${anyOf(NUMBERED_NAME_AFTER)})`,
+  `(?<=${anyOf(NUMBERED_NAME_BEFORE)})${anyOf(FAMILY_NAMES)}${anyOf(NAME_NUMERALS)}|(?<![零〇一二两三四五六七八九十百千万\\d])${anyOf(FAMILY_NAMES)}${anyOf(NAME_NUMERALS)}(?=${anyOf(NUMBERED_NAME_AFTER)})`,
   'g',
 );
 

@@ -2,9 +2,17 @@
 // a line, one answer a line. Kept here so the shell tool and the tests run exactly the app's code.
 import { z } from 'zod';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
-import { TRANSACTION_TYPES, type ClassifyResult, type MoneyFlow, type CorrectionResult, type LedgerQuery } from '@shared/domain';
+import {
+  TRANSACTION_TYPES,
+  type ClassifyResult,
+  type MoneyFlow,
+  type CorrectionResult,
+  type LedgerQuery,
+  type SpokenRecurrence,
+} from '@shared/domain';
 import { formatYmd, isCalendarDate, MAX_YEAR, MIN_YEAR, systemNow, toZonedNow, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, type BudgetQuery } from './index';
+import { spokenFields } from './parse';
 
 const MAX_TEXT = 10_000;
 /** The years the app keeps, as the error lines name them. */
@@ -60,6 +68,8 @@ export interface ParseAnswer {
     flow?: MoneyFlow;
     counterparty?: string;
     reimbursable?: boolean;
+    recurrence?: SpokenRecurrence;
+    tags?: string[];
   }[];
   /** More items were said than the offline parse keeps (MAX_BATCH_ITEMS). */
   truncated: boolean;
@@ -129,6 +139,7 @@ function answerParsed(request: z.output<typeof NlpRequestSchema>, clock: () => Z
           ...(r.flow ? { flow: r.flow } : {}),
           ...(r.counterparty ? { counterparty: r.counterparty } : {}),
           ...(r.reimbursable ? { reimbursable: true } : {}),
+          ...spokenFields(r),
         })),
         truncated: out.truncated,
       };

@@ -6,7 +6,8 @@
 // most one paid amount (paid-amounts.ts has dropped ranges, amounts taken back and totals of the
 // items before). Pieces without an amount then join a neighbour: a date or filler joins the next
 // piece, a bare amount (花了30) the words before it; words without an amount (打车) are an item
-// of their own only after 还有/另外, between two items, before an amount said for each
+// of their own only after 还有/另外, between two items, last after 然后/再 (打车二十三然后坐地铁:
+// what was done next, its amount not said), before an amount said for each
 // (午饭和晚饭都是35) or with 也是 (晚饭也是: the amount before), else context of a neighbour.
 // A day said once holds for the items after it. When one item is left, the answer is exactly
 // today's single parse (parse.ts firstItem).
@@ -37,6 +38,8 @@ import { findListNumbers } from './numbering';
 import { reimbursableMarkAt } from './money-flow';
 import { paidAmounts, type PaidAmounts } from './paid-amounts';
 import { withoutNameNumerals } from './people';
+import type { TagMention } from './tags';
+import { objectEnd } from './verb-object';
 import { buildItem, firstItem, readItem, readSpans, withoutDenied, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
 
 export interface SplitUtterance {
@@ -151,11 +154,15 @@ function findEachAmounts(text: string, paid: readonly AmountMention[], breaks: B
 }
 
 /** Where one item ends and the next begins when no separator stands between their amounts. */
-function cutAfter(text: string, amount: AmountMention, limit: number, claims: Claims): number {
-  let at = amount.end;
+function cutAfter(text: string, amount: AmountMention, limit: number, claims: Claims, tags: readonly TagMention[]): number {
+  // 加了两百的油洗车三十: the object of the verb before the amount comes after it.
+  let at = Math.min(limit, objectEnd(text, amount) ?? amount.end);
   while (at < limit && PARTICLES.has(text[at]!)) at++;
-  // 打车八十可以报销吃饭三十: whether it is paid back is said after the amount it is said of.
+  // 打车八十可以报销吃饭三十, 打车八十标签出差吃饭三十: whether it is paid back and its tags are
+  // said after the amount they are said of.
   at = Math.min(limit, at + reimbursableMarkAt(text, at));
+  const tag = tags.find((t) => t.start === at);
+  if (tag) at = Math.min(limit, tag.end);
   const joiner = JOINER.exec(text.slice(at, Math.min(limit, at + 2)));
   if (joiner) claim(claims, { start: at, end: at + joiner[0].length });
   return at;
@@ -185,7 +192,13 @@ function hasWords(text: string, claims: Claims, start: number, end: number): boo
  * Cuts with no separator: between two paid amounts, and after the last one when the words after
  * it take its amount again (午饭35晚饭也是).
  */
-function findCuts(text: string, paid: readonly AmountMention[], dates: readonly DateMention[], breaks: readonly Break[], claims: Claims): Break[] {
+function findCuts(
+  text: string,
+  paid: readonly AmountMention[],
+  { dates, tags }: Pick<UtteranceSpans, 'dates' | 'tags'>,
+  breaks: readonly Break[],
+  claims: Claims,
+): Break[] {
   const cuts: Break[] = [];
   let b = 0;
   for (let i = 0; i < paid.length; i++) {
@@ -195,17 +208,17 @@ function findCuts(text: string, paid: readonly AmountMention[], dates: readonly 
     const next = paid[i + 1];
     if (next && next.start <= nextBreak) {
       const itemStart = Math.max(cuts.at(-1)?.at ?? 0, breaks[b - 1]?.at ?? 0);
-      cuts.push({ at: amountFirst(text, a, next, itemStart, claims) ?? cutAfter(text, a, next.start, claims), lead: 'cut' });
+      cuts.push({ at: amountFirst(text, a, next, itemStart, claims) ?? cutAfter(text, a, next.start, claims, tags), lead: 'cut' });
       continue;
     }
     const tail = text.slice(a.end, nextBreak);
     const same = SAME_AT_END.exec(tail);
     if (same) {
-      const at = cutAfter(text, a, nextBreak, claims);
+      const at = cutAfter(text, a, nextBreak, claims, tags);
       if (hasWords(text, claims, at, nextBreak - same[0].length)) cuts.push({ at, lead: 'cut' });
     } else if (ALL_MARK.test(tail) && hasDate(dates, a.end, nextBreak)) {
       // 午饭35晚饭40都是昨天: the day after the last amount is said of every item.
-      cuts.push({ at: cutAfter(text, a, nextBreak, claims), lead: 'cut' });
+      cuts.push({ at: cutAfter(text, a, nextBreak, claims, tags), lead: 'cut' });
     }
   }
   return cuts;
@@ -318,8 +331,9 @@ function joinPieces(
     const next = joined[i + 1]!;
     if (joined[i]!.amount === null) joined[i]!.shares = next.amount && each.has(next.amount) ? next.amount : next.shares;
   }
-  // Words without an amount: an item after 还有/另外, between two items, sharing an amount said
-  // for each, or taking the amount before (晚饭也是); else they join a neighbour.
+  // Words without an amount: an item after 还有/另外, between two items, last after 然后/再 (打车
+  // 二十三然后坐地铁), sharing an amount said for each, or taking the amount before (晚饭也是);
+  // else they join a neighbour.
   const items: Piece[] = [];
   for (let i = 0; i < joined.length; i++) {
     const p = joined[i]!;
@@ -332,9 +346,10 @@ function joinPieces(
     const named = () => readItem(text.slice(p.start, p.end), customCategories).category !== null;
     const strong = LEAD[p.lead] >= STRONG || (next !== undefined && LEAD[next.lead] >= STRONG);
     const between = prev !== undefined && p.end <= lastPaid;
+    const last = next === undefined && prev?.amount != null && LEAD[p.lead] >= LEAD.sequence;
     // 打车还有吃饭一共花了八十: a total right after the words is their amount too.
     const totalled = next?.amount != null && totals.has(next.amount);
-    if ((p.same && prev?.amount) || ((strong || between || p.shares) && !totalled && named())) {
+    if ((p.same && prev?.amount) || ((strong || between || last || p.shares) && !totalled && named())) {
       p.item = true;
       items.push(p);
     } else if (prev) absorb(prev, p);
@@ -393,7 +408,7 @@ export function splitUtterance(rawText: string, now: ZonedNow, customCategories:
 
   const breaks = findBreaks(text, claims, numbers);
   const each = findEachAmounts(text, paid, breaks, claims);
-  const cuts = findCuts(text, paid, spans.dates, breaks, claims);
+  const cuts = findCuts(text, paid, spans, breaks, claims);
   const bounds = cuts.length === 0 ? breaks : [...breaks, ...cuts].sort((a, b) => a.at - b.at);
   const pieces = itemPieces(text, bounds, { ...spoken, each }, spans.dates, claims, customCategories, max);
 
@@ -410,6 +425,8 @@ export function splitUtterance(rawText: string, now: ZonedNow, customCategories:
       claimed: claims.spans,
       account: spans.account,
       date: firstDate(spans.dates),
+      recurrences: spans.recurrences,
+      tags: spans.tags,
     };
     const item = buildItem(text, draft, customCategories);
     return { items: item ? [item] : [], truncated: false };
@@ -444,14 +461,19 @@ function buildItems(
     const own = [];
     for (let k = d; k < spans.dates.length && spans.dates[k]!.start < p.end; k++) own.push(spans.dates[k]!);
     const date: string | null = own.length > 0 ? firstDate(own) : (forAll ?? carried);
-    carried = date;
+    // 每月五号交房租然后打车二十: the day of a rule is no day of the items after it.
+    if (own.some((m) => !spans.recurrences.some((r) => m.start >= r.start && m.end <= r.end))) carried = date;
     const account = accounts.find((a) => a.start >= p.start && a.end <= p.end) ?? null;
     const prev = items.at(-1);
     const item = p.copy
       ? prev
         ? { ...prev, date }
         : null
-      : buildItem(text, { start: p.start, end: p.end, amount: p.amount, claimed: claims.spans, account, date }, customCategories);
+      : buildItem(
+          text,
+          { start: p.start, end: p.end, amount: p.amount, claimed: claims.spans, account, date, recurrences: spans.recurrences, tags: spans.tags },
+          customCategories,
+        );
     if (!item) continue;
     if (p.same && p.amount === null) item.amount = prev?.amount ?? null;
     if (p.shares && p.amount === null && !p.shares.negative) item.amount = p.shares.value;

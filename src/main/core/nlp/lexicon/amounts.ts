@@ -35,7 +35,7 @@ export const TOGETHER_VERBS = words('吃 喝 去 玩 走 买 看 打 坐 回 住
 export const NOT_MEASURE = words(`
   晚饭 晚餐 晚上 点外卖 点餐 点菜 点心 天然气 台球 门票 盒饭 盒马 包子 包车 口罩 口红 口香糖 米线 米粉 米饭 行李 家具 家教 家政
   年终 年费 年卡 月卡 月租 月供 头发 下午 起床 片儿 夜宵 夜市 日料 日用 天猫 路费 路桥费 年检 共享单车 会员 会费 门诊 份子钱
-  个税 家电 首饰 排骨 笔记本 度假 副业 餐具
+  个税 家电 首饰 排骨 笔记本 度假 副业 餐具 包邮 包月 包年 包装 秒杀 套餐 次日 起步 起送
 `);
 
 /** Product and series names: a number right after them is the model (iphone15, mate60, ipadair5). */
