@@ -25,7 +25,7 @@ export type VoiceEventType = VoiceEvent['type'];
 /** Everything main pushes to the renderer over the single event channel. */
 export type AppEvent =
   | { channel: 'voice'; event: VoiceEvent }
-  | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync' } }
+  | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync' | 'recurring' } }
   /** This month's spending reached 80 % or 100 % of a budget for the first time (once per category, month, threshold). */
   | { channel: 'ledger'; event: { type: 'budgetAlert'; alerts: BudgetAlert[] } }
   | { channel: 'models'; event: ModelEvent }

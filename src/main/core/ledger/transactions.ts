@@ -93,25 +93,37 @@ function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): numb
  */
 export class Transactions {
   private readonly insertStmt: Database.Statement;
+  private readonly occurrenceStmt: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => ZonedNow,
     private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore; flows: MoneyFlows },
   ) {
-    this.insertStmt = this.db.prepare(
-      `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+    const insert = `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
          occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
-         flow, person_id, refund_of, reimbursable, reimbursed_by)
+         flow, person_id, refund_of, reimbursable, reimbursed_by, recurrence_key)
        VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
          @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty,
-         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy)`,
-    );
+         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy, @recurrenceKey)`;
+    this.insertStmt = this.db.prepare(insert);
+    // Only the occurrence's key may collide, and then the occurrence is there already.
+    this.occurrenceStmt = this.db.prepare(`${insert} ON CONFLICT DO NOTHING`);
   }
 
   /** Inserts one row; the money-flow columns default to none. */
   private insertTx(row: InsertRow): void {
-    this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, ...row });
+    this.insertStmt.run({ ...NO_EXTRAS, ...row });
+  }
+
+  /**
+   * Inserts an occurrence of a recurring rule under its key (call inside the caller's
+   * transaction). Its id is left to the sync declaration, which derives it from the key (see
+   * sync/tables.ts). Returns the row's id, or null when that occurrence exists already.
+   */
+  insertOccurrence(row: Omit<InsertRow, 'id'> & { recurrenceKey: string }): string | null {
+    if (this.occurrenceStmt.run({ ...NO_EXTRAS, ...row, id: null }).changes === 0) return null;
+    return this.db.prepare('SELECT id FROM transactions WHERE recurrence_key = ?').pluck().get(row.recurrenceKey) as string;
   }
 
   /**
@@ -470,6 +482,7 @@ export class Transactions {
           refundOf: r.refund_of,
           reimbursable: r.reimbursable,
           reimbursedBy: r.reimbursed_by,
+          recurrenceKey: r.recurrence_key,
         });
       }
     })();
@@ -585,7 +598,10 @@ type InsertRow = PreparedEntry & {
   refundOf?: string | null;
   reimbursable?: 0 | 1;
   reimbursedBy?: string | null;
+  recurrenceKey?: string | null;
 };
+
+const NO_EXTRAS = { flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, recurrenceKey: null };
 
 function validateAmount(amount: number | null | undefined, i: number): number {
   if (amount === null || amount === undefined) throw new LedgerValidationError(i, '缺少金额');
