@@ -94,6 +94,7 @@ function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): numb
 export class Transactions {
   private readonly insertStmt: Database.Statement;
   private readonly occurrenceStmt: Database.Statement;
+  private readonly idOfRowid: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -107,13 +108,19 @@ export class Transactions {
          @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty,
          @flow, @personId, @refundOf, @reimbursable, @reimbursedBy, @recurrenceKey)`;
     this.insertStmt = this.db.prepare(insert);
-    // Only the occurrence's key may collide, and then the occurrence is there already.
-    this.occurrenceStmt = this.db.prepare(`${insert} ON CONFLICT DO NOTHING`);
+    // Without an id, and with only the occurrence's key to collide on: then the occurrence is
+    // there already. Positional, as catch-up writes a thousand of these at a time.
+    this.occurrenceStmt = this.db.prepare(
+      `INSERT INTO transactions (amount_fen, currency, type, category_id, account_id, description, occurred_at, occurred_date,
+         occurred_ms, source, created_at, updated_at, to_account_id, counterparty, recurrence_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    );
+    this.idOfRowid = this.db.prepare('SELECT id FROM transactions WHERE rowid = ?').pluck();
   }
 
   /** Inserts one row; the money-flow columns default to none. */
   private insertTx(row: InsertRow): void {
-    this.insertStmt.run({ ...NO_EXTRAS, ...row });
+    this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, recurrenceKey: null, ...row });
   }
 
   /**
@@ -121,9 +128,27 @@ export class Transactions {
    * transaction). Its id is left to the sync declaration, which derives it from the key (see
    * sync/tables.ts). Returns the row's id, or null when that occurrence exists already.
    */
-  insertOccurrence(row: Omit<InsertRow, 'id'> & { recurrenceKey: string }): string | null {
-    if (this.occurrenceStmt.run({ ...NO_EXTRAS, ...row, id: null }).changes === 0) return null;
-    return this.db.prepare('SELECT id FROM transactions WHERE recurrence_key = ?').pluck().get(row.recurrenceKey) as string;
+  insertOccurrence(
+    row: PreparedEntry & { currency: string; source: string; createdAt: string; updatedAt: string; recurrenceKey: string },
+  ): string | null {
+    const info = this.occurrenceStmt.run(
+      row.amountFen,
+      row.currency,
+      row.type,
+      row.categoryId,
+      row.accountId,
+      row.description,
+      row.occurredAt,
+      row.occurredDate,
+      row.occurredMs,
+      row.source,
+      row.createdAt,
+      row.updatedAt,
+      row.toAccountId,
+      row.counterparty,
+      row.recurrenceKey,
+    );
+    return info.changes === 0 ? null : (this.idOfRowid.get(info.lastInsertRowid) as string);
   }
 
   /**
@@ -600,8 +625,6 @@ type InsertRow = PreparedEntry & {
   reimbursedBy?: string | null;
   recurrenceKey?: string | null;
 };
-
-const NO_EXTRAS = { flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, recurrenceKey: null };
 
 function validateAmount(amount: number | null | undefined, i: number): number {
   if (amount === null || amount === undefined) throw new LedgerValidationError(i, '缺少金额');
