@@ -94,7 +94,6 @@ export class LedgerHistory implements LedgerPort {
    * entries in one step); each row is deleted like any other, and that delete is undoable.
    */
   catchUpRecurring(now?: ZonedNow): CatchUpResult {
-    this.latestAlerts = [];
     const result = this.ledger.catchUpRecurring(now);
     if (result.saved.length > 0) {
       this.onChange('recurring');

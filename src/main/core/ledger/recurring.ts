@@ -48,6 +48,9 @@ export interface CatchUpResult {
   drafts: RecurringDraft[];
 }
 
+/** An occurrence's key: its rule's key, a colon, its day. */
+const OCCURRENCE_KEY = /^.+:(\d{4}-\d{2}-\d{2})$/;
+
 type RuleRow = {
   id: number;
   sync_id: string;
@@ -277,10 +280,8 @@ export class Recurring {
    * row that holds the occurrence is returned.
    */
   confirmDraft(draft: RecurringDraft): string {
-    const [ruleKey, day] = [draft.recurrenceKey.slice(0, -11), draft.recurrenceKey.slice(-10)];
-    if (!ruleKey || draft.recurrenceKey[draft.recurrenceKey.length - 11] !== ':' || !isCalendarDate(day) || day !== draft.date) {
-      throw new LedgerValidationError(0, `周期记账的标识无效（${draft.recurrenceKey}）`);
-    }
+    const day = OCCURRENCE_KEY.exec(draft.recurrenceKey)?.[1];
+    if (!day || !isCalendarDate(day) || day !== draft.date) throw new LedgerValidationError(0, `周期记账的标识无效（${draft.recurrenceKey}）`);
     const fields = this.template(draft);
     const now = this.clock();
     const stamp = toZonedIso(now);
