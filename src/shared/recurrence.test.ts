@@ -132,10 +132,10 @@ function randomDay(rnd: () => number, from: string, spanDays: number): string {
 }
 
 describe('random rules against a day-by-day walk', () => {
-  const SEED = Number(process.env.SUIKOUJI_RECURRENCE_SEED ?? Date.now() % 1_000_000);
-  it(`gives the same occurrences and next dates (seed ${SEED})`, () => {
+  // Fixed seeds (this file also type-checks for the browser, without `process`): a failure names its seed and case.
+  it.each([1, 2, 3, 4])('gives the same occurrences and next dates (seed %i)', (SEED) => {
     const rnd = prng(SEED);
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 200; i++) {
       const every = (['day', 'week', 'month', 'year'] as const)[Math.floor(rnd() * 4)]!;
       const month = 1 + Math.floor(rnd() * 12);
       const monthDays = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
