@@ -88,4 +88,23 @@ describe('recurring entries on two devices', () => {
     await quiesce(devices);
     for (const d of devices) expect(recurring(d), d.name).toEqual([]);
   });
+
+  it('a rule made under a category another device deleted meanwhile moves to 其他, like a row, instead of going', async () => {
+    const clock = new TestClock();
+    const { devices } = makeDevices(2, { clock });
+    open.push(...devices);
+    const [a, b] = devices as [Device, Device];
+    a.ledger.addCategory('猫粮', 'EXPENSE');
+    await quiesce(devices);
+    clock.tick(60_000);
+    a.ledger.addRecurringRule({ type: 'EXPENSE', amountFen: 120_00, category: '猫粮', rule: { every: 'month', day: 1 }, start: '2026-04-01' });
+    b.ledger.deleteCategory(b.ledger.listCategories().find((c) => c.name === '猫粮')!.id);
+    clock.tick(60_000);
+    await quiesce(devices);
+    for (const d of devices)
+      expect(
+        d.ledger.recurringRules().map((r) => [r.category, r.amountFen]),
+        d.name,
+      ).toEqual([['其他', 120_00]]);
+  });
 });
