@@ -97,7 +97,7 @@ function isLeap(year: number): boolean {
 }
 
 /** Days in a month (1–12) of a year. */
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   return month === 2 ? (isLeap(year) ? 29 : 28) : MONTH_DAYS[month - 1]!;
 }
 
