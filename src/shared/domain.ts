@@ -169,7 +169,7 @@ export interface TransactionRow {
   occurredAt: string;
   /** Calendar day of occurredAt in its own offset. */
   date: string;
-  source: ParseSource | 'manual' | 'import';
+  source: ParseSource | 'manual' | 'import' | 'recurring';
   createdAt: string;
   updatedAt: string;
   /** TRANSFER rows only: the user's account the money went to (null: it left to a counterparty). */

@@ -26,8 +26,11 @@ export type VoiceEventType = VoiceEvent['type'];
 /** Everything main pushes to the renderer over the single event channel. */
 export type AppEvent =
   | { channel: 'voice'; event: VoiceEvent }
-  /** 'switch': another book is open now; everything shown comes from it. */
-  | { channel: 'ledger'; event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync' | 'switch' } }
+  /** 'switch': another book is open now; 'recurring': due recurring entries were made. */
+  | {
+      channel: 'ledger';
+      event: { type: 'changed'; reason: 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync' | 'recurring' | 'switch' };
+    }
   /** This month's spending reached 80 % or 100 % of a budget for the first time (once per category, month, threshold). */
   | { channel: 'ledger'; event: { type: 'budgetAlert'; alerts: BudgetAlert[] } }
   | { channel: 'models'; event: ModelEvent }

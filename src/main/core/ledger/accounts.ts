@@ -153,6 +153,9 @@ export class Accounts {
     if (id === PRESET_ACCOUNT_ID) throw new LedgerRuleError('account_in_use', `「${current.name}」是预设账户，不能删除`);
     if (current.isDefault) throw new LedgerRuleError('account_in_use', '默认账户不能删除，请先把别的账户设为默认');
     if (current.count > 0) throw new LedgerRuleError('account_in_use', `该账户有 ${current.count} 笔记录，不能删除，可以归档`);
+    if (this.db.prepare('SELECT 1 FROM recurring_rules WHERE ? IN (account_id, to_account_id)').get(id)) {
+      throw new LedgerRuleError('account_in_use', '有周期记账规则用这个账户，请先修改或删除规则');
+    }
     this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
   }
 

@@ -85,6 +85,10 @@ export class Categories {
     if (current.count > 0 && moveTo === undefined) {
       throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${current.count}笔记录，请先选择把它们移到哪个分类`);
     }
+    const rules = this.db.prepare('SELECT COUNT(*) FROM recurring_rules WHERE category_id = ?').pluck().get(id) as number;
+    if (rules > 0 && moveTo === undefined) {
+      throw new LedgerRuleError('category_in_use', `有${rules}条周期记账规则用「${current.name}」，请先选择把它们移到哪个分类`);
+    }
     if (moveTo !== undefined) {
       const target = this.get(moveTo);
       if (target.id === current.id) throw new LedgerRuleError('invalid_category', '不能把记录移到要删除的分类本身');
@@ -96,6 +100,10 @@ export class Categories {
           ? 0
           : this.db.prepare('UPDATE transactions SET category_id = ?, updated_at = ? WHERE category_id = ?').run(moveTo, toZonedIso(this.clock()), id)
               .changes;
+      // The rules go where their rows went: what they make next belongs with what they made.
+      if (moveTo !== undefined) {
+        this.db.prepare('UPDATE recurring_rules SET category_id = ?, updated_at = ? WHERE category_id = ?').run(moveTo, toZonedIso(this.clock()), id);
+      }
       this.db.prepare('DELETE FROM categories WHERE id = ?').run(id);
       return moved;
     })();

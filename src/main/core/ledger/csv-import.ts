@@ -157,7 +157,8 @@ const FLOW_TYPE: Record<LedgerFlow, TransactionType> = {
   refund: 'EXPENSE',
   reimbursement: 'INCOME',
 };
-const ROW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A row id as the ledger makes them: a UUID, or a recurring entry's `r:` + its occurrence key. */
+const ROW_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|r:[0-9a-z]{1,40}:\d{4}-\d{2}-\d{2})$/i;
 
 function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[], accounts: readonly string[]): { rows: ImportRow[] } {
   const header = records[0]!.fields.map((f) => f.trim());
@@ -247,7 +248,7 @@ function flowColumns(
 function rowId(cell: string, line: number): string | undefined {
   if (!cell) return undefined;
   if (!ROW_ID.test(cell)) throw new ImportError(line, `编号「${cell}」无效`);
-  return cell.toLowerCase();
+  return cell;
 }
 
 /** Alipay's 交易分类 names for spending that share no characters with our expense categories. */

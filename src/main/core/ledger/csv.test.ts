@@ -505,3 +505,27 @@ describe('money flows in our CSV', () => {
     expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(/列不正确/);
   });
 });
+
+describe('recurring entries in our CSV', () => {
+  it('exports rows a recurring rule made and imports them back with their ids', () => {
+    source.addRecurringRule({
+      type: 'EXPENSE',
+      amountFen: 3000_00,
+      category: '住房',
+      description: '房租',
+      rule: { every: 'month', day: 5 },
+      start: '2026-01-01',
+    });
+    const { saved } = source.catchUpRecurring();
+    expect(saved).toHaveLength(2);
+    const { text } = exportCsv(source);
+    expect(text).toMatch(/,房租,,,,,r:r[0-9a-f]{16}:2026-01-05,,\r\n/);
+    expect(new LedgerHistory(target).importFile(utf8(text))).toEqual({ imported: 2, skippedDuplicates: 0 });
+    expect(
+      target
+        .list({})
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual([...saved].sort());
+  });
+});

@@ -86,3 +86,18 @@ describe('a kept card with money flows', () => {
     expect(odd?.items[0]?.result.counterparty).toBeUndefined();
   });
 });
+
+describe('a kept card with a repeating rule and tags', () => {
+  it('keeps the rule and the tags, and drops a rule it cannot read without losing the draft', () => {
+    const kept = card(draft({ recurrence: { every: 'month', day: 5 }, tags: ['房租', '固定'] }), draft({ recurrence: { every: 'week', day: 5 } }));
+    const read = readDrafts(JSON.stringify(kept));
+    expect(read?.items.map((i) => [i.result.recurrence, i.result.tags])).toEqual([
+      [{ every: 'month', day: 5 }, ['房租', '固定']],
+      [{ every: 'week', day: 5 }, undefined],
+    ]);
+    const odd = readDrafts(JSON.stringify(card(draft({ recurrence: { every: 'fortnight' } as never, tags: [''] }))));
+    expect(odd?.items).toHaveLength(1);
+    expect(odd?.items[0]?.result.recurrence).toBeUndefined();
+    expect(odd?.items[0]?.result.tags).toBeUndefined();
+  });
+});

@@ -2,7 +2,7 @@
 // an idle timeout, 「没有了」 or a closed window loses no draft, and the next session opens
 // with it. The stored JSON is read back through a schema: a file is a trust boundary.
 import { z } from 'zod';
-import { MAX_BATCH_ITEMS, MONEY_FLOWS, TRANSACTION_TYPES, type DraftBatchDto } from '@shared/domain';
+import { MAX_BATCH_ITEMS, MONEY_FLOWS, RECURRENCE_PERIODS, TRANSACTION_TYPES, type DraftBatchDto } from '@shared/domain';
 
 const ParseResultSchema = z.object({
   amount: z.number().positive().finite().nullable(),
@@ -24,6 +24,15 @@ const ParseResultSchema = z.object({
   refundOf: z.string().min(1).max(64).optional().catch(undefined),
   settles: z.array(z.string().min(1).max(64)).max(1000).optional().catch(undefined),
   linkNote: z.string().max(200).optional().catch(undefined),
+  recurrence: z
+    .object({
+      every: z.enum(RECURRENCE_PERIODS),
+      day: z.number().int().min(-1).max(31).optional(),
+      month: z.number().int().min(1).max(12).optional(),
+    })
+    .optional()
+    .catch(undefined),
+  tags: z.array(z.string().min(1).max(20)).max(20).optional().catch(undefined),
 });
 
 const DraftBatchSchema = z.object({

@@ -17,8 +17,10 @@ import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
+import type { CatchUpResult } from './recurring';
+import type { RecurringDraft } from '@shared/recurrence';
 
-export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync';
+export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync' | 'recurring';
 
 type Entry = { kind: 'save' | 'import' | 'delete'; rows: RawTransaction[] } | { kind: 'edit'; before: RawTransaction[]; after: RawTransaction[] };
 
@@ -82,6 +84,27 @@ export class LedgerHistory implements LedgerPort {
   /** One entry of the 记一笔 form, recorded like a voice save so Ctrl+Z takes it back. */
   addTransaction(entry: ManualEntry): TransactionRow {
     const row = this.ledger.addTransaction(entry);
+    this.record({ kind: 'save', rows: this.ledger.rawRows([row.id]) }, 'save');
+    return row;
+  }
+
+  /**
+   * Recurring entries that fell due, made by the app, not typed: no undo entry, so Ctrl+Z
+   * never takes back a 房租 the user did not just enter (nor a catch-up of a year's
+   * entries in one step); each row is deleted like any other, and that delete is undoable.
+   */
+  catchUpRecurring(now?: ZonedNow): CatchUpResult {
+    const result = this.ledger.catchUpRecurring(now);
+    if (result.saved.length > 0) {
+      this.onChange('recurring');
+      this.checkBudgetDays(this.ledger.rawRows(result.saved).map((r) => r.occurred_date));
+    }
+    return result;
+  }
+
+  /** An offered recurring draft the user confirms: recorded like a save, so Ctrl+Z takes it back. */
+  confirmRecurringDraft(draft: RecurringDraft): TransactionRow {
+    const row = this.ledger.confirmRecurringDraft(draft);
     this.record({ kind: 'save', rows: this.ledger.rawRows([row.id]) }, 'save');
     return row;
   }
@@ -246,11 +269,16 @@ export class LedgerHistory implements LedgerPort {
 
   /** Reports the thresholds a change made this month's spending reach for the first time. */
   private checkBudgets(entry: Entry): void {
+    const rows = entry.kind === 'edit' ? [...entry.before, ...entry.after] : entry.rows;
+    this.checkBudgetDays(rows.map((r) => r.occurred_date));
+  }
+
+  /** The same for a change touching rows of these days. */
+  private checkBudgetDays(days: readonly string[]): void {
     this.latestAlerts = [];
     if (!this.onBudgetAlert) return;
-    const rows = entry.kind === 'edit' ? [...entry.before, ...entry.after] : entry.rows;
     const month = this.ledger.currentMonth();
-    if (!rows.some((r) => r.occurred_date.startsWith(month))) return;
+    if (!days.some((d) => d.startsWith(month))) return;
     const alerts = this.ledger.crossedAlerts(month);
     this.latestAlerts = alerts;
     if (alerts.length > 0) this.onBudgetAlert(alerts);

@@ -4,6 +4,7 @@ export { Ledger, type LedgerOptions } from './ledger';
 export type { ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 export type { BudgetInput } from './budgets';
 export type { ManualEntry } from './entries';
+export type { CatchUpResult, RecurringRuleInput, RecurringRulePatch } from './recurring';
 export {
   LedgerNotFoundError,
   LedgerOpenError,

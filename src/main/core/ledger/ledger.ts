@@ -38,6 +38,8 @@ import type { NetOptions } from './net';
 import type { CardTerms } from './accounts';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 import type { RefundQuery } from './money-flows';
+import { Recurring, type CatchUpResult, type RecurringRuleInput, type RecurringRulePatch } from './recurring';
+import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
 
 export type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 
@@ -83,6 +85,7 @@ export class Ledger implements LedgerPort {
   private readonly rows: Transactions;
   private readonly stats: Stats;
   private readonly flows: MoneyFlows;
+  private readonly recurring: Recurring;
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -108,6 +111,7 @@ export class Ledger implements LedgerPort {
       flows: this.flows,
     });
     this.stats = new Stats(this.db);
+    this.recurring = new Recurring(this.db, this.clock, { categories: this.categoryBook, accounts: this.accountBook, rows: this.rows });
   }
 
   close(): void {
@@ -409,6 +413,51 @@ export class Ledger implements LedgerPort {
   /** Credit cards due within `daysAhead` days, each reported once per due date. */
   cardReminders(daysAhead?: number): CardReminder[] {
     return this.flows.cardReminders(daysAhead);
+  }
+
+  // ---- recurring entries (./recurring.ts) ---------------------------------------------
+
+  /** The rules, active ones first by their next date, each with its label (每月5日). */
+  recurringRules(): RecurringRuleInfo[] {
+    return this.recurring.list();
+  }
+
+  recurringRule(id: number): RecurringRuleInfo {
+    return this.recurring.get(id);
+  }
+
+  /** A rule whose start is past makes its past occurrences at the next catch-up. */
+  addRecurringRule(input: RecurringRuleInput): RecurringRuleInfo {
+    return this.recurring.create(input);
+  }
+
+  /** A change of when it falls due takes effect from today; what was made stays. */
+  updateRecurringRule(id: number, patch: RecurringRulePatch): RecurringRuleInfo {
+    return this.recurring.update(id, patch);
+  }
+
+  /** Resuming goes on from today: what fell due while paused is not made. */
+  setRecurringPaused(id: number, paused: boolean): RecurringRuleInfo {
+    return this.recurring.setPaused(id, paused);
+  }
+
+  /** The rows the rule made stay. */
+  deleteRecurringRule(id: number): void {
+    this.recurring.delete(id);
+  }
+
+  /**
+   * Makes every occurrence due by today (also those missed while the app was not running),
+   * each exactly once, in one transaction: save-mode rules' rows, draft-mode rules'
+   * occurrences returned as drafts, offered once.
+   */
+  catchUpRecurring(now: ZonedNow = this.clock()): CatchUpResult {
+    return this.recurring.catchUp(now);
+  }
+
+  /** Saves an offered draft under its occurrence's key; a draft saved already returns the row that holds it. */
+  confirmRecurringDraft(draft: RecurringDraft): TransactionRow {
+    return this.rows.get(this.recurring.confirmDraft(draft))!;
   }
 
   // ---- budgets (./budgets.ts) ---------------------------------------------------------

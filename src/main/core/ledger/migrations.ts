@@ -272,6 +272,51 @@ export const MIGRATIONS: readonly Migration[] = [
       ${flowTriggers}
     `,
   },
+  {
+    version: 7,
+    description: 'recurring entries: the rules, and each occurrence keyed so it exists at most once',
+    up: `
+      -- A rule and the entry it makes. Category and accounts are references like a row's, so
+      -- a rename shows in the rule and a merge repairs them the same way. day: 1–31 or -1
+      -- (月末) for months, the weekday 1–7 for weeks, the day of month for years; stored
+      -- complete (never NULL where the start date would decide), so every device computes
+      -- the same dates from the row alone.
+      CREATE TABLE recurring_rules (
+        id             INTEGER PRIMARY KEY,
+        sync_id        TEXT NULL,
+        type           TEXT NOT NULL CHECK (type IN ('EXPENSE', 'INCOME', 'TRANSFER')),
+        amount_fen     INTEGER NOT NULL CHECK (amount_fen > 0),
+        category_id    INTEGER NOT NULL REFERENCES categories (id),
+        account_id     INTEGER NOT NULL REFERENCES accounts (id),
+        to_account_id  INTEGER NULL REFERENCES accounts (id),
+        description    TEXT NOT NULL DEFAULT '',
+        every          TEXT NOT NULL CHECK (every IN ('day', 'week', 'month', 'year')),
+        day            INTEGER NULL CHECK (day = -1 OR day BETWEEN 1 AND 31),
+        month          INTEGER NULL CHECK (month BETWEEN 1 AND 12),
+        start_date     TEXT NOT NULL,
+        end_date       TEXT NULL,
+        max_count      INTEGER NULL CHECK (max_count > 0),
+        -- save: due occurrences become rows; draft: they are offered to confirm, once.
+        mode           TEXT NOT NULL DEFAULT 'save' CHECK (mode IN ('save', 'draft')),
+        paused         INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+        -- The first occurrence not yet made (NULL: the rule has ended) and how many were made:
+        -- advanced in the same transaction as the rows, so catch-up resumes where it stopped.
+        next_date      TEXT NULL,
+        created_count  INTEGER NOT NULL DEFAULT 0,
+        created_at     TEXT NOT NULL,
+        updated_at     TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX recurring_rules_by_sync_id ON recurring_rules (sync_id);
+      -- Start-up reads only the rules due by today.
+      CREATE INDEX recurring_rules_due ON recurring_rules (next_date) WHERE paused = 0 AND next_date IS NOT NULL;
+      -- The rule's key and the occurrence's day (「r…:2026-03-05」): an occurrence made again —
+      -- a second catch-up, one repeated after a crash, a draft confirmed twice — hits this
+      -- index instead of adding a row. Sync derives the row's id from it, so two devices that
+      -- both make an occurrence make one row.
+      ALTER TABLE transactions ADD COLUMN recurrence_key TEXT NULL;
+      CREATE UNIQUE INDEX transactions_by_recurrence ON transactions (recurrence_key) WHERE recurrence_key IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

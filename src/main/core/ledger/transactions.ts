@@ -108,25 +108,62 @@ function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): numb
  */
 export class Transactions {
   private readonly insertStmt: Database.Statement;
+  private readonly occurrenceStmt: Database.Statement;
+  private readonly idOfRowid: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => ZonedNow,
     private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore; flows: MoneyFlows },
   ) {
-    this.insertStmt = this.db.prepare(
-      `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
+    const insert = `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
          occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
-         flow, person_id, refund_of, reimbursable, reimbursed_by)
+         flow, person_id, refund_of, reimbursable, reimbursed_by, recurrence_key)
        VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
          @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty,
-         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy)`,
+         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy, @recurrenceKey)`;
+    this.insertStmt = this.db.prepare(insert);
+    // Without an id, and with only the occurrence's key to collide on: then the occurrence is
+    // there already. Positional, as catch-up writes a thousand of these at a time.
+    this.occurrenceStmt = this.db.prepare(
+      `INSERT INTO transactions (amount_fen, currency, type, category_id, account_id, description, occurred_at, occurred_date,
+         occurred_ms, source, created_at, updated_at, to_account_id, counterparty, recurrence_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
+    this.idOfRowid = this.db.prepare('SELECT id FROM transactions WHERE rowid = ?').pluck();
   }
 
   /** Inserts one row; the money-flow columns default to none. */
   private insertTx(row: InsertRow): void {
-    this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, ...row });
+    this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, recurrenceKey: null, ...row });
+  }
+
+  /**
+   * Inserts an occurrence of a recurring rule under its key (call inside the caller's
+   * transaction). Its id is left to the sync declaration, which derives it from the key (see
+   * sync/tables.ts). Returns the row's id, or null when that occurrence exists already.
+   */
+  insertOccurrence(
+    row: PreparedEntry & { currency: string; source: string; createdAt: string; updatedAt: string; recurrenceKey: string },
+  ): string | null {
+    const info = this.occurrenceStmt.run(
+      row.amountFen,
+      row.currency,
+      row.type,
+      row.categoryId,
+      row.accountId,
+      row.description,
+      row.occurredAt,
+      row.occurredDate,
+      row.occurredMs,
+      row.source,
+      row.createdAt,
+      row.updatedAt,
+      row.toAccountId,
+      row.counterparty,
+      row.recurrenceKey,
+    );
+    return info.changes === 0 ? null : (this.idOfRowid.get(info.lastInsertRowid) as string);
   }
 
   /**
@@ -485,6 +522,7 @@ export class Transactions {
           refundOf: r.refund_of,
           reimbursable: r.reimbursable,
           reimbursedBy: r.reimbursed_by,
+          recurrenceKey: r.recurrence_key,
         });
       }
     })();
@@ -628,6 +666,7 @@ type InsertRow = PreparedEntry & {
   refundOf?: string | null;
   reimbursable?: 0 | 1;
   reimbursedBy?: string | null;
+  recurrenceKey?: string | null;
 };
 
 function validateAmount(amount: number | null | undefined, i: number): number {

@@ -30,6 +30,8 @@ export interface RawTransaction {
   refund_of: string | null;
   reimbursable: 0 | 1;
   reimbursed_by: string | null;
+  /** A recurring rule's occurrence: the rule's key and the day (see migration 7). */
+  recurrence_key: string | null;
 }
 
 /**

@@ -413,7 +413,8 @@ export class Merger {
     key: string,
     leaving: number | null = null,
   ): number | 'drop' {
-    if (table.name === 'transactions' && column.ref === 'categories') {
+    // A recurring rule goes to the type's 其他 as its rows do: dropping it, like a budget, would lose what the user set up.
+    if ((table.name === 'transactions' || table.name === 'recurring_rules') && column.ref === 'categories') {
       const type = (values.type as string | undefined) ?? (this.read(table, key)?.type as string | undefined) ?? 'EXPENSE';
       return this.fallbackCategory(type, leaving);
     }

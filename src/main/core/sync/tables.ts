@@ -86,8 +86,40 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
     uniqueName: { column: 'name', scope: [] },
   },
   {
+    // Before transactions, though none references a rule by column: an occurrence names its
+    // rule inside recurrence_key, a plain value.
+    name: 'recurring_rules',
+    key: 'sync_id',
+    // A rule is its own: two rules alike (two phones on one plan) are two rules.
+    assignKey: randomKey('r'),
+    columns: [
+      { name: 'type' },
+      { name: 'amount_fen' },
+      { name: 'category_id', ref: 'categories' },
+      { name: 'account_id', ref: 'accounts' },
+      { name: 'to_account_id', ref: 'accounts' },
+      { name: 'description' },
+      { name: 'every' },
+      { name: 'day' },
+      { name: 'month' },
+      { name: 'start_date' },
+      { name: 'end_date' },
+      { name: 'max_count' },
+      { name: 'mode' },
+      { name: 'paused' },
+      { name: 'next_date' },
+      { name: 'created_count' },
+      { name: 'created_at' },
+      { name: 'updated_at' },
+    ],
+  },
+  {
     name: 'transactions',
     key: 'id',
+    // Rows get random ids from the app; an occurrence of a recurring rule comes without one
+    // and takes its occurrence's key, the same on every device: two devices that both catch
+    // up 「房租 3月5日」 make the same row, which the merge then holds once.
+    assignKey: `COALESCE('r:' || r.recurrence_key, lower(hex(randomblob(16))))`,
     columns: [
       { name: 'amount_fen' },
       { name: 'currency' },
@@ -109,6 +141,7 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'refund_of' },
       { name: 'reimbursable' },
       { name: 'reimbursed_by' },
+      { name: 'recurrence_key' },
     ],
     // The running totals of accounts and people, from one pass over the loaded rows instead
     // of the insert trigger's updates per row.
