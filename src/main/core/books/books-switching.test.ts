@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookListing } from '@shared/ipc/books';
-import { FakeClock } from '@shared/clock';
-import { createAppCore, type AppCore } from '../app-core';
+import type { AppCore } from '../app-core';
+import { offlineCore } from '../../../../test/support/offline-core';
+import { prng } from '../../../../test/support/prng';
 import { openLedger } from '../ledger/index';
 import { MAIN_BOOK } from './registry';
 
@@ -25,19 +26,7 @@ beforeAll(() => {
     SELECT 'big-' || i, 100 + i % 5000, 'CNY', 'EXPENSE', 1, 1, '旧' || (i % 997), '2025-01-01T12:00:00+08:00', '2025-01-01',
       1735704000000 + i, 'import', '2025-01-01T12:00:00+08:00', '2025-01-01T12:00:00+08:00', NULL, '' FROM n`);
   big.close();
-  const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
-  core = createAppCore({
-    dataDir: dir,
-    version: 'test',
-    log: () => {},
-    backups: false,
-    voice: {
-      understanding: { mode: 'offline' },
-      tts: { engine: 'log', log: () => {} },
-      clock,
-      now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
-    },
-  });
+  core = offlineCore(dir);
 }, 240_000);
 
 afterAll(async () => {
@@ -51,11 +40,6 @@ async function call<T = unknown>(name: string, input: unknown = {}): Promise<T> 
   return result.value as T;
 }
 
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
 const CHINESE = '零一二三四五六七八九';
 /** 1–999 yuan said in characters, as a recognizer writes it. */
 const spoken = (n: number) =>
@@ -67,7 +51,7 @@ describe('switching books', () => {
     const empty = books.find((b) => b.name === '空账本')!.id;
     const ids = [MAIN_BOOK, empty];
     const expected = new Map<string, number[]>(ids.map((id) => [id, []]));
-    const rnd = lcg(7);
+    const rnd = prng(7);
     let current = MAIN_BOOK;
     /** The book the card on screen belongs to, and its amount in fen. */
     let card: { book: string; fen: number } | null = null;

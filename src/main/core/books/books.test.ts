@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEvent } from '@shared/events';
 import type { BookListing } from '@shared/ipc/books';
-import { FakeClock } from '@shared/clock';
-import { createAppCore, type AppCore } from '../app-core';
+import type { AppCore } from '../app-core';
+import { offlineCore } from '../../../../test/support/offline-core';
 import { openLedger } from '../ledger/index';
 import { MAIN_BOOK } from './registry';
 
@@ -20,19 +20,7 @@ afterEach(async () => {
 });
 
 function boot(dir = mkdtempSync(join(tmpdir(), 'skj-books-core-'))) {
-  const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
-  const core = createAppCore({
-    dataDir: dir,
-    version: 'test',
-    log: () => {},
-    backups: false,
-    voice: {
-      understanding: { mode: 'offline' },
-      tts: { engine: 'log', log: () => {} },
-      clock,
-      now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
-    },
-  });
+  const core = offlineCore(dir);
   made.push({ core, dir });
   const events: AppEvent[] = [];
   core.onEvent((e) => events.push(e));

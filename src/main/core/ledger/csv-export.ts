@@ -6,6 +6,7 @@ import { formatFen } from '@shared/money';
 import { escapeCell } from './csv';
 import { LedgerRuleError } from './errors';
 import type { ExportCursor, ExportRow, Ledger } from './ledger';
+import { exportCells } from './types';
 
 export interface CsvChunk {
   /** UTF-8 text; the first chunk starts with the BOM and the header line. */
@@ -58,41 +59,24 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { af
   let rows = 0;
   let last: ExportRow | undefined;
   for (const row of ledger.iterateForExport(filter, after, limit)) {
-    const [
-      date,
-      occurredAt,
-      type,
-      category,
-      amountFen,
-      account,
-      description,
-      ,
-      ,
-      toAccount,
-      counterparty,
-      flow,
-      reimbursable,
-      id,
-      refundOf,
-      reimbursedBy,
-    ] = row;
+    const c = exportCells(row);
     // Text cells are escaped against formula injection; the amount stays a plain number
     // (a spreadsheet must be able to sum it, and a number is never run as a formula).
     records.push([
-      date,
-      occurredAt.slice(11, 19),
-      TYPE_LABELS[type],
-      escapeCell(category),
-      formatFen(amountFen),
-      escapeCell(account),
-      escapeCell(description),
-      escapeCell(toAccount ?? ''),
-      escapeCell(counterparty),
-      flow ? FLOW_LABELS[flow] : '',
-      reimbursable ? REIMBURSE_LABELS[reimbursedBy ? 'settled' : 'pending'] : '',
-      id,
-      refundOf ?? '',
-      reimbursable ? (reimbursedBy ?? '') : '',
+      c.date,
+      c.time,
+      TYPE_LABELS[c.type],
+      escapeCell(c.category),
+      formatFen(c.amountFen),
+      escapeCell(c.account),
+      escapeCell(c.description),
+      escapeCell(c.toAccount ?? ''),
+      escapeCell(c.counterparty),
+      c.flow ? FLOW_LABELS[c.flow] : '',
+      c.reimbursable ? REIMBURSE_LABELS[c.reimbursedBy ? 'settled' : 'pending'] : '',
+      c.id,
+      c.refundOf ?? '',
+      c.reimbursable ? (c.reimbursedBy ?? '') : '',
     ]);
     rows++;
     last = row;

@@ -7,6 +7,7 @@ import type { ExportFormat, LedgerFilter } from '@shared/ipc/ledger';
 import { FLOW_LABELS } from '@shared/flow-text';
 import { exportCsv, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import type { ExportRow, Ledger } from './ledger';
+import { exportCells } from './types';
 import { startXlsxWriter } from './xlsx-worker';
 
 /** 随口记_YYYYMMDD_HHmmss.<format> in the user's local time at `now`. */
@@ -113,41 +114,25 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
   try {
     for await (const chunk of exportChunks(ledger, filter)) {
       const detail: Row[] = [];
-      for (const [
-        date,
-        occurredAt,
-        type,
-        category,
-        amountFen,
-        account,
-        description,
-        ,
-        ,
-        toAccount,
-        counterparty,
-        flow,
-        reimbursable,
-        ,
-        ,
-        reimbursedBy,
-      ] of chunk) {
+      for (const row of chunk) {
+        const c = exportCells(row);
         detail.push([
-          date,
-          occurredAt.slice(11, 19),
-          TYPE_LABELS[type],
-          category,
-          money(amountFen),
-          account,
-          toAccount || counterparty || null,
-          description || null,
-          flow ? FLOW_LABELS[flow] : null,
-          reimbursable ? REIMBURSE_LABELS[reimbursedBy ? 'settled' : 'pending'] : null,
+          c.date,
+          c.time,
+          TYPE_LABELS[c.type],
+          c.category,
+          money(c.amountFen),
+          c.account,
+          c.toAccount || c.counterparty || null,
+          c.description || null,
+          c.flow ? FLOW_LABELS[c.flow] : null,
+          c.reimbursable ? REIMBURSE_LABELS[c.reimbursedBy ? 'settled' : 'pending'] : null,
         ]);
-        const byCategory = totals.get(flow === 'reimbursement' ? 'REIMBURSEMENT' : type)!;
-        const t = byCategory.get(category) ?? { count: 0, fen: 0 };
+        const byCategory = totals.get(c.flow === 'reimbursement' ? 'REIMBURSEMENT' : c.type)!;
+        const t = byCategory.get(c.category) ?? { count: 0, fen: 0 };
         t.count++;
-        t.fen += flow === 'refund' ? -amountFen : amountFen;
-        byCategory.set(category, t);
+        t.fen += c.flow === 'refund' ? -c.amountFen : c.amountFen;
+        byCategory.set(c.category, t);
       }
       writer.append(detail);
       rows += chunk.length;

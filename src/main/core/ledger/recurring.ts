@@ -99,12 +99,7 @@ function toInfo(r: RuleRow): RecurringRuleInfo {
   return {
     id: r.id,
     key: r.sync_id,
-    type: r.type,
-    amountFen: r.amount_fen,
-    category: r.category,
-    account: r.account,
-    ...(r.type === 'TRANSFER' ? { toAccount: r.to_account } : {}),
-    description: r.description,
+    ...draftTemplate(r),
     rule,
     start: r.start_date,
     end: r.end_date,
@@ -328,14 +323,14 @@ export class Recurring {
   }
 
   /** The entry an occurrence makes, checked like the form's: amount, category, open accounts. */
-  private template(input: {
+  private template(input: Pick<RecurringRuleInput, 'type' | 'amountFen' | 'category' | 'account' | 'toAccount' | 'description'>): {
     type: TransactionType;
     amountFen: number;
-    category?: string;
-    account?: string;
-    toAccount?: string | null;
-    description?: string;
-  }): { type: TransactionType; amountFen: number; categoryId: number; accountId: number; toAccountId: number | null; description: string } {
+    categoryId: number;
+    accountId: number;
+    toAccountId: number | null;
+    description: string;
+  } {
     if (!isTransactionType(input.type)) throw new LedgerValidationError(0, `类型无效（${String(input.type)}）`);
     const { amountFen } = input;
     if (!Number.isInteger(amountFen) || amountFen <= 0 || amountFen > MAX_AMOUNT_YUAN * 100) throw new LedgerValidationError(0, '金额无效');

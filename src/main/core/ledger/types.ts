@@ -59,6 +59,26 @@ export type ExportRow = [
   string | null,
 ];
 
+/** The named cells of an export row, for the writers (CSV and xlsx). */
+export function exportCells(row: ExportRow) {
+  return {
+    date: row[0],
+    time: row[1].slice(11, 19),
+    type: row[2],
+    category: row[3],
+    amountFen: row[4],
+    account: row[5],
+    description: row[6],
+    toAccount: row[9],
+    counterparty: row[10],
+    flow: row[11],
+    reimbursable: row[12],
+    id: row[13],
+    refundOf: row[14],
+    reimbursedBy: row[15],
+  };
+}
+
 /** Where the previous export chunk ended. */
 export interface ExportCursor {
   date: string;

@@ -1,0 +1,22 @@
+import { FakeClock } from '@shared/clock';
+import { createAppCore, type AppCore } from '../../src/main/core/app-core';
+
+/**
+ * The app core as the voice and book tests use it: offline understanding, speech to a log, no
+ * backups, a fake clock at 2026-02-17 12:00 in UTC+8.
+ */
+export function offlineCore(dataDir: string): AppCore {
+  const clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
+  return createAppCore({
+    dataDir,
+    version: 'test',
+    log: () => {},
+    backups: false,
+    voice: {
+      understanding: { mode: 'offline' },
+      tts: { engine: 'log', log: () => {} },
+      clock,
+      now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }),
+    },
+  });
+}
