@@ -5,7 +5,7 @@
 // `npm run nlp -- query "这个月花了多少" [--now ISO]`
 // Runs exactly the app's local NLP (src/main/core/nlp).
 import { createInterface } from 'node:readline';
-import type { SpokenRecurrence } from '@shared/domain';
+import type { Recurrence } from '@shared/domain';
 import { answerLine, answerRequest, type NlpAnswer } from '@core/nlp/protocol';
 
 const USAGE = `usage:
@@ -45,7 +45,7 @@ function safeAnswer(line: string): string {
 const WEEKDAY_NAMES = ['一', '二', '三', '四', '五', '六', '日'];
 
 /** 每天, 每周五, 每月5日, 每月月底, 每年3月5日. */
-function ruleText(rule: SpokenRecurrence): string {
+function ruleText(rule: Recurrence): string {
   const { every, day, month } = rule;
   if (every === 'day') return '每天';
   if (every === 'week') return day === undefined ? '每周' : `每周${WEEKDAY_NAMES[day - 1]}`;

@@ -67,21 +67,22 @@ export interface ParseResult {
   /** What the card and the read-back say about those links (「退的是2月1日淘宝买鞋500元」). */
   linkNote?: string;
   /** A rule the sentence says the entry repeats by (每个月五号), present only when said. */
-  recurrence?: SpokenRecurrence;
+  recurrence?: Recurrence;
   /** Tags the sentence names (标签出差), present only when said. */
   tags?: string[];
 }
 
 export const RECURRENCE_PERIODS = ['day', 'week', 'month', 'year'] as const;
-export type RecurrencePeriod = (typeof RECURRENCE_PERIODS)[number];
+export type RecurrenceEvery = (typeof RECURRENCE_PERIODS)[number];
 
 /**
- * How often a spoken entry repeats. `day`: of the month 1–31 or -1 for its last day (月底), or
- * for weekly rules the weekday 1–7 (Monday–Sunday); `month`: 1–12 for yearly rules. A key the
- * sentence does not fix is absent.
+ * How often an entry repeats, as a sentence says it and as a rule stores it (recurrence.ts).
+ * `day`: of the month 1–31 or -1 for its last day (月底), for weeks the weekday 1–7
+ * (Monday–Sunday), for years the day of `month` (1–12). A key that is not fixed is absent:
+ * a rule then takes it from its start date.
  */
-export interface SpokenRecurrence {
-  every: RecurrencePeriod;
+export interface Recurrence {
+  every: RecurrenceEvery;
   day?: number;
   month?: number;
 }

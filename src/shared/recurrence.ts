@@ -1,21 +1,10 @@
 // Recurring entries (周期记账): when a rule falls due. Pure calendar arithmetic on local days
 // (YYYY-MM-DD in the user's zone, from localDate of a ZonedNow): a rule never looks at
 // instants, so a DST change can neither skip nor double a day.
-import type { TransactionType } from './domain';
+import type { Recurrence, TransactionType } from './domain';
 import { formatYmd, isCalendarDate } from './time';
 
-export type RecurrenceEvery = 'day' | 'week' | 'month' | 'year';
-
-/**
- * The shape of a rule, as the parser and the rules page say it. `day`: for months 1–31 or
- * -1 (月末), for weeks the weekday 1–7 (Monday–Sunday), for years the day of `month`. A
- * missing day or month is the start date's.
- */
-export interface Recurrence {
-  every: RecurrenceEvery;
-  day?: number;
-  month?: number;
-}
+export type { Recurrence, RecurrenceEvery } from './domain';
 
 /** A rule with where it starts and, optionally, where it ends: a last day or a number of occurrences. */
 export interface Schedule {

@@ -1,7 +1,7 @@
-// Shared by the ledger's tests: one instant and one parse result to vary.
+// Shared by the ledger's tests: one instant, one parse result, one form entry and one recurring rule to vary.
 import type { ParseResult } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
-import type { ManualEntry } from '@core/ledger/index';
+import type { ManualEntry, RecurringRuleInput } from '@core/ledger/index';
 
 export const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
 
@@ -24,5 +24,16 @@ export const entry = (over: Partial<ManualEntry> = {}): ManualEntry => ({
   category: '餐饮',
   date: '2026-02-10',
   time: '08:15',
+  ...over,
+});
+
+/** A rule of 房租 3000 on the 5th of every month from 2026-01-01. */
+export const rentRule = (over: Partial<RecurringRuleInput> = {}): RecurringRuleInput => ({
+  type: 'EXPENSE',
+  amountFen: 3000_00,
+  category: '住房',
+  description: '房租',
+  rule: { every: 'month', day: 5 },
+  start: '2026-01-01',
   ...over,
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOM, CSV_HEADER, exportCsv, ImportError, LedgerHistory, openLedger, parseImport, type Ledger } from './index';
 import { escapeCell, parseCsv, unescapeCell } from './csv';
 import { startsLikeFormula } from '@shared/ipc/fields';
-import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
+import { entry, item, NOW, rentRule } from '../../../../test/support/ledger-fixtures';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -508,14 +508,7 @@ describe('money flows in our CSV', () => {
 
 describe('recurring entries in our CSV', () => {
   it('exports rows a recurring rule made and imports them back with their ids', () => {
-    source.addRecurringRule({
-      type: 'EXPENSE',
-      amountFen: 3000_00,
-      category: '住房',
-      description: '房租',
-      rule: { every: 'month', day: 5 },
-      start: '2026-01-01',
-    });
+    source.addRecurringRule(rentRule());
     const { saved } = source.catchUpRecurring();
     expect(saved).toHaveLength(2);
     const { text } = exportCsv(source);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, toZonedNow, type ZonedNow } from '@shared/time';
 import { LedgerHistory, openLedger, type Ledger, type RecurringRuleInput } from './index';
 import { LedgerRuleError, LedgerValidationError } from './errors';
+import { rentRule } from '../../../../test/support/ledger-fixtures';
 
 let ledger: Ledger;
 let now: ZonedNow;
@@ -13,15 +14,8 @@ beforeEach(() => {
 });
 afterEach(() => ledger.close());
 
-const rent = (over: Partial<RecurringRuleInput> = {}): RecurringRuleInput => ({
-  type: 'EXPENSE',
-  amountFen: 3000_00,
-  category: '住房',
-  description: '房租',
-  rule: { every: 'month', day: 5 },
-  start: '2026-03-01',
-  ...over,
-});
+/** Rent from 2026-03-01, the day these tests start on. */
+const rent = (over: Partial<RecurringRuleInput> = {}): RecurringRuleInput => rentRule({ start: '2026-03-01', ...over });
 
 const recurringRows = () =>
   ledger.database

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { DEFAULT_CURRENCY } from '@shared/categories';
 import { isTransactionType, type TransactionType } from '@shared/domain';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
 import {
@@ -245,19 +244,15 @@ export class Recurring {
           const occurredAt = day + timeOfDay;
           const id = this.parts.rows.insertOccurrence({
             amountFen: r.amount_fen,
-            currency: DEFAULT_CURRENCY,
             type: r.type,
             categoryId: r.category_id,
             accountId: r.account_id,
             toAccountId: r.type === 'TRANSFER' ? r.to_account_id : null,
-            counterparty: '',
             description: r.description,
             occurredAt,
             occurredDate: day,
             occurredMs: Date.parse(occurredAt),
-            source: 'recurring',
-            createdAt: stamp,
-            updatedAt: stamp,
+            stamp,
             recurrenceKey,
           });
           if (id !== null) result.saved.push(id);
@@ -284,14 +279,10 @@ export class Recurring {
     return this.db.transaction(() => {
       const id = this.parts.rows.insertOccurrence({
         ...fields,
-        currency: DEFAULT_CURRENCY,
-        counterparty: '',
         occurredAt,
         occurredDate: day,
         occurredMs: Date.parse(occurredAt),
-        source: 'recurring',
-        createdAt: stamp,
-        updatedAt: stamp,
+        stamp,
         recurrenceKey: draft.recurrenceKey,
       });
       return id ?? (this.db.prepare('SELECT id FROM transactions WHERE recurrence_key = ?').pluck().get(draft.recurrenceKey) as string);

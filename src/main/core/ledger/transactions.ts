@@ -143,12 +143,10 @@ export class Transactions {
    * transaction). Its id is left to the sync declaration, which derives it from the key (see
    * sync/tables.ts). Returns the row's id, or null when that occurrence exists already.
    */
-  insertOccurrence(
-    row: PreparedEntry & { currency: string; source: string; createdAt: string; updatedAt: string; recurrenceKey: string },
-  ): string | null {
+  insertOccurrence(row: Omit<PreparedEntry, 'counterparty'> & { stamp: string; recurrenceKey: string }): string | null {
     const info = this.occurrenceStmt.run(
       row.amountFen,
-      row.currency,
+      DEFAULT_CURRENCY,
       row.type,
       row.categoryId,
       row.accountId,
@@ -156,11 +154,11 @@ export class Transactions {
       row.occurredAt,
       row.occurredDate,
       row.occurredMs,
-      row.source,
-      row.createdAt,
-      row.updatedAt,
+      'recurring',
+      row.stamp,
+      row.stamp,
       row.toAccountId,
-      row.counterparty,
+      '',
       row.recurrenceKey,
     );
     return info.changes === 0 ? null : (this.idOfRowid.get(info.lastInsertRowid) as string);

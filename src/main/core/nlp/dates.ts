@@ -13,7 +13,8 @@ export interface DateMention extends Span {
 
 const NUM = '(?:\\d{1,4}|[零〇一二两三四五六七八九十]{1,4})';
 const WEEKDAY = '([一二三四五六日天1-7])';
-const WEEKDAY_INDEX: Record<string, number> = {
+/** 一…日/天 and 1–7 as days from Monday (0), as 周一…周日 say them. */
+export const WEEKDAY_INDEX: Readonly<Record<string, number>> = {
   一: 0,
   二: 1,
   三: 2,

@@ -2,7 +2,7 @@
 // of the whole utterance are read once (readSpans); buildItem turns one stretch of it into an item.
 // firstItem is the single-item parse (the first item of the text), which corrections use and
 // split.ts keeps for every utterance that holds one item.
-import { moneyFlowFields, type MoneyFlow, type ParseResult, type SpokenRecurrence, type TransactionType } from '@shared/domain';
+import { moneyFlowFields, type MoneyFlow, type ParseResult, type Recurrence, type TransactionType } from '@shared/domain';
 import { OTHER_CATEGORY } from '@shared/categories';
 import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
@@ -34,7 +34,7 @@ export interface ParsedItem {
   counterparty?: string;
   reimbursable?: boolean;
   /** Present only when the item says so (recurrence.ts, tags.ts). */
-  recurrence?: SpokenRecurrence;
+  recurrence?: Recurrence;
   tags?: string[];
 }
 
@@ -238,7 +238,7 @@ export function toParseResult(item: ParsedItem): ParseResult {
 }
 
 /** The optional rule and tags of an item, each present only when said. */
-export function spokenFields(source: { recurrence?: SpokenRecurrence; tags?: readonly string[] }): Pick<ParseResult, 'recurrence' | 'tags'> {
+export function spokenFields(source: { recurrence?: Recurrence; tags?: readonly string[] }): Pick<ParseResult, 'recurrence' | 'tags'> {
   return {
     ...(source.recurrence ? { recurrence: { ...source.recurrence } } : {}),
     ...(source.tags && source.tags.length > 0 ? { tags: [...source.tags] } : {}),

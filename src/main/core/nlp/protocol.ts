@@ -2,14 +2,7 @@
 // a line, one answer a line. Kept here so the shell tool and the tests run exactly the app's code.
 import { z } from 'zod';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
-import {
-  TRANSACTION_TYPES,
-  type ClassifyResult,
-  type MoneyFlow,
-  type CorrectionResult,
-  type LedgerQuery,
-  type SpokenRecurrence,
-} from '@shared/domain';
+import { TRANSACTION_TYPES, type ClassifyResult, type MoneyFlow, type CorrectionResult, type LedgerQuery, type Recurrence } from '@shared/domain';
 import { formatYmd, isCalendarDate, MAX_YEAR, MIN_YEAR, systemNow, toZonedNow, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, type BudgetQuery } from './index';
 import { spokenFields } from './parse';
@@ -68,7 +61,7 @@ export interface ParseAnswer {
     flow?: MoneyFlow;
     counterparty?: string;
     reimbursable?: boolean;
-    recurrence?: SpokenRecurrence;
+    recurrence?: Recurrence;
     tags?: string[];
   }[];
   /** More items were said than the offline parse keeps (MAX_BATCH_ITEMS). */

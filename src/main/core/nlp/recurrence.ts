@@ -1,14 +1,15 @@
 // A repeating rule said with an entry: 每天 → every day, 每周五 → every week on Friday (5),
 // 每个月五号 → every month on the 5th, 每个月月底 → on its last day (-1), 每年三月 → every year in
 // March. Only these words make a rule: 每人, 每个, 每次 are prices, and 上个月五号 is one day.
-import type { SpokenRecurrence } from '@shared/domain';
+import type { Recurrence } from '@shared/domain';
+import { WEEKDAY_INDEX } from './dates';
 import { EVERY_DAY, EVERY_MONTH, EVERY_WEEK, EVERY_YEAR, MONTH_END, ONCE } from './lexicon/recurrence';
 import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';
 import { parseNumeral } from './numbers';
 
 export interface RecurrenceMention extends Span {
-  recurrence: SpokenRecurrence;
+  recurrence: Recurrence;
 }
 
 const NUM = '(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})';
@@ -24,7 +25,6 @@ const RULE = new RegExp(
   'g',
 );
 
-const WEEKDAYS: Readonly<Record<string, number>> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7 };
 /** The longest each month runs in any year (2月29日 repeats in leap years). */
 const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -34,12 +34,13 @@ function numberIn(text: string | undefined, min: number, max: number): number | 
   return value !== null && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
+/** A rule's weekday counts Monday as 1. */
 function weekday(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  return WEEKDAYS[text] ?? numberIn(text, 1, 7);
+  const index = text === undefined ? undefined : WEEKDAY_INDEX[text];
+  return index === undefined ? undefined : index + 1;
 }
 
-function ruleOf(g: Record<string, string | undefined>): SpokenRecurrence {
+function ruleOf(g: Record<string, string | undefined>): Recurrence {
   if (g.day) return { every: 'day' };
   if (g.week) {
     const day = weekday(g.weekday);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toZonedNow } from '@shared/time';
 import { books, makeDevices, quiesce, TestClock, type Device } from '../../../../test/support/sync-devices';
+import { rentRule } from '../../../../test/support/ledger-fixtures';
 
 // Recurring entries on two synced devices: a rule made on one reaches the other, and an
 // occurrence both of them catch up before they sync ends as ONE row (its id derives from the
@@ -25,14 +26,7 @@ describe('recurring entries on two devices', () => {
     const { devices } = makeDevices(2, { clock });
     open.push(...devices);
     const [a, b] = devices as [Device, Device];
-    const rule = a.ledger.addRecurringRule({
-      type: 'EXPENSE',
-      amountFen: 3000_00,
-      category: '住房',
-      description: '房租',
-      rule: { every: 'month', day: 5 },
-      start: '2026-01-01',
-    });
+    const rule = a.ledger.addRecurringRule(rentRule());
     a.ledger.addRecurringRule({ type: 'EXPENSE', amountFen: 15_00, category: '餐饮', rule: { every: 'day' }, start: '2026-03-01' });
     await quiesce(devices);
     expect(b.ledger.recurringRules().map((r) => [r.key, r.label, r.nextDate])).toEqual(

@@ -24,7 +24,7 @@ import { ITEM_REFERENCE, NO_MORE_CHANGES, UNDO_BARE, UNDO_SAVE_REFERENCE } from 
 import { readMoneyFlow } from '../nlp/money-flow';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
-import { readRelink } from './refund-relink';
+import { readRelink } from '../nlp/refund-relink';
 import * as say from './templates';
 
 /** UI commands that act on the drafts (restart belongs to the session manager). */

@@ -1,7 +1,7 @@
 // 「退的是买衣服那笔」「不是鞋子，是衣服那笔」「第二笔应该是上周打车那笔」: on a card holding a
 // refund, the words that say which earlier expense it returns. Only the words are read here;
 // the dialogue finds the expense among the refund's candidates.
-import { findOrdinals } from '../nlp/ordinals';
+import { findOrdinals } from './ordinals';
 
 export interface RelinkWords {
   /** What names the expense (买衣服), searched like a refund's own description. */
