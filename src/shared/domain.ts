@@ -189,6 +189,10 @@ export interface TransactionRow {
   reimbursable?: boolean;
   /** A 待报销 expense that was paid back: the reimbursement's id. */
   reimbursedBy?: string;
+  /** A row filed under a sub-category: its parent (餐饮 for 早餐). */
+  parentCategory?: string;
+  /** Present only when the row has tags, in the order they were given. */
+  tags?: string[];
 }
 
 export interface SessionSummary {

@@ -38,4 +38,8 @@ export const LEDGER_COMMANDS = [
   'refundCandidates',
   'setCard',
   'cardReminders',
+  'setCategoryParent',
+  'listTags',
+  'renameTag',
+  'deleteTag',
 ] as const;

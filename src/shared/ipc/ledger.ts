@@ -21,11 +21,22 @@ export const ledgerFilter = z
     text: z.string().trim().max(100).optional(),
     /** Rows lending to, borrowing from or written off for this person. */
     person: z.string().max(50).optional(),
+    /** Rows carrying this tag. */
+    tag: z.string().max(20).optional(),
   })
   .strict();
 export type LedgerFilter = z.infer<typeof ledgerFilter>;
 
 const name50 = z.string().trim().min(1).max(50);
+
+/** A tag as typed or spoken (出差, 装修); a leading # is dropped. */
+export const tagName = z
+  .string()
+  .trim()
+  .transform((t) => t.replace(/^[#＃]+/, '').trim())
+  .pipe(z.string().min(1, '标签不能为空').max(20, '标签最多20个字'));
+/** A row's whole tag set, replacing the old one; duplicates collapse. */
+export const tagList = z.array(tagName).max(20, '一笔最多20个标签');
 
 export const exportFormat = z.enum(['csv', 'xlsx']);
 export type ExportFormat = z.infer<typeof exportFormat>;
@@ -71,6 +82,8 @@ export const ledgerSchemas = {
       granularity: z.enum(['day', 'month']),
       /** Count 待报销 expenses as spending (default: net, without them). */
       includeReimbursed: z.boolean().optional(),
+      /** Only rows carrying this tag. */
+      tag: z.string().max(20).optional(),
     })
     .strict()
     .refine((v) => v.from <= v.to, '开始日期不能晚于结束日期')
@@ -92,13 +105,17 @@ export const ledgerSchemas = {
           reimbursable: z.boolean().optional(),
           /** A refund: the expense it returns, or null to unlink it. */
           refundOf: z.string().min(1).max(64).nullable().optional(),
+          tags: tagList.optional(),
         })
         .strict(),
     })
     .strict(),
   deleteTransactions: z.object({ ids: z.array(z.string().min(1).max(64)).min(1).max(10_000) }).strict(),
   listCategories: z.object({}).strict(),
-  addCategory: z.object({ name: ledgerName, type: txType }).strict(),
+  /** `parentId`: a top-level category of the same type; the new one becomes its sub-category. */
+  addCategory: z.object({ name: ledgerName, type: txType, parentId: id.optional() }).strict(),
+  /** Moves a category under a top-level one of its type (null: to the top level). Two levels at most. */
+  setCategoryParent: z.object({ id, parentId: id.nullable() }).strict(),
   renameCategory: z.object({ id, name: ledgerName }).strict(),
   setCategoryHidden: z.object({ id, hidden: z.boolean() }).strict(),
   reorderCategories: z.object({ type: txType, ids: z.array(id).min(1).max(500) }).strict(),
@@ -126,6 +143,7 @@ export const ledgerSchemas = {
       note: z.string().max(200).optional(),
       toAccount: name50.optional(),
       counterparty: name50.optional(),
+      tags: tagList.optional(),
     })
     .strict(),
   recentCategories: z.object({ type: txType, limit: z.number().int().min(1).max(20).default(3) }).strict(),
@@ -164,6 +182,12 @@ export const ledgerSchemas = {
     })
     .strict(),
   cardReminders: z.object({ daysAhead: z.number().int().min(0).max(28).default(3) }).strict(),
+  /** Every tag with how many rows carry it, most used first. */
+  listTags: z.object({}).strict(),
+  /** Renaming onto an existing tag merges the two. */
+  renameTag: z.object({ id, name: tagName }).strict(),
+  /** Takes the tag off every row; the rows stay. */
+  deleteTag: z.object({ id }).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
 export interface Page<T> {
@@ -176,6 +200,18 @@ export interface CategoryTotal {
   category: string;
   totalFen: number;
   count: number;
+  /** A sub-category's parent (餐饮 for 早餐); absent for a top-level category. */
+  parent?: string;
+}
+
+/**
+ * A top-level category with its sub-categories rolled up: totalFen and count are its own rows
+ * plus every child's, to the fen. `children` is empty when no child has rows in the period;
+ * otherwise it lists each child with rows and, when the parent has rows of its own, the parent
+ * itself (category = the parent's name, no `parent`), largest first.
+ */
+export interface CategoryRollup extends CategoryTotal {
+  children: CategoryTotal[];
 }
 
 export interface MonthSummary {
@@ -210,7 +246,10 @@ export interface PeriodStats {
   /** income − expense. */
   balanceFen: number;
   count: number;
+  /** One line per category with rows (its own rows only), children included. */
   byCategory: CategoryTotal[];
+  /** One line per top-level category with its children rolled up, largest first. */
+  byParent: CategoryRollup[];
   /** Every day (or month) of the period, zeros included, oldest first. */
   trend: TrendPoint[];
 }
@@ -222,7 +261,16 @@ export interface CategoryInfo {
   hidden: boolean;
   preset: boolean;
   sortOrder: number;
-  /** Transactions filed under it. */
+  /** Transactions filed under it (its own rows, not its children's). */
+  count: number;
+  /** The top-level category it belongs to; null for a top-level one. */
+  parentId: number | null;
+}
+
+export interface TagInfo {
+  id: number;
+  name: string;
+  /** Rows carrying it. */
   count: number;
 }
 
@@ -442,6 +490,10 @@ export interface LedgerOutputs {
   refundCandidates: RefundCandidate[];
   setCard: AccountInfo;
   cardReminders: CardReminder[];
+  setCategoryParent: CategoryInfo;
+  listTags: TagInfo[];
+  renameTag: TagInfo;
+  deleteTag: { deleted: true; rows: number };
 }
 
 /** The 借贷 page: everyone with a debt either way, and the two totals. */
