@@ -7,6 +7,7 @@ import {
   recurrenceLabel,
   recurrenceProblem,
   scheduleProblem,
+  spokenSchedule,
   weekday,
   type Recurrence,
   type Schedule,
@@ -235,5 +236,30 @@ describe('local days across DST changes', () => {
       next = nextOccurrence(schedule, today);
     }
     expect(seen).toEqual([date]);
+  });
+});
+
+describe('a rule said on a day (spokenSchedule)', () => {
+  it("starts at the beginning of the period it was said in, so this period's occurrence is the first", () => {
+    // 2026-02-18 is a Wednesday.
+    expect(spokenSchedule({ every: 'month', day: 5 }, '2026-02-18')).toEqual({ rule: { every: 'month', day: 5 }, start: '2026-02-01', end: null });
+    expect(spokenSchedule({ every: 'week', day: 1 }, '2026-02-18')).toEqual({ rule: { every: 'week', day: 1 }, start: '2026-02-16', end: null });
+    expect(spokenSchedule({ every: 'week', day: 7 }, '2026-02-22')).toMatchObject({ start: '2026-02-16' });
+    expect(spokenSchedule({ every: 'year', month: 3, day: 15 }, '2026-02-18')).toMatchObject({ start: '2026-01-01' });
+    expect(spokenSchedule({ every: 'day' }, '2026-02-18')).toMatchObject({ start: '2026-02-18' });
+  });
+
+  it('takes what the sentence left open from the day it was said', () => {
+    expect(spokenSchedule({ every: 'month' }, '2026-02-18').rule).toEqual({ every: 'month', day: 18 });
+    expect(spokenSchedule({ every: 'week' }, '2026-02-18').rule).toEqual({ every: 'week', day: 3 });
+    expect(spokenSchedule({ every: 'year', month: 3 }, '2026-02-18').rule).toEqual({ every: 'year', month: 3, day: 18 });
+  });
+
+  it("makes this period's occurrence due at once only when its day has come", () => {
+    const past = spokenSchedule({ every: 'month', day: 5 }, '2026-02-18');
+    expect(occurrences(past, past.start, '2026-02-18')).toEqual(['2026-02-05']);
+    const ahead = spokenSchedule({ every: 'month', day: -1 }, '2026-02-18');
+    expect(occurrences(ahead, ahead.start, '2026-02-18')).toEqual([]);
+    expect(nextOccurrence(ahead, '2026-02-18')).toBe('2026-02-28');
   });
 });

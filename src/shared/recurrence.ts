@@ -136,6 +136,25 @@ export function completeRule(rule: Recurrence, start: string): Recurrence {
   }
 }
 
+/**
+ * A rule said in a sentence (「每个月五号交房租三千」) with the day it was said on: the rule
+ * completed from that day, starting at the beginning of that day's period (its month, its
+ * week, its year), so this period's occurrence is made at once when it is due by now and
+ * waits for its day otherwise. Nothing before this period is made: the user told us from now on.
+ */
+export function spokenSchedule(rule: Recurrence, said: string): Schedule {
+  const full = completeRule(rule, said);
+  const start =
+    full.every === 'month'
+      ? `${said.slice(0, 8)}01`
+      : full.every === 'year'
+        ? `${said.slice(0, 5)}01-01`
+        : full.every === 'week'
+          ? fromDayNumber(dayNumber(said) - weekday(said) + 1)
+          : said;
+  return { rule: full, start, end: null };
+}
+
 /** 每天 / 每周五 / 每月5日 / 每月月末 / 每年3月 / 每年3月15日: how a rule is shown and read back. */
 export function recurrenceLabel(rule: Recurrence): string {
   const dayText = (day: number) => (day === -1 ? '月末' : `${day}日`);

@@ -81,6 +81,19 @@ export class BookRoutedPort implements LedgerPort {
     return this.target.findPerson?.(spoken);
   }
 
+  latestSpokenRules(): ReturnType<NonNullable<LedgerPort['latestSpokenRules']>> {
+    return this.books.port(this.lastSave ?? this.bookId).latestSpokenRules?.() ?? [];
+  }
+
+  /** Undo's rule lives where the undone save went. */
+  deleteRecurringRule(id: number): void {
+    this.books.port(this.lastSave ?? this.bookId).deleteRecurringRule?.(id);
+  }
+
+  subCategories(parent: string, type: Parameters<LedgerPort['placeCategory']>[1]): string[] {
+    return this.target.subCategories?.(parent, type) ?? [];
+  }
+
   proposeSettlement(amountFen: number): ReturnType<NonNullable<LedgerPort['proposeSettlement']>> {
     const port = this.target;
     return port.proposeSettlement ? port.proposeSettlement(amountFen) : { ids: [], settledFen: 0, leftOverFen: amountFen, stillOwedFen: 0 };

@@ -3,3 +3,4 @@
 export { categoryOfType, chooseCategory, withCategoryForType } from './choose';
 export { matchCategoryWord, type CategoryMatch, type CategoryRef } from './keywords';
 export { matchCategory, type CategoryCandidate } from './names';
+export { subCategoryFor } from './sub-category';

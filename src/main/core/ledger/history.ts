@@ -18,7 +18,7 @@ import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
 import type { CatchUpResult } from './recurring';
-import type { RecurringDraft } from '@shared/recurrence';
+import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
 
 export type ChangeReason = 'save' | 'edit' | 'delete' | 'import' | 'undo' | 'sync' | 'recurring';
 
@@ -212,6 +212,19 @@ export class LedgerHistory implements LedgerPort {
 
   placeCategory(name: string, type: TransactionType): string {
     return this.ledger.placeCategory(name, type);
+  }
+
+  latestSpokenRules(): readonly RecurringRuleInfo[] {
+    return this.ledger.latestSpokenRules();
+  }
+
+  deleteRecurringRule(id: number): void {
+    this.ledger.deleteRecurringRule(id);
+    this.onChange('recurring');
+  }
+
+  subCategories(parent: string, type: TransactionType): string[] {
+    return this.ledger.subCategories(parent, type);
   }
 
   budgetStatus(month: string): BudgetStatus {

@@ -86,6 +86,7 @@ export class Ledger implements LedgerPort {
   private readonly stats: Stats;
   private readonly flows: MoneyFlows;
   private readonly recurring: Recurring;
+  private spokenRules: readonly RecurringRuleInfo[] = [];
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -173,7 +174,26 @@ export class Ledger implements LedgerPort {
     results: readonly ParseResult[],
     options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
   ): TransactionRow[] {
-    return this.rows.saveBatch(results, options);
+    const now = options.now ?? this.clock();
+    const rules: RecurringRuleInfo[] = [];
+    this.spokenRules = [];
+    const rows = this.rows.saveBatch(results, {
+      ...options,
+      now,
+      // The rule's period is the one it was said in: today's, whatever day the sentence names.
+      asRule: (entry, rule, index) => {
+        const made = this.recurring.createSpoken(entry, rule, localDate(now), now, index);
+        rules.push(made.rule);
+        return made.rowId;
+      },
+    });
+    this.spokenRules = rules;
+    return rows;
+  }
+
+  /** The rules the latest saveBatch made of items said to repeat (「每个月五号交房租」). */
+  latestSpokenRules(): readonly RecurringRuleInfo[] {
+    return this.spokenRules;
   }
 
   /** Saves one entry of the 记一笔 form (rules in ./entries.ts). */
@@ -324,6 +344,13 @@ export class Ledger implements LedgerPort {
 
   placeCategory(name: string, type: TransactionType): string {
     return this.categoryBook.place(name, type);
+  }
+
+  /** The visible sub-categories of a top-level category of `type`, in the user's order. */
+  subCategories(parent: string, type: TransactionType): string[] {
+    const all = this.listCategories();
+    const top = all.find((c) => c.name === parent && c.type === type && c.parentId === null);
+    return top ? all.filter((c) => c.parentId === top.id && !c.hidden).map((c) => c.name) : [];
   }
 
   categoryCandidates(): CategoryCandidate[] {

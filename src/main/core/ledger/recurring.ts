@@ -6,7 +6,9 @@ import {
   nextOccurrence,
   occurrences,
   recurrenceLabel,
+  recurrenceProblem,
   scheduleProblem,
+  spokenSchedule,
   type Recurrence,
   type RecurringDraft,
   type RecurringMode,
@@ -19,6 +21,16 @@ import type { Accounts } from './accounts';
 import type { Categories } from './categories';
 import { LedgerRuleError, LedgerValidationError } from './errors';
 import type { Transactions } from './transactions';
+
+/** The entry a rule makes, checked: amount, type, category and accounts by their ids. */
+export interface RuleEntry {
+  type: TransactionType;
+  amountFen: number;
+  categoryId: number;
+  accountId: number;
+  toAccountId: number | null;
+  description: string;
+}
 
 /** A new rule: the entry it makes (category and accounts by name) and when. */
 export interface RecurringRuleInput {
@@ -143,7 +155,38 @@ export class Recurring {
   }
 
   create(input: RecurringRuleInput): RecurringRuleInfo {
-    const fields = this.checked(input);
+    return this.get(this.insertRule(this.checked(input)));
+  }
+
+  /**
+   * A rule spoken with its entry (「每个月五号交房租三千」), in the caller's transaction: the
+   * rule from the period of the day it was said (spokenSchedule), and this period's
+   * occurrence at once when it is due by `now`, made like any catch-up's (its key, exactly
+   * once). `entry` is the spoken item as the batch checked it. rowId null: not due yet.
+   */
+  createSpoken(entry: RuleEntry, rule: Recurrence, said: string, now: ZonedNow, index = 0): { rule: RecurringRuleInfo; rowId: string | null } {
+    const problem = recurrenceProblem(rule);
+    if (problem) throw new LedgerValidationError(index, problem);
+    const schedule = spokenSchedule(rule, said);
+    const { type, amountFen, categoryId, accountId, toAccountId, description } = entry;
+    const id = this.insertRule({
+      type,
+      amountFen,
+      categoryId,
+      accountId,
+      toAccountId,
+      description,
+      rule: schedule.rule,
+      start: schedule.start,
+      end: null,
+      count: null,
+      mode: 'save',
+    });
+    const { saved } = this.catchUp(now, id);
+    return { rule: this.get(id), rowId: saved[0] ?? null };
+  }
+
+  private insertRule(fields: RuleEntry & { rule: Recurrence; start: string; end: string | null; count: number | null; mode: RecurringMode }): number {
     const schedule = { rule: fields.rule, start: fields.start, end: fields.end };
     const stamp = toZonedIso(this.clock());
     const info = this.db
@@ -154,7 +197,7 @@ export class Recurring {
            @start, @end, @count, @mode, @next, @stamp, @stamp)`,
       )
       .run({ ...fields, ...columnsOf(fields.rule), next: firstFrom(schedule, fields.count, 0, fields.start), stamp });
-    return this.get(Number(info.lastInsertRowid));
+    return Number(info.lastInsertRowid);
   }
 
   /**
@@ -221,15 +264,17 @@ export class Recurring {
    * nothing and their occurrences come back as drafts, offered this once: the rule moves on
    * all the same, and a draft confirmed later is saved under its occurrence's key.
    */
-  catchUp(now: ZonedNow): CatchUpResult {
+  catchUp(now: ZonedNow, onlyRule?: number): CatchUpResult {
     const today = localDate(now);
     const stamp = toZonedIso(now);
     const timeOfDay = stamp.slice(10);
     const advance = this.db.prepare('UPDATE recurring_rules SET next_date = ?, created_count = created_count + ? WHERE id = ?');
     return this.db.transaction(() => {
       const due = this.db
-        .prepare(`${SELECT_RULE} WHERE r.paused = 0 AND r.next_date IS NOT NULL AND r.next_date <= ? ORDER BY r.next_date, r.id`)
-        .all(today) as RuleRow[];
+        .prepare(
+          `${SELECT_RULE} WHERE r.paused = 0 AND r.next_date IS NOT NULL AND r.next_date <= ? AND (? IS NULL OR r.id = ?) ORDER BY r.next_date, r.id`,
+        )
+        .all(today, onlyRule ?? null, onlyRule ?? null) as RuleRow[];
       const result: CatchUpResult = { saved: [], drafts: [] };
       for (const r of due) {
         const schedule = datesOf(r);
@@ -314,14 +359,7 @@ export class Recurring {
   }
 
   /** The entry an occurrence makes, checked like the form's: amount, category, open accounts. */
-  private template(input: Pick<RecurringRuleInput, 'type' | 'amountFen' | 'category' | 'account' | 'toAccount' | 'description'>): {
-    type: TransactionType;
-    amountFen: number;
-    categoryId: number;
-    accountId: number;
-    toAccountId: number | null;
-    description: string;
-  } {
+  private template(input: Pick<RecurringRuleInput, 'type' | 'amountFen' | 'category' | 'account' | 'toAccount' | 'description'>): RuleEntry {
     if (!isTransactionType(input.type)) throw new LedgerValidationError(0, `类型无效（${String(input.type)}）`);
     const { amountFen } = input;
     if (!Number.isInteger(amountFen) || amountFen <= 0 || amountFen > MAX_AMOUNT_YUAN * 100) throw new LedgerValidationError(0, '金额无效');

@@ -7,6 +7,7 @@ import {
   type DraftBatchDto,
   type LedgerFlow,
   type ParseResult,
+  type Recurrence,
   type TransactionRow,
   type TransactionType,
 } from '@shared/domain';
@@ -170,7 +171,16 @@ export class Transactions {
    */
   saveBatch(
     results: readonly ParseResult[],
-    options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
+    options: {
+      now?: ZonedNow;
+      source?: TransactionRow['source'];
+      drafts?: DraftBatchDto | null;
+      /**
+       * An item that repeats (「每个月五号交房租」) becomes a rule instead of a row, in this
+       * transaction: what it makes now is the id of its first entry, or null when none is due yet.
+       */
+      asRule?: (entry: PreparedEntry, rule: Recurrence, index: number) => string | null;
+    } = {},
   ): TransactionRow[] {
     const now = options.now ?? this.clock();
     const categories = this.parts.categories.candidates();
@@ -183,7 +193,19 @@ export class Transactions {
     // transaction, so a refused item leaves no stray person behind.
     const write = this.db.transaction(() => {
       const prepared = results.map((result, i) => this.prepareParsed(result, i, { now, categories, accountOf, refunded, source: options.source }));
-      for (const p of prepared) this.insertTx(p);
+      const ids: string[] = [];
+      prepared.forEach((p, i) => {
+        const rule = results[i]!.recurrence;
+        if (!rule || !options.asRule) {
+          this.insertTx(p);
+          ids.push(p.id);
+          return;
+        }
+        // A rule makes plain entries: the links of a money flow cannot repeat.
+        if (results[i]!.flow) throw new LedgerValidationError(i, '借贷、退款和报销不能设为周期记账');
+        const made = options.asRule(p, rule, i);
+        if (made !== null) ids.push(made);
+      });
       // A reimbursement settles the expenses chosen on its card, or else the oldest that fit.
       results.forEach((result, i) => {
         if (result.flow !== 'reimbursement') return;
@@ -193,7 +215,7 @@ export class Transactions {
       // The card that remains is written in the same transaction: a crash between the two
       // must not bring back, as drafts, items that were saved.
       if (options.drafts !== undefined) this.parts.drafts.keep(options.drafts);
-      return prepared.map((p) => p.id);
+      return ids;
     });
     return this.getMany(write());
   }

@@ -147,6 +147,7 @@ export class Conversation {
       customCategories: context?.customCategories ?? [],
       place,
       link,
+      ...(ledger.subCategories ? { children: ledger.subCategories.bind(ledger) } : {}),
     });
     this.show(next);
     const effect = next.effect;
@@ -165,7 +166,7 @@ export class Conversation {
         const saved = this.book.save(effect.resolved, now());
         if (!saved.ok) return this.show(afterSaveFailure(this.dialogue, effect.before, saved.reason));
         this.host.emit({ type: 'saved', transactions: saved.rows });
-        return this.show(afterSave(this.dialogue, saved.rows.length, saved.alerts));
+        return this.show(afterSave(this.dialogue, saved.rows.length, saved.alerts, saved.rules));
       }
       case 'undo':
         return this.show(afterUndo(this.dialogue, this.book.undo(now())));

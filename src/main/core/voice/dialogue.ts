@@ -8,6 +8,7 @@ import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { BudgetAlert } from '@shared/ipc/ledger';
 import type { DraftFields } from '@shared/ipc/voice';
+import type { RecurringRuleInfo } from '@shared/recurrence';
 import { toZonedIso, type ZonedNow } from '@shared/time';
 import {
   classifyIntent,
@@ -109,8 +110,8 @@ export function cardEvent(before: DraftBatch | null, after: Step): VoiceEvent | 
  * After a save: the card is gone and the user hears how many items were written, then, in
  * the same reply, each budget threshold the save crossed.
  */
-export function afterSave(state: DialogueState, count: number, alerts: readonly BudgetAlert[] = []): Step {
-  return next(state, { batch: null, sentences: [say.saved(count, alerts)] });
+export function afterSave(state: DialogueState, count: number, alerts: readonly BudgetAlert[] = [], rules: readonly RecurringRuleInfo[] = []): Step {
+  return next(state, { batch: null, sentences: [say.saved(count, alerts, rules)] });
 }
 
 /** Nothing was written: the drafts go back to how they were and the user hears why. */

@@ -5,6 +5,7 @@ import type { DraftBatch } from '@shared/draft-batch';
 import type { CorrectionResult, DraftBatchDto, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
 import type { BudgetAlert, BudgetStatus, PersonBalance, RefundCandidate, SettlementProposal } from '@shared/ipc/ledger';
 import type { Unsubscribe } from '@shared/listeners';
+import type { RecurringRuleInfo } from '@shared/recurrence';
 import type { ZonedNow } from '@shared/time';
 import type { RefundQuery } from '../ledger/money-flows';
 
@@ -171,6 +172,12 @@ export interface LedgerPort {
   findPerson?(spoken: string): PersonBalance | undefined;
   /** The 待报销 a reimbursement of this much settles (absent: the ledger picks at save). */
   proposeSettlement?(amountFen: number): SettlementProposal;
+  /** The rules the latest saveBatch made of items said to repeat, read right after it (absent: none). */
+  latestSpokenRules?(): readonly RecurringRuleInfo[];
+  /** Removes a rule (voice 撤销 of the save that made it); the rows it made are the caller's to delete. */
+  deleteRecurringRule?(id: number): void;
+  /** The sub-categories of a top-level category, for a draft whose words name one (早饭 → 早餐). */
+  subCategories?(parent: string, type: TransactionType): string[];
 }
 
 export type { SessionSummary };

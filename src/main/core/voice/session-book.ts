@@ -7,8 +7,9 @@ import { errorMessage } from '@shared/errors';
 import type { BudgetAlert, RefundCandidate } from '@shared/ipc/ledger';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
 import { fenToYuan, formatFen, yuanToFen } from '@shared/money';
+import type { RecurringRuleInfo } from '@shared/recurrence';
 import { monthDayText, toZonedIso, type ZonedNow } from '@shared/time';
-import { chooseCategory, withCategoryForType, type CategoryRef } from '../categories/index';
+import { chooseCategory, subCategoryFor, withCategoryForType, type CategoryRef } from '../categories/index';
 import { LedgerValidationError } from '../ledger/errors';
 import type { BudgetQuery, DebtQuery } from '../nlp/index';
 import type { LedgerPort } from './ports';
@@ -20,6 +21,8 @@ export interface Placement {
   place: (name: string, type: TransactionType) => string;
   /** The links a money flow needs (the expense a refund returns, what a reimbursement settles); absent: none. */
   link?: (result: ParseResult) => ParseResult;
+  /** A top-level category's sub-categories (absent: none), for an item whose words name one. */
+  children?: (parent: string, type: TransactionType) => readonly string[];
 }
 
 /**
@@ -27,7 +30,9 @@ export interface Placement {
  * gets saved (the model's 洗浴 is read back as the 娱乐 it will be stored in).
  */
 export function placedResult(result: ParseResult, placement: Placement): ParseResult {
-  const placed = result.category ? { ...result, category: placedCategory(result.category, result.description, result.type, placement) } : result;
+  const placed = result.category
+    ? { ...result, category: placedChild(placedCategory(result.category, result.description, result.type, placement), result, placement) }
+    : result;
   return placement.link ? placement.link(placed) : placed;
 }
 
@@ -69,6 +74,15 @@ function refundNote(expense: RefundCandidate): string {
   return `退的是${monthDayText(expense.date)}${expense.description || expense.category}${formatFen(expense.amountFen)}元`;
 }
 
+/**
+ * A new item lands in the sub-category its words name (早饭包子 → 餐饮 › 早餐) when the user has
+ * made one; a correction that names a category is taken as said, so this is for new items only.
+ */
+function placedChild(category: string, result: ParseResult, placement: Placement): string {
+  const children = placement.children?.(category, result.type) ?? [];
+  return (children.length > 0 && subCategoryFor(result.description, children)) || category;
+}
+
 /** A correction's fields, with the category re-filed when the type flips. */
 export function placedFields(current: ParseResult, fields: UpdatedFields, placement: Placement): UpdatedFields {
   const next = withCategoryForType(current, fields, placement.customCategories);
@@ -81,10 +95,17 @@ export function placedCategory(name: string, description: string, type: Transact
 }
 
 /** `alerts`: the budget thresholds this save crossed for the first time, as the ledger recorded them. */
-export type SaveOutcome = { ok: true; rows: TransactionRow[]; alerts: readonly BudgetAlert[] } | { ok: false; reason: string };
+export type SaveOutcome =
+  { ok: true; rows: TransactionRow[]; alerts: readonly BudgetAlert[]; rules: readonly RecurringRuleInfo[] } | { ok: false; reason: string };
+
+/** What one save wrote: each row with the item it came from, and the rules items said to repeat made. */
+interface SaveRecord {
+  rows: { row: TransactionRow; result: ParseResult | undefined }[];
+  rules: { rule: RecurringRuleInfo; result: ParseResult }[];
+}
 
 export class SessionBook {
-  private lastSave: { rows: TransactionRow[]; results: ParseResult[] } | null = null;
+  private lastSave: SaveRecord | null = null;
   private readonly totals: SessionSummary = { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0 };
 
   constructor(
@@ -109,9 +130,10 @@ export class SessionBook {
       this.log('saveBatch failed', err);
       return { ok: false, reason: saveFailureText(err, resolved) };
     }
-    this.lastSave = { rows, results };
+    const rules = this.ledger.latestSpokenRules?.() ?? [];
+    this.lastSave = saveRecord(results, rows, rules);
     this.count(rows, 1);
-    return { ok: true, rows, alerts: this.ledger.latestBudgetAlerts?.() ?? [] };
+    return { ok: true, rows, alerts: this.ledger.latestBudgetAlerts?.() ?? [], rules };
   }
 
   /** 「撤销」: deletes the rows of this session's last save and returns them as drafts. */
@@ -121,12 +143,20 @@ export class SessionBook {
     this.lastSave = null;
     // The ledger page may have edited or deleted some of these rows since: bring back what is
     // there now, and never resurrect a row the user deleted.
-    const current = this.ledger.getMany(last.rows.map((row) => row.id));
-    const removed = current.length === 0 ? 0 : this.ledger.deleteTransactions(current.map((row) => row.id));
-    if (removed === 0) return null;
+    const current = this.ledger.getMany(last.rows.map(({ row }) => row.id));
+    if (current.length > 0) this.ledger.deleteTransactions(current.map((row) => row.id));
+    // A rule said with the entry goes with it: 撤销 takes back the sentence, not half of it.
+    for (const { rule } of last.rules) this.ledger.deleteRecurringRule?.(rule.id);
+    // A rule whose entry was not due yet made no row: its item comes back as it was said.
+    const ruleOnly = last.rules.filter(({ rule }) => rule.createdCount === 0).map(({ result }) => result);
+    if (current.length === 0 && ruleOnly.length === 0) return null;
     // The summary takes back exactly what this save added to it.
-    this.count(last.rows, -1);
-    const results = current.map((row) => draftOf(row, last.results[last.rows.findIndex((saved) => saved.id === row.id)]));
+    this.count(
+      last.rows.map(({ row }) => row),
+      -1,
+    );
+    const originalOf = (row: TransactionRow) => last.rows.find((saved) => saved.row.id === row.id)?.result;
+    const results = [...current.map((row) => draftOf(row, originalOf(row))), ...ruleOnly];
     return DraftBatch.fromResults(results, toZonedIso(now));
   }
 
@@ -176,7 +206,29 @@ function draftOf(row: TransactionRow, original: ParseResult | undefined): ParseR
     account: row.account,
     confidence: original?.confidence ?? 1,
     source: original?.source ?? 'local',
+    ...(original?.recurrence ? { recurrence: original.recurrence } : {}),
+    ...(row.tags?.length ? { tags: row.tags } : {}),
   };
+}
+
+/**
+ * Pairs each saved row with its item. An item said to repeat made a rule, and a row only when
+ * this period's entry was due (createdCount 1), so rows and items need not line up one to one.
+ */
+function saveRecord(results: readonly ParseResult[], rows: readonly TransactionRow[], rules: readonly RecurringRuleInfo[]): SaveRecord {
+  const record: SaveRecord = { rows: [], rules: [] };
+  let nextRow = 0;
+  let nextRule = 0;
+  for (const result of results) {
+    if (result.recurrence) {
+      const rule = rules[nextRule++];
+      if (rule) record.rules.push({ rule, result });
+      if (rule && rule.createdCount === 0) continue;
+    }
+    const row = rows[nextRow++];
+    if (row) record.rows.push({ row, result });
+  }
+  return record;
 }
 
 /**

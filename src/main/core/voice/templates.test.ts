@@ -13,6 +13,20 @@ describe('TTS templates', () => {
     expect(say.readBack(DraftBatch.fromResults([r(60, 'EXPENSE', '餐饮')]))).toBe('记录支出60元，餐饮，确认吗？');
   });
 
+  it('says the rule and the tags a sentence gave, so the user hears they were understood', () => {
+    const rent = { ...r(3000, 'EXPENSE', '住房', '交房租'), recurrence: { every: 'month' as const, day: 5 } };
+    expect(say.readBack(DraftBatch.fromResults([rent]))).toBe('记录支出3000元，住房，每月5日，确认吗？');
+    const taxi = { ...r(35, 'EXPENSE', '交通', '打车'), tags: ['出差', '报销'] };
+    expect(say.readBack(DraftBatch.fromResults([taxi]))).toBe('记录支出35元，交通，标签出差、报销，确认吗？');
+  });
+
+  it('after a save names each rule made, and only the rule when its first entry is still to come', () => {
+    const rule = { label: '每月20日', description: '还车贷', category: '其他', nextDate: '2026-02-20' } as Parameters<typeof say.saved>[2][number];
+    expect(say.saved(0, [], [rule])).toBe('已设为周期记账：每月20日还车贷，下次2月20日。');
+    expect(say.saved(2, [], [{ ...rule, description: '' }])).toBe('已保存2笔交易。已设为周期记账：每月20日其他，下次2月20日。');
+    expect(say.saved(1)).toBe('已保存1笔交易。');
+  });
+
   it('itemises 2–5 drafts (design example 1)', () => {
     const batch = DraftBatch.fromResults([
       r(60, 'EXPENSE', '餐饮', '吃饭'),

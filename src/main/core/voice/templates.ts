@@ -7,6 +7,7 @@ import type { BudgetAlert, BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import { formatFen, formatYuan, yuanToFen } from '@shared/money';
 import type { BudgetQuery } from '../nlp/index';
 import { flowPhrase } from '@shared/flow-text';
+import { recurrenceLabel, type RecurringRuleInfo } from '@shared/recurrence';
 import { monthDayText } from '@shared/time';
 
 const TYPE_LABEL: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
@@ -39,7 +40,14 @@ export function itemText(result: ParseResult): string {
     return result.flow === 'refund' ? `${what}，${categoryText(result)}${link}` : `${what}${link}`;
   }
   const pending = result.reimbursable ? '，待报销' : '';
-  return `${typeLabel(result.type)}${amountText(result.amount)}元，${categoryText(result)}${pending}`;
+  return `${typeLabel(result.type)}${amountText(result.amount)}元，${categoryText(result)}${pending}${extrasText(result)}`;
+}
+
+/** 「，每月5日，标签出差」: what a sentence said beyond the entry, so the user hears it was understood. */
+function extrasText(result: ParseResult): string {
+  const rule = result.recurrence ? `，${recurrenceLabel(result.recurrence)}` : '';
+  const tags = result.tags?.length ? `，标签${result.tags.join('、')}` : '';
+  return rule + tags;
 }
 
 /** The answer to 「小李还欠我多少」; balanceFen null: no one of that name in the books. */
@@ -121,9 +129,17 @@ export function confirmedSome(count: number): string {
   return `已确认${count}笔。`;
 }
 
-/** 「已保存1笔交易。」, then one sentence per budget threshold the save crossed (「餐饮本月已用 82%。」). */
-export function saved(count: number, alerts: readonly BudgetAlert[] = []): string {
-  return `已保存${count}笔交易。${alerts.map((alert) => `${budgetAlertText(alert)}。`).join('')}`;
+/**
+ * 「已保存1笔交易。」, then each rule an item said to repeat made (「已设为周期记账：每月5日交房租，
+ * 下次12月5日。」), then one sentence per budget threshold the save crossed (「餐饮本月已用 82%。」).
+ * A rule whose first entry is not due yet saved no row: then only the rule is named.
+ */
+export function saved(count: number, alerts: readonly BudgetAlert[] = [], rules: readonly RecurringRuleInfo[] = []): string {
+  const rows = count > 0 || rules.length === 0 ? `已保存${count}笔交易。` : '';
+  const ruleText = rules.map(
+    (rule) => `已设为周期记账：${rule.label}${rule.description || rule.category}${rule.nextDate ? `，下次${monthDayText(rule.nextDate)}` : ''}。`,
+  );
+  return `${rows}${ruleText.join('')}${alerts.map((alert) => `${budgetAlertText(alert)}。`).join('')}`;
 }
 
 /** A new session opens with the drafts the last one left unconfirmed. */

@@ -31,6 +31,25 @@ describe('confirmation card: states', () => {
     expect(actions).toEqual([{ action: 'confirmAll' }, { action: 'cancelAll' }]);
   });
 
+  it('shows the rule and the tags a sentence gave, one item or several', () => {
+    const rent = { amount: 3000, category: '住房', description: '交房租', date: '2026-02-05', recurrence: { every: 'month' as const, day: 5 } };
+    const taxi = { amount: 35, category: '交通', description: '打车', tags: ['出差'] };
+    renderCard(batchOf([rent]));
+    const card = screen.getByRole('region', { name: '确认卡片' });
+    // A rule's entry falls on its days: the card shows the rule, not the day the sentence named.
+    expect(within(card).getByText('周期').nextElementSibling?.textContent).toBe('每月5日');
+    expect(within(card).queryByText('日期')).toBeNull();
+    cleanup();
+    renderCard(batchOf([taxi]));
+    expect(within(screen.getByRole('region', { name: '确认卡片' })).getByText('标签').nextElementSibling?.textContent).toBe('#出差');
+    cleanup();
+    renderCard(batchOf([rent, taxi]));
+    const [first, second] = rows();
+    expect(within(first!).getByText('每月5日')).toBeTruthy();
+    expect(within(second!).getByText('#出差')).toBeTruthy();
+    expect(within(second!).queryByText('每月5日')).toBeNull();
+  });
+
   it('numbers 2–10 items from 1 and shows each status', () => {
     renderCard(batchOf(FOUR, ['pending', 'cancelled', 'confirmed', 'pending']));
     const items = rows();
