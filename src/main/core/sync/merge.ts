@@ -360,7 +360,12 @@ export class Merger {
       const value = values[column.name];
       if (column.keyRef && value !== null) {
         const target = TABLES_BY_NAME.get(column.keyRef)!;
-        if (!this.exists(target, String(value))) return null;
+        if (!this.exists(target, String(value))) {
+          // Its row was deleted here (a tag put on a row meanwhile deleted): the delete wins
+          // over the concurrent edit, as it does over edits of the row's own columns.
+          if (this.tombstoned(target, String(value))) repairs.push(() => this.dropRow(table, key));
+          return null;
+        }
       }
       if (!column.ref || value === null) {
         out[column.name] = value;
