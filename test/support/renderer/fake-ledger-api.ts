@@ -119,7 +119,7 @@ export class FakeLedgerApi {
     this.categories = PRESET_CATEGORIES.map((p, i) => {
       const sortOrder = order.get(p.type) ?? 0;
       order.set(p.type, sortOrder + 1);
-      return { id: i + 1, name: p.name, type: p.type, hidden: p.hidden, preset: true, sortOrder, count: 0 };
+      return { id: i + 1, name: p.name, type: p.type, hidden: p.hidden, preset: true, sortOrder, count: 0, parentId: null };
     });
     this.api = buildApi(
       (name, input) => this.#invoke(name as CommandName, input),
@@ -312,9 +312,9 @@ export class FakeLedgerApi {
     historyState: () => this.#historyState(),
 
     listCategories: () => this.#categories(),
-    addCategory: ({ name, type }) => {
+    addCategory: ({ name, type, parentId }) => {
       const sortOrder = Math.max(-1, ...this.categories.filter((c) => c.type === type).map((c) => c.sortOrder)) + 1;
-      const added = { id: this.#nextId++, name: name.trim(), type, hidden: false, preset: false, sortOrder, count: 0 };
+      const added = { id: this.#nextId++, name: name.trim(), type, hidden: false, preset: false, sortOrder, count: 0, parentId: parentId ?? null };
       this.categories.push(added);
       return this.#edited(added);
     },

@@ -67,7 +67,7 @@ describe('分类与账户', () => {
   });
 
   it('deletes an unused custom category at once, offers no delete for presets, and shows the refusal sentence main sends', async () => {
-    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0, parentId: null });
     render(CategoriesPage);
     await screen.findByText('咖啡');
     expect(screen.queryByRole('button', { name: '删除 餐饮' })).toBeNull();
@@ -89,7 +89,7 @@ describe('分类与账户', () => {
   });
 
   it('deletes a used category only after the user picks where its rows go', async () => {
-    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0, parentId: null });
     fake.addRow({ amountFen: 1500, category: '咖啡', description: '拿铁' });
     fake.addRow({ amountFen: 1200, category: '咖啡', description: '美式' });
     render(CategoriesPage);
@@ -123,7 +123,7 @@ describe('分类与账户', () => {
   });
 
   it('keeps the dialog open with the ledger’s sentence when the move is refused', async () => {
-    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0, parentId: null });
     fake.addRow({ amountFen: 1500, category: '咖啡', description: '拿铁' });
     render(CategoriesPage);
     await within(await within(categoryPanel()).findByRole('listitem', { name: '咖啡' })).findByText('1 笔');
