@@ -102,7 +102,11 @@ describe('记一笔', () => {
     await fireEvent.input(box, { target: { value: '' } });
     await fireEvent.focus(box);
     const suggested = screen.getByRole('group', { name: '标签建议' });
-    expect(within(suggested).getAllByRole('button').map((b) => b.textContent)).toEqual(['#报销']);
+    expect(
+      within(suggested)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['#报销']);
     await fireEvent.click(within(suggested).getByRole('button', { name: '#报销' }));
     expect(chips()).toEqual(['#出差', '#装修', '#报销']);
 
@@ -123,7 +127,16 @@ describe('记一笔', () => {
   it('lists sub-categories right after their parent, naming the parent', async () => {
     const dining = fake.category('餐饮').id;
     fake.categories.push({ id: 900, name: '早餐', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: dining });
-    fake.categories.push({ id: 901, name: '猫粮', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: fake.category('宠物').id });
+    fake.categories.push({
+      id: 901,
+      name: '猫粮',
+      type: 'EXPENSE',
+      hidden: false,
+      preset: false,
+      sortOrder: 0,
+      count: 0,
+      parentId: fake.category('宠物').id,
+    });
     open();
     await loaded();
     const cells = within(grid()).getAllByRole('radio');

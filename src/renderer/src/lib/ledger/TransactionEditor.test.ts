@@ -115,7 +115,16 @@ describe('TransactionEditor', () => {
   });
 
   it('lists sub-categories indented under their parent', () => {
-    fake.categories.push({ id: 900, name: '早餐', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: fake.category('餐饮').id });
+    fake.categories.push({
+      id: 900,
+      name: '早餐',
+      type: 'EXPENSE',
+      hidden: false,
+      preset: false,
+      sortOrder: 0,
+      count: 0,
+      parentId: fake.category('餐饮').id,
+    });
     const row = fake.addRow({ amountFen: 800, description: '包子', category: '早餐', parentCategory: '餐饮' });
     render(TransactionEditor, { row, categories: categories(), accounts, onDone: () => {} });
     const picker = screen.getByRole('combobox', { name: '分类' }) as HTMLSelectElement;

@@ -5,7 +5,10 @@ export const MAX_TAGS = 20;
 
 /** 「#出差 」 → 「出差」. */
 export function normalizeTag(text: string): string {
-  return text.trim().replace(/^[#＃]+/, '').trim();
+  return text
+    .trim()
+    .replace(/^[#＃]+/, '')
+    .trim();
 }
 
 /** Typed text split where the user put a separator (，, 、 or a comma). */

@@ -27,7 +27,12 @@ const line = (category: string, totalFen: number, parent?: string): CategoryTota
 function answer(input: CommandInput<'periodStats'>): PeriodStats {
   const tagged = input.tag === '出差';
   const children = [line('早餐', 5000, '餐饮'), line('午餐', 3000, '餐饮'), line('餐饮', 2000)];
-  const byParent = tagged ? [{ ...line('交通', 4000), children: [] }] : [{ ...line('餐饮', 10000), count: 3, children }, { ...line('交通', 4000), children: [] }];
+  const byParent = tagged
+    ? [{ ...line('交通', 4000), children: [] }]
+    : [
+        { ...line('餐饮', 10000), count: 3, children },
+        { ...line('交通', 4000), children: [] },
+      ];
   const expenseFen = byParent.reduce((n, p) => n + p.totalFen, 0);
   return {
     from: input.from,
