@@ -326,7 +326,9 @@ function changedOver(current: RawTransaction | undefined, target: RawTransaction
   if (!current) throw new LedgerNotFoundError(target.id);
   const merged: Record<string, unknown> = { ...current };
   for (const key of Object.keys(target) as (keyof RawTransaction)[]) {
-    if (target[key] !== other[key]) merged[key] = target[key];
+    // Tags are a list: compared by value, so an edit that left them alone leaves them alone.
+    const differs = key === 'tags' ? JSON.stringify(target.tags) !== JSON.stringify(other.tags) : target[key] !== other[key];
+    if (differs) merged[key] = target[key];
   }
   return merged as unknown as RawTransaction;
 }
