@@ -44,6 +44,8 @@ async function seed(app: AppHarness): Promise<Page> {
   await record(page, { amount: '8', category: '餐饮 › 早餐', tags: ['出差'], note: '包子' });
   await record(page, { amount: '300', category: '住房', tags: ['出差', '#报销'], note: '酒店' });
   await record(page, { amount: '35', category: '餐饮', tags: [], note: '午饭' });
+  // The last save's 已记一笔 toast would otherwise sit over the screenshots.
+  await page.getByRole('button', { name: '关闭提示' }).click();
   const rows = app.ledger.list({ limit: 50, offset: 0 }).rows;
   expect(rows.map((r) => [r.description, r.category, r.parentCategory, r.tags]).sort()).toEqual(
     [
