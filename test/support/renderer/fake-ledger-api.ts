@@ -14,6 +14,7 @@ import type {
   HistoryStep,
   ImportFile,
   LedgerFilter,
+  TagInfo,
 } from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
 import type { SyncStatus } from '@shared/ipc/sync';
@@ -63,7 +64,9 @@ function matches(row: TransactionRow, f: LedgerFilter): boolean {
   if (f.from && row.date < f.from) return false;
   if (f.to && row.date > f.to) return false;
   if (f.type && row.type !== f.type) return false;
-  if (f.category && row.category !== f.category) return false;
+  // A parent's filter takes in its sub-categories' rows too, as main's does.
+  if (f.category && row.category !== f.category && row.parentCategory !== f.category) return false;
+  if (f.tag && !row.tags?.includes(f.tag)) return false;
   if (f.account && row.account !== f.account) return false;
   if (f.minFen !== undefined && row.amountFen < f.minFen) return false;
   if (f.maxFen !== undefined && row.amountFen > f.maxFen) return false;
@@ -113,6 +116,8 @@ export class FakeLedgerApi {
   #undo: HistoryEntry[] = [];
   #redo: HistoryEntry[] = [];
   #nextId = 1000;
+  /** Tag ids by name, handed out the first time a tag is listed. */
+  #tagIds = new Map<string, number>();
 
   constructor() {
     const order = new Map<string, number>();
@@ -282,6 +287,30 @@ export class FakeLedgerApi {
     return value;
   }
 
+  /** Tags as main lists them: every tag on some row, most used first. */
+  #tags(): TagInfo[] {
+    const counts = new Map<string, number>();
+    for (const r of this.rows) for (const t of r.tags ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const name of counts.keys()) if (!this.#tagIds.has(name)) this.#tagIds.set(name, this.#nextId++);
+    return [...counts].map(([name, count]) => ({ id: this.#tagIds.get(name)!, name, count })).sort((a, b) => b.count - a.count || a.id - b.id);
+  }
+
+  #tagById(id: number): TagInfo {
+    const found = this.#tags().find((t) => t.id === id);
+    if (!found) throw new Error(`FakeLedgerApi: no tag ${id}`);
+    return found;
+  }
+
+  /** Rewrites every row's tags (renaming, merging or removing one), dropping empty lists. */
+  #retag(edit: (tags: string[]) => string[]): void {
+    for (const r of this.rows) {
+      if (!r.tags) continue;
+      const next = [...new Set(edit(r.tags))];
+      if (next.length) r.tags = next;
+      else delete r.tags;
+    }
+  }
+
   #handlers: Handlers = {
     listDays: (filter) => {
       const days = new Map<string, DayTotal>();
@@ -323,6 +352,25 @@ export class FakeLedgerApi {
       for (const r of this.rows) if (r.category === c.name && r.type === c.type) r.category = name.trim();
       c.name = name.trim();
       return this.#edited(this.category(c.name, c.type));
+    },
+    setCategoryParent: ({ id, parentId }) => {
+      const c = this.#categoryById(id);
+      c.parentId = parentId;
+      const parent = parentId === null ? undefined : this.#categoryById(parentId).name;
+      for (const r of this.rows) if (r.category === c.name && r.type === c.type) r.parentCategory = parent;
+      return this.#edited(this.category(c.name, c.type));
+    },
+    listTags: () => this.#tags(),
+    renameTag: ({ id, name }) => {
+      const old = this.#tagById(id).name;
+      if (!this.#tagIds.has(name)) this.#tagIds.set(name, id);
+      this.#retag((tags) => tags.map((t) => (t === old ? name : t)));
+      return this.#edited(this.#tags().find((t) => t.name === name)!);
+    },
+    deleteTag: ({ id }) => {
+      const gone = this.#tagById(id);
+      this.#retag((tags) => tags.filter((t) => t !== gone.name));
+      return this.#edited({ deleted: true as const, rows: gone.count });
     },
     setCategoryHidden: ({ id, hidden }) => {
       const c = this.#categoryById(id);
