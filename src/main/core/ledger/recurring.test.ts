@@ -204,6 +204,16 @@ describe('catch-up', () => {
     }
   });
 
+  it('an edit of the dates on the day an occurrence was made does not make or offer that day again', () => {
+    const rule = ledger.addRecurringRule(rent({ mode: 'draft', rule: { every: 'month', day: 1 } }));
+    const [today] = ledger.catchUpRecurring(now).drafts;
+    ledger.dismissRecurringDraft(today!.recurrenceKey);
+    // Moved to every day, from the same start: today was offered, tomorrow is next.
+    expect(ledger.updateRecurringRule(rule.id, { rule: { every: 'day' } }).nextDate).toBe('2026-03-02');
+    expect(ledger.catchUpRecurring(now).drafts).toEqual([]);
+    expect(ledger.recurringOffers()).toEqual([]);
+  });
+
   it('makes 1 000 due occurrences of four rules in one call', () => {
     for (let i = 0; i < 3; i++) ledger.addRecurringRule(rent({ amountFen: 100 + i, rule: { every: 'day' } }));
     ledger.addRecurringRule(rent({ amountFen: 99, rule: { every: 'day' }, count: 1000 - 3 * 333 }));

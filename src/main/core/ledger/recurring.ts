@@ -189,7 +189,12 @@ export class Recurring {
     });
     const rescheduled = patch.rule !== undefined || patch.start !== undefined || patch.end !== undefined || patch.count !== undefined;
     const schedule = { rule: fields.rule, start: fields.start, end: fields.end };
-    const next = rescheduled ? firstFrom(schedule, fields.count, current.createdCount, localDate(this.clock())) : current.nextDate;
+    const today = localDate(this.clock());
+    // Today's occurrence made already (the old dates fell today and moved past it) is not
+    // made again under the new dates: a draft-mode one dismissed today would come back.
+    const madeToday = current.nextDate !== null && current.nextDate > today && occurrences(current, today, today).length > 0;
+    const from = madeToday ? addDays(today, 1) : today;
+    const next = rescheduled ? firstFrom(schedule, fields.count, current.createdCount, from) : current.nextDate;
     this.db
       .prepare(
         `UPDATE recurring_rules SET type = @type, amount_fen = @amountFen, category_id = @categoryId, account_id = @accountId,
