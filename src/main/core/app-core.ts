@@ -22,7 +22,9 @@ import { createModelManager, type CatalogEntry, type ModelManager } from './mode
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
 import { cardReminderText } from '@shared/flow-text';
 import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
-import { systemNow, type ZonedNow } from '@shared/time';
+import { monthDayText, systemNow, type ZonedNow } from '@shared/time';
+import type { RecurringDraft } from '@shared/recurrence';
+import { formatFen } from '@shared/money';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -307,7 +309,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   function catchUpRecurring(book: Book): void {
     if (book.ledger.readOnly) return;
     try {
-      book.history.catchUpRecurring(recurringNow());
+      const { drafts } = book.history.catchUpRecurring(recurringNow());
+      // 提醒确认 rules: the offers wait in 周期记账; the user hears of new ones once, here.
+      if (drafts.length > 0) {
+        const where = isCurrent(book.id) ? '' : `（账本「${books?.listing().books.find((b) => b.id === book.id)?.name ?? ''}」）`;
+        options.notify?.({ title: '周期记账提醒', body: `${offersText(drafts)}${where}，请到「周期记账」确认` });
+      }
     } catch (err) {
       log(`recurring catch-up of book ${book.id} failed`, err);
     }
@@ -366,4 +373,11 @@ export function msToNextCheck(now: ZonedNow): number {
   const local = now.epochMs + now.offsetMinutes * 60_000;
   const toMidnight = DAY_MS - (((local % DAY_MS) + DAY_MS) % DAY_MS);
   return Math.min(HOUR_MS, toMidnight + 1000);
+}
+
+/** 「房租 ¥3000（3月5日）到期」, or 「3 笔周期记账到期」 for several. */
+export function offersText(drafts: readonly RecurringDraft[]): string {
+  if (drafts.length > 1) return `${drafts.length} 笔周期记账到期`;
+  const [d] = drafts;
+  return `${d!.description || d!.category} ¥${formatFen(d!.amountFen)}（${monthDayText(d!.date)}）到期`;
 }

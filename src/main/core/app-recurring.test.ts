@@ -14,6 +14,7 @@ let dir: string;
 let clock: FakeClock;
 let cores: AppCore[];
 let changes: string[];
+let notices: { title: string; body: string }[];
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'skj-app-recurring-'));
@@ -21,6 +22,7 @@ beforeEach(() => {
   clock = new FakeClock(Date.parse('2026-02-17T04:00:00Z'));
   cores = [];
   changes = [];
+  notices = [];
 });
 
 afterEach(async () => {
@@ -34,6 +36,7 @@ function start(): AppCore {
     version: 'test',
     log: () => {},
     backups: false,
+    notify: (n) => notices.push(n),
     recurring: { clock, now: () => ({ epochMs: clock.now(), offsetMinutes: 480 }) },
   });
   core.onEvent((e: AppEvent) => {
@@ -73,6 +76,17 @@ describe('the recurring schedule', () => {
     expect(changes).toContain('recurring');
     await clock.advance(5 * HOUR);
     expect(made(core)).toEqual(['2026-02-18']);
+  });
+
+  it('tells of new offers of a rule that asks first, once, with a native notification', async () => {
+    const core = start();
+    core.ledger.addRecurringRule({ ...monthly(18), mode: 'draft' });
+    await clock.advance(13 * HOUR);
+    expect(made(core)).toEqual([]);
+    expect(notices).toEqual([{ title: '周期记账提醒', body: '房租 ¥3000（2月18日）到期，请到「周期记账」确认' }]);
+    expect(core.ledger.recurringOffers().map((d) => d.date)).toEqual(['2026-02-18']);
+    await clock.advance(5 * HOUR);
+    expect(notices).toHaveLength(1);
   });
 
   it('a book opened after days off catches up once, as it opens', async () => {
