@@ -18,6 +18,7 @@ test('周期记账: a monthly rule from the page makes today’s entry once; pau
   await dialog.getByLabel('分类').selectOption('住房');
   await dialog.getByLabel('备注').fill('房租');
   await expect(dialog.getByLabel('重复')).toHaveValue('month');
+  await screenshots(page, 'recurring-dialog');
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(dialog).toBeHidden();
 
