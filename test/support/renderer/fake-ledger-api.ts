@@ -20,6 +20,7 @@ import { API_GLOBAL } from '@shared/ipc/names';
 import type { SyncStatus } from '@shared/ipc/sync';
 import { Listeners } from '@shared/listeners';
 import { yuanToFen } from '@shared/money';
+import { recurringHandlers } from './fake-recurring-api';
 
 type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
 type ChangeReason = Extract<AppEvent, { channel: 'ledger'; event: { type: 'changed' } }>['event']['reason'];
@@ -312,6 +313,7 @@ export class FakeLedgerApi {
   }
 
   #handlers: Handlers = {
+    ...recurringHandlers(this),
     listDays: (filter) => {
       const days = new Map<string, DayTotal>();
       for (const r of this.#matching(filter)) {

@@ -28,7 +28,7 @@ export interface LedgerHandlerDeps {
 }
 
 /** Turns the ledger's rule errors into command errors whose message the window shows as is. */
-function guard<T>(fn: () => T): T {
+export function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {

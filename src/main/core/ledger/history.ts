@@ -95,11 +95,16 @@ export class LedgerHistory implements LedgerPort {
    */
   catchUpRecurring(now?: ZonedNow): CatchUpResult {
     const result = this.ledger.catchUpRecurring(now);
-    if (result.saved.length > 0) {
-      this.onChange('recurring');
-      this.checkBudgetDays(this.ledger.rawRows(result.saved).map((r) => r.occurred_date));
-    }
+    // New offers change what the windows show too (the offers at the top of 周期记账).
+    if (result.saved.length > 0 || result.drafts.length > 0) this.onChange('recurring');
+    if (result.saved.length > 0) this.checkBudgetDays(this.ledger.rawRows(result.saved).map((r) => r.occurred_date));
     return result;
+  }
+
+  /** An offered recurring draft the user declines: nothing to undo, but the windows show one offer less. */
+  dismissRecurringDraft(recurrenceKey: string): void {
+    this.ledger.dismissRecurringDraft(recurrenceKey);
+    this.onChange('recurring');
   }
 
   /** An offered recurring draft the user confirms: recorded like a save, so Ctrl+Z takes it back. */

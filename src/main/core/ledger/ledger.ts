@@ -520,6 +520,16 @@ export class Ledger implements LedgerPort {
     return this.rows.get(this.recurring.confirmDraft(draft))!;
   }
 
+  /** The draft-mode occurrences offered and not yet confirmed or dismissed (kept across restarts). */
+  recurringOffers(): RecurringDraft[] {
+    return this.recurring.offers();
+  }
+
+  /** Declines an offered occurrence: it is never offered again. */
+  dismissRecurringDraft(recurrenceKey: string): void {
+    this.recurring.dismissDraft(recurrenceKey);
+  }
+
   // ---- budgets (./budgets.ts) ---------------------------------------------------------
 
   /**
