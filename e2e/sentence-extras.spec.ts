@@ -29,3 +29,25 @@ test('周期记账 by voice: the card shows the rule, confirming saves the rule 
   await expect(list).toHaveCount(1);
   await expect(list.first()).toContainText('交房租');
 });
+
+test('a tag and a sub-category said with an entry: 明细 shows 「餐饮 › 早餐」 and the tag', async ({ app }) => {
+  const { page } = app;
+  const meals = app.ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
+  app.ledger.addCategory('早餐', 'EXPENSE', meals.id);
+  await go(page, 'session');
+  const box = page.getByRole('textbox', { name: '文字输入' });
+  await box.fill('早饭包子八块标签出差');
+  await box.press('Enter');
+  const card = page.getByRole('region', { name: '确认卡片' });
+  await expect(card).toContainText('早餐');
+  await expect(card).toContainText('#出差');
+  await box.fill('确认');
+  await box.press('Enter');
+  await expect.poll(() => app.ledger.count()).toBe(1);
+  expect(app.ledger.list({}).rows[0]).toMatchObject({ category: '早餐', parentCategory: '餐饮', tags: ['出差'] });
+
+  await go(page, 'ledger');
+  const row = page.getByRole('listbox', { name: '明细列表' }).getByRole('option').first();
+  await expect(row.locator('.category')).toHaveText('餐饮 › 早餐');
+  await expect(row.getByLabel('标签：出差')).toBeVisible();
+});

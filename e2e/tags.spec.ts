@@ -103,7 +103,7 @@ test('统计: a parent with sub-category rows drills down to them and back; a ta
 
   const children = page.getByRole('list', { name: '餐饮的子分类' });
   await expect(children.getByRole('button')).toHaveCount(2);
-  await expect(children.getByRole('button', { name: /^餐饮（未细分） ¥35 / })).toBeVisible();
+  await expect(children.getByRole('button', { name: /^未细分 ¥35 / })).toBeVisible();
   await expect(children.getByRole('button', { name: /^早餐 ¥8 .*查看明细$/ })).toBeVisible();
   const trail = page.getByRole('navigation', { name: '分类层级' });
   await expect(trail).toHaveText(/全部分类\s*›\s*餐饮/);

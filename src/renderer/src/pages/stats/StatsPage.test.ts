@@ -75,7 +75,7 @@ describe('统计 page', () => {
 
     await fireEvent.click(screen.getByRole('button', { name: /^餐饮 .*查看子分类$/ }));
     const children = await screen.findByRole('list', { name: '餐饮的子分类' });
-    expect(legendNames('餐饮的子分类')).toEqual(['早餐', '午餐', '餐饮（未细分）']);
+    expect(legendNames('餐饮的子分类')).toEqual(['早餐', '午餐', '未细分']);
     expect(within(children).getByRole('button', { name: '早餐 ¥50 50.0%，查看明细' })).toBeTruthy();
     const crumbs = screen.getByRole('navigation', { name: '分类层级' });
     expect(crumbs.textContent!.replace(/\s+/g, '')).toBe('全部分类›餐饮');
