@@ -22,9 +22,8 @@ import { createModelManager, type CatalogEntry, type ModelManager } from './mode
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
 import { cardReminderText } from '@shared/flow-text';
 import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
-import { monthDayText, systemNow, type ZonedNow } from '@shared/time';
-import type { RecurringDraft } from '@shared/recurrence';
-import { formatFen } from '@shared/money';
+import { systemNow, type ZonedNow } from '@shared/time';
+import { msToNextCheck, offersText } from './recurring-schedule';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -360,24 +359,4 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       listeners.clear();
     },
   };
-}
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
-/**
- * Until the next recurring check: an hour, or a second past the coming local midnight when
- * that is sooner (the margin lands the check on the new day, not on the stroke of the old).
- */
-export function msToNextCheck(now: ZonedNow): number {
-  const local = now.epochMs + now.offsetMinutes * 60_000;
-  const toMidnight = DAY_MS - (((local % DAY_MS) + DAY_MS) % DAY_MS);
-  return Math.min(HOUR_MS, toMidnight + 1000);
-}
-
-/** 「房租 ¥3000（3月5日）到期」, or 「3 笔周期记账到期」 for several. */
-export function offersText(drafts: readonly RecurringDraft[]): string {
-  if (drafts.length > 1) return `${drafts.length} 笔周期记账到期`;
-  const [d] = drafts;
-  return `${d!.description || d!.category} ¥${formatFen(d!.amountFen)}（${monthDayText(d!.date)}）到期`;
 }

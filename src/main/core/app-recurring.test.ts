@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '@shared/clock';
 import type { AppEvent } from '@shared/events';
 import type { RecurringRuleInput } from './ledger/index';
-import { createAppCore, msToNextCheck, type AppCore } from './app-core';
+import { createAppCore, type AppCore } from './app-core';
+import { msToNextCheck } from './recurring-schedule';
 
 // The composition root's schedule for recurring entries, on a fake clock: each open book
 // catches up as it opens, hourly, and just after local midnight. No sleeps.
