@@ -116,7 +116,9 @@ export class Stats {
    */
   private categoryTotals(from: string, to: string, options: NetOptions, tag?: string): CategoryTotal[] {
     const categories = this.db
-      .prepare('SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id')
+      .prepare(
+        'SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id',
+      )
       .all() as {
       id: number;
       name: string;
@@ -157,7 +159,10 @@ export class Stats {
   }
 
   /** The plain sums of the tagged rows in the range, by type and category, read at once. */
-  private taggedSums(range: { where: string; params: unknown[] }): (type: TransactionType, categoryId: number) => { totalFen: number; count: number } {
+  private taggedSums(range: {
+    where: string;
+    params: unknown[];
+  }): (type: TransactionType, categoryId: number) => { totalFen: number; count: number } {
     const rows = this.db
       .prepare(
         `SELECT t.type, t.category_id AS categoryId, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count

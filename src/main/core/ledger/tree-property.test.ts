@@ -57,13 +57,20 @@ function check(stats: PeriodStats, rows: readonly Stored[], label: string): void
         ).toBe(line.totalFen);
         for (const c of line.children) expect(c.parent ?? c.category, `${label} ${c.category}`).toBe(line.category);
       } else {
-        expect(stats.byCategory.filter((c) => c.type === type && c.parent === line.category), label).toEqual([]);
+        expect(
+          stats.byCategory.filter((c) => c.type === type && c.parent === line.category),
+          label,
+        ).toEqual([]);
       }
     }
     // Every top-level category with rows has its line; none is there twice.
     const withRows = [...expected].filter(([, t]) => t.n > 0).map(([id]) => byId.get(id)!.name);
     expect(new Set(lines.map((l) => l.category)).size, label).toBe(lines.length);
-    for (const name of withRows) expect(lines.map((l) => l.category), `${label} ${name}`).toContain(name);
+    for (const name of withRows)
+      expect(
+        lines.map((l) => l.category),
+        `${label} ${name}`,
+      ).toContain(name);
     const total = type === 'EXPENSE' ? stats.expenseFen : stats.incomeFen;
     expect(
       lines.reduce((n, l) => n + l.totalFen, 0),
@@ -134,7 +141,10 @@ describe.each([5, 25, 2026])('a random category tree (seed %i)', (seed) => {
       const rows = stored.filter((r) => (r.tags ?? '').split(',').includes(tag));
       const stats = ledger.periodStats({ ...period, tag });
       check(stats, rows, tag);
-      expect(stats.trend.reduce((n, p) => n + p.expenseFen, 0), `${tag} trend`).toBe(stats.expenseFen);
+      expect(
+        stats.trend.reduce((n, p) => n + p.expenseFen, 0),
+        `${tag} trend`,
+      ).toBe(stats.expenseFen);
     }
   });
 });
