@@ -23,6 +23,7 @@ interface Stored {
   flow: string | null;
   reimbursable: number;
   tags: string | null;
+  date: string;
 }
 
 /** What a row adds to its category's net line (fen, rows), as the statistics count it. */
@@ -125,7 +126,7 @@ describe.each([5, 25, 2026])('a random category tree (seed %i)', (seed) => {
 
     const stored = ledger.database
       .prepare(
-        `SELECT t.type, t.category_id AS category, t.amount_fen AS fen, t.flow, t.reimbursable,
+        `SELECT t.type, t.category_id AS category, t.amount_fen AS fen, t.flow, t.reimbursable, t.occurred_date AS date,
            (SELECT group_concat(g.name) FROM transaction_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.transaction_id = t.id) AS tags
          FROM transactions t WHERE t.occurred_date BETWEEN '2026-02-01' AND '2026-02-28'`,
       )
@@ -145,6 +146,11 @@ describe.each([5, 25, 2026])('a random category tree (seed %i)', (seed) => {
         stats.trend.reduce((n, p) => n + p.expenseFen, 0),
         `${tag} trend`,
       ).toBe(stats.expenseFen);
+      // A few days, fewer rows than the tag's links: read from the days' side instead of the links'.
+      const window = { from: '2026-02-10', to: '2026-02-12', granularity: 'day' as const };
+      const inWindow = (r: Stored) => r.date >= window.from && r.date <= window.to;
+      check(ledger.periodStats(window), stored.filter(inWindow), `${tag} days`);
+      check(ledger.periodStats({ ...window, tag }), rows.filter(inWindow), `${tag} days, tagged`);
     }
   });
 });
