@@ -174,6 +174,25 @@ const suite: Suite = {
         warmup: 5,
         budget: { p50: 20 },
       });
+      // The same page filtered by a tag: one of trips (2 000 rows over the three years, ≈ 55
+      // in June) and one on every 20th row (50 000, ≈ 1 350 in June), the worst a tag gets.
+      const tagRows = (name: string, every: number) => {
+        const tag = Number(db.prepare("INSERT INTO tags (name, created_at) VALUES (?, '2024-01-01T00:00:00+08:00')").run(name).lastInsertRowid);
+        db.prepare('INSERT INTO transaction_tags (transaction_id, tag_id) SELECT id, ? FROM transactions WHERE rowid % ? = 0').run(tag, every);
+      };
+      tagRows('出差', 500);
+      tagRows('日常', 20);
+      db.exec('ANALYZE');
+      await ctx.measure(
+        'ledger.statsMonthTag1M',
+        () => ledger.periodStats({ from: '2025-06-01', to: '2025-06-30', granularity: 'day', tag: '出差' }),
+        { iterations: 50, warmup: 5, budget: { p50: 20 } },
+      );
+      await ctx.measure(
+        'ledger.statsMonthBigTag1M',
+        () => ledger.periodStats({ from: '2025-06-01', to: '2025-06-30', granularity: 'day', tag: '日常' }),
+        { iterations: 20, warmup: 2, budget: { p50: 300 } },
+      );
       // The list page's day headers for a month of ≈ 27 000 rows.
       await ctx.measure('ledger.listDaysMonth1M', () => ledger.days({ from: '2025-06-01', to: '2025-06-30' }), {
         iterations: 50,

@@ -242,7 +242,9 @@ describe('tags and sub-categories', () => {
     const food = (await value<CategoryInfo[]>('listCategories', {})).find((c) => c.name === '餐饮')!;
     expect(await dispatch('addCategory', { name: '早餐', type: 'EXPENSE', parentId: 'x' })).toMatchObject(refused('validation_failed', /parentId/));
     expect(await dispatch('setCategoryParent', { id: food.id })).toMatchObject(refused('validation_failed', /parentId/));
-    expect(await dispatch('setCategoryParent', { id: food.id, parentId: food.id })).toMatchObject(refused('invalid_category', '分类不能放在自己下面'));
+    expect(await dispatch('setCategoryParent', { id: food.id, parentId: food.id })).toMatchObject(
+      refused('invalid_category', '分类不能放在自己下面'),
+    );
     expect(await dispatch('renameTag', { id: 1, name: '##' })).toMatchObject(refused('validation_failed', /标签不能为空/));
     expect(await dispatch('renameTag', { id: 1, name: '长'.repeat(21) })).toMatchObject(refused('validation_failed', /标签最多20个字/));
     expect(await dispatch('deleteTag', { id: 1, extra: true })).toMatchObject(refused('validation_failed', /extra/));

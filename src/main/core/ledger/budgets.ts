@@ -99,7 +99,10 @@ export class Budgets {
     }
     // A parent's budget covers its sub-categories: 餐饮's spending includes 早餐's.
     const children = new Map<number, number[]>();
-    for (const [id, parent] of this.db.prepare('SELECT id, parent_id FROM categories WHERE parent_id IS NOT NULL').raw(true).all() as [number, number][]) {
+    for (const [id, parent] of this.db.prepare('SELECT id, parent_id FROM categories WHERE parent_id IS NOT NULL').raw(true).all() as [
+      number,
+      number,
+    ][]) {
       const list = children.get(parent);
       if (list) list.push(id);
       else children.set(parent, [id]);

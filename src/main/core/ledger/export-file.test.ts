@@ -229,7 +229,20 @@ describe('a large export', () => {
       if (format === 'xlsx') {
         const detail = (await readBack(join(dir, 'big.xlsx')))[DETAIL_SHEET]!;
         expect(detail).toHaveLength(rows + 1);
-        expect(detail.at(-1)).toEqual([expect.any(String), '08:15:00', '支出', '餐饮', rows / 100, '钱包', null, `第${rows - 1}笔`, null, null, null, null]);
+        expect(detail.at(-1)).toEqual([
+          expect.any(String),
+          '08:15:00',
+          '支出',
+          '餐饮',
+          rows / 100,
+          '钱包',
+          null,
+          `第${rows - 1}笔`,
+          null,
+          null,
+          null,
+          null,
+        ]);
       } else {
         expect(readFileSync(join(dir, 'big.csv'), 'utf8').trimEnd().split('\r\n')).toHaveLength(rows + 1);
       }

@@ -4,8 +4,8 @@ import type { CategoryTotal, MonthSummary } from '@shared/ipc/index';
 import type { CategoryRollup, DayTotal, LedgerFilter, PeriodStats, TrendPoint } from '@shared/ipc/ledger';
 import { addDays } from '@shared/time';
 import type { LedgerTotals } from '../voice/ports';
-import { filterClause, TAG_CLAUSE } from './filter';
-import { adjustments, markedGroups, type Adjustment, type NetOptions } from './net';
+import { filterClause } from './filter';
+import { adjustments, markedGroups, type Adjustment, type MarkedGroup, type NetOptions } from './net';
 
 /**
  * The read-side summaries of the transactions: sums in integer fen, never rows. Spending is
@@ -17,7 +17,7 @@ export class Stats {
 
   /** Totals by type and category for a calendar month (YYYY-MM), sums in integer fen. */
   monthSummary(month: string, options: NetOptions = {}): MonthSummary {
-    const byCategory = this.categoryTotals(`${month}-01`, `${month}-31`, options);
+    const byCategory = this.categoryTotals(this.range(`${month}-01`, `${month}-31`), options);
     const sum = (type: TransactionType) => byCategory.filter((c) => c.type === type).reduce((n, c) => n + c.totalFen, 0);
     return { month, expenseFen: sum('EXPENSE'), incomeFen: sum('INCOME'), transferFen: sum('TRANSFER'), byCategory };
   }
@@ -63,20 +63,12 @@ export class Stats {
    */
   periodStats(query: { from: string; to: string; granularity: 'day' | 'month'; tag?: string } & NetOptions): PeriodStats {
     const { from, to, granularity } = query;
-    const byCategory = this.categoryTotals(from, to, query, query.tag);
+    const range = query.tag === undefined ? this.range(from, to) : this.taggedRange(from, to, query.tag);
+    const byCategory = this.categoryTotals(range, query);
     const keyLength = granularity === 'month' ? 7 : 10;
-    const range = rangeWhere(from, to, query.tag);
-    // Grouped by day in index order (no sort), then rolled up to months here: ≤ 366 rows.
-    const days = this.db
-      .prepare(
-        `SELECT t.occurred_date AS key,
-           COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
-           COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
-         FROM transactions t ${range.where} GROUP BY t.occurred_date`,
-      )
-      .all(...range.params) as TrendPoint[];
+    const days = range.days();
     const byDay = new Map(days.map((d) => [d.key, d]));
-    for (const g of markedGroups(this.db, range.where, range.params)) applyTo(byDay.get(g.date), adjustments(g, query));
+    for (const g of range.marked) applyTo(byDay.get(g.date), adjustments(g, query));
     const byKey = new Map<string, TrendPoint>();
     for (const d of days) {
       const key = d.key.slice(0, keyLength);
@@ -109,24 +101,22 @@ export class Stats {
   }
 
   /**
-   * Sum and count per category over an inclusive day range, largest first; a sub-category's
-   * line names its parent. One short range read per category on (type, category_id,
-   * occurred_date, amount_fen) beats a GROUP BY, which would sort every row of the range.
-   * With a tag, its links are read instead and grouped: a tag holds few rows of a period.
+   * Sum and count per category over the range, largest first, net (./net.ts); a
+   * sub-category's line names its parent.
    */
-  private categoryTotals(from: string, to: string, options: NetOptions, tag?: string): CategoryTotal[] {
+  private categoryTotals(range: RangeSums, options: NetOptions): CategoryTotal[] {
     const categories = this.db
-      .prepare('SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id')
+      .prepare(
+        'SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id',
+      )
       .all() as {
       id: number;
       name: string;
       type: TransactionType;
       parent: string | null;
     }[];
-    const range = rangeWhere(from, to, tag);
-    const sumOf = tag ? this.taggedSums(range) : this.categorySum(from, to);
     const corrections = new Map<string, Adjustment>();
-    for (const g of markedGroups(this.db, range.where, range.params)) {
+    for (const g of range.marked) {
       for (const a of adjustments(g, options)) {
         const key = `${a.type}:${g.categoryId}`;
         const c = corrections.get(key) ?? { type: a.type, fen: 0, n: 0 };
@@ -137,7 +127,7 @@ export class Stats {
     }
     const totals: CategoryTotal[] = [];
     for (const c of categories) {
-      const r = sumOf(c.type, c.id);
+      const r = range.sum(c.type, c.id);
       const fix = corrections.get(`${c.type}:${c.id}`);
       const totalFen = r.totalFen + (fix?.fen ?? 0);
       const count = r.count + (fix?.n ?? 0);
@@ -147,33 +137,96 @@ export class Stats {
     return totals.sort((a, b) => b.totalFen - a.totalFen);
   }
 
-  /** The plain sum of one category's rows of a type in the range, from the covering index. */
-  private categorySum(from: string, to: string): (type: TransactionType, categoryId: number) => { totalFen: number; count: number } {
+  /**
+   * Every row of an inclusive day range, read from the indexes: one short range read per
+   * category on (type, category_id, occurred_date, amount_fen) beats a GROUP BY, which would
+   * sort every row of the range; the days in index order; the marked rows from their own index.
+   */
+  private range(from: string, to: string): RangeSums {
     const sum = this.db.prepare(
       `SELECT COALESCE(SUM(amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions
        WHERE type = ? AND category_id = ? AND occurred_date BETWEEN ? AND ?`,
     );
-    return (type, categoryId) => sum.get(type, categoryId, from, to) as { totalFen: number; count: number };
+    return {
+      sum: (type, categoryId) => sum.get(type, categoryId, from, to) as { totalFen: number; count: number },
+      // Grouped by day in index order (no sort), then rolled up to months by the caller: ≤ 366 rows.
+      days: () =>
+        this.db
+          .prepare(
+            `SELECT t.occurred_date AS key,
+               COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
+               COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
+             FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY t.occurred_date`,
+          )
+          .all(from, to) as TrendPoint[],
+      marked: markedGroups(this.db, 'WHERE t.occurred_date BETWEEN ? AND ?', [from, to]),
+    };
   }
 
-  /** The plain sums of the tagged rows in the range, by type and category, read at once. */
-  private taggedSums(range: { where: string; params: unknown[] }): (type: TransactionType, categoryId: number) => { totalFen: number; count: number } {
-    const rows = this.db
-      .prepare(
-        `SELECT t.type, t.category_id AS categoryId, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count
-         FROM transactions t ${range.where} GROUP BY t.type, t.category_id`,
-      )
-      .all(...range.params) as { type: TransactionType; categoryId: number; totalFen: number; count: number }[];
-    const byKey = new Map(rows.map((r) => [`${r.type}:${r.categoryId}`, r]));
-    return (type, categoryId) => byKey.get(`${type}:${categoryId}`) ?? { totalFen: 0, count: 0 };
+  /**
+   * The rows of a range carrying a tag, read ONCE and summed here in every shape the
+   * statistics need. Read from whichever side is smaller: the tag's links, each looked up
+   * in the table (a tag of a trip), or the range's rows, each looked up in the links'
+   * primary key (a tag on a good part of the books) — two lookups a row either way.
+   */
+  private taggedRange(from: string, to: string, tag: string): RangeSums {
+    const tagId = this.db.prepare('SELECT id FROM tags WHERE name = ?').pluck().get(tag) as number | undefined;
+    const select = 'SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable, t.amount_fen AS fen';
+    let rows: (Omit<MarkedGroup, 'n'> & { fen: number })[] = [];
+    if (tagId !== undefined) {
+      const links = this.db.prepare('SELECT COUNT(*) FROM transaction_tags WHERE tag_id = ?').pluck().get(tagId) as number;
+      const inRange = this.db.prepare('SELECT COUNT(*) FROM transactions WHERE occurred_date BETWEEN ? AND ?').pluck().get(from, to) as number;
+      rows = (
+        links <= inRange
+          ? this.db
+              .prepare(
+                `${select} FROM transaction_tags tt CROSS JOIN transactions t ON t.id = tt.transaction_id
+                 WHERE tt.tag_id = ? AND t.occurred_date BETWEEN ? AND ?`,
+              )
+              .all(tagId, from, to)
+          : this.db
+              .prepare(
+                `${select} FROM transactions t INDEXED BY transactions_by_day
+                 WHERE t.occurred_date BETWEEN ? AND ?
+                   AND EXISTS (SELECT 1 FROM transaction_tags tt WHERE tt.transaction_id = t.id AND tt.tag_id = ?)`,
+              )
+              .all(from, to, tagId)
+      ) as typeof rows;
+    }
+    const sums = new Map<string, { totalFen: number; count: number }>();
+    const days = new Map<string, TrendPoint>();
+    const marked = new Map<string, MarkedGroup>();
+    for (const r of rows) {
+      const key = `${r.type}:${r.categoryId}`;
+      const s = sums.get(key) ?? { totalFen: 0, count: 0 };
+      s.totalFen += r.fen;
+      s.count += 1;
+      sums.set(key, s);
+      const d = days.get(r.date) ?? { key: r.date, expenseFen: 0, incomeFen: 0 };
+      if (r.type === 'EXPENSE') d.expenseFen += r.fen;
+      else if (r.type === 'INCOME') d.incomeFen += r.fen;
+      days.set(r.date, d);
+      if (r.flow !== null || r.reimbursable === 1) {
+        const groupKey = `${r.date}:${key}:${r.flow}:${r.reimbursable}`;
+        const g = marked.get(groupKey) ?? { ...r, fen: 0, n: 0 };
+        g.fen += r.fen;
+        g.n += 1;
+        marked.set(groupKey, g);
+      }
+    }
+    return {
+      sum: (type, categoryId) => sums.get(`${type}:${categoryId}`) ?? { totalFen: 0, count: 0 },
+      days: () => [...days.values()],
+      marked: [...marked.values()],
+    };
   }
 }
 
-/** The rows of an inclusive day range, of one tag's when given, as a WHERE over `transactions t`. */
-function rangeWhere(from: string, to: string, tag: string | undefined): { where: string; params: unknown[] } {
-  return tag
-    ? { where: `WHERE t.occurred_date BETWEEN ? AND ? AND ${TAG_CLAUSE}`, params: [from, to, tag] }
-    : { where: 'WHERE t.occurred_date BETWEEN ? AND ?', params: [from, to] };
+/** The rows of a range as the statistics read them: plain sums per category and per day, and the marked rows to correct them. */
+interface RangeSums {
+  sum(type: TransactionType, categoryId: number): { totalFen: number; count: number };
+  days(): TrendPoint[];
+  marked: readonly MarkedGroup[];
 }
 
 /**

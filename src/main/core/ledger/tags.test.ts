@@ -58,7 +58,11 @@ describe('sub-categories', () => {
   it('names a row’s parent, and a category filter naming a parent selects its children’s rows too', () => {
     const food = cat('餐饮');
     ledger.addCategory('早餐', 'EXPENSE', food.id);
-    history.saveBatch([item({ category: '早餐', description: '豆浆' }), item({ description: '午饭' }), item({ category: '交通', description: '地铁' })]);
+    history.saveBatch([
+      item({ category: '早餐', description: '豆浆' }),
+      item({ description: '午饭' }),
+      item({ category: '交通', description: '地铁' }),
+    ]);
     const rows = ledger.list({ category: '餐饮' }).rows;
     expect(rows.map((r) => [r.description, r.category, r.parentCategory]).sort()).toEqual([
       ['午饭', '餐饮', undefined],

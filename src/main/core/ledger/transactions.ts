@@ -341,28 +341,28 @@ export class Transactions {
     const tags = patch.tags === undefined ? undefined : cleanTags(patch.tags);
     const write = this.db.transaction(() => {
       this.db
-      .prepare(
-        `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
+        .prepare(
+          `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
            description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ?,
            to_account_id = ?, counterparty = ?, refund_of = ?, reimbursable = ?, reimbursed_by = ? WHERE id = ?`,
-      )
-      .run(
-        amountFen,
-        type,
-        category.id,
-        accountId ?? null,
-        (patch.description ?? current.description).trim().slice(0, 200),
-        occurredAt,
-        occurredDate,
-        Date.parse(occurredAt),
-        toZonedIso(this.clock()),
-        target.toAccountId,
-        raw.person_id !== null ? raw.counterparty : target.counterparty,
-        flow.refundOf,
-        flow.reimbursable,
-        flow.reimbursedBy,
-        id,
-      );
+        )
+        .run(
+          amountFen,
+          type,
+          category.id,
+          accountId ?? null,
+          (patch.description ?? current.description).trim().slice(0, 200),
+          occurredAt,
+          occurredDate,
+          Date.parse(occurredAt),
+          toZonedIso(this.clock()),
+          target.toAccountId,
+          raw.person_id !== null ? raw.counterparty : target.counterparty,
+          flow.refundOf,
+          flow.reimbursable,
+          flow.reimbursedBy,
+          id,
+        );
       if (tags !== undefined) this.parts.tags.replace(id, tags);
     });
     write();

@@ -23,6 +23,7 @@ interface Stored {
   flow: string | null;
   reimbursable: number;
   tags: string | null;
+  date: string;
 }
 
 /** What a row adds to its category's net line (fen, rows), as the statistics count it. */
@@ -57,13 +58,20 @@ function check(stats: PeriodStats, rows: readonly Stored[], label: string): void
         ).toBe(line.totalFen);
         for (const c of line.children) expect(c.parent ?? c.category, `${label} ${c.category}`).toBe(line.category);
       } else {
-        expect(stats.byCategory.filter((c) => c.type === type && c.parent === line.category), label).toEqual([]);
+        expect(
+          stats.byCategory.filter((c) => c.type === type && c.parent === line.category),
+          label,
+        ).toEqual([]);
       }
     }
     // Every top-level category with rows has its line; none is there twice.
     const withRows = [...expected].filter(([, t]) => t.n > 0).map(([id]) => byId.get(id)!.name);
     expect(new Set(lines.map((l) => l.category)).size, label).toBe(lines.length);
-    for (const name of withRows) expect(lines.map((l) => l.category), `${label} ${name}`).toContain(name);
+    for (const name of withRows)
+      expect(
+        lines.map((l) => l.category),
+        `${label} ${name}`,
+      ).toContain(name);
     const total = type === 'EXPENSE' ? stats.expenseFen : stats.incomeFen;
     expect(
       lines.reduce((n, l) => n + l.totalFen, 0),
@@ -118,7 +126,7 @@ describe.each([5, 25, 2026])('a random category tree (seed %i)', (seed) => {
 
     const stored = ledger.database
       .prepare(
-        `SELECT t.type, t.category_id AS category, t.amount_fen AS fen, t.flow, t.reimbursable,
+        `SELECT t.type, t.category_id AS category, t.amount_fen AS fen, t.flow, t.reimbursable, t.occurred_date AS date,
            (SELECT group_concat(g.name) FROM transaction_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.transaction_id = t.id) AS tags
          FROM transactions t WHERE t.occurred_date BETWEEN '2026-02-01' AND '2026-02-28'`,
       )
@@ -134,7 +142,15 @@ describe.each([5, 25, 2026])('a random category tree (seed %i)', (seed) => {
       const rows = stored.filter((r) => (r.tags ?? '').split(',').includes(tag));
       const stats = ledger.periodStats({ ...period, tag });
       check(stats, rows, tag);
-      expect(stats.trend.reduce((n, p) => n + p.expenseFen, 0), `${tag} trend`).toBe(stats.expenseFen);
+      expect(
+        stats.trend.reduce((n, p) => n + p.expenseFen, 0),
+        `${tag} trend`,
+      ).toBe(stats.expenseFen);
+      // A few days, fewer rows than the tag's links: read from the days' side instead of the links'.
+      const window = { from: '2026-02-10', to: '2026-02-12', granularity: 'day' as const };
+      const inWindow = (r: Stored) => r.date >= window.from && r.date <= window.to;
+      check(ledger.periodStats(window), stored.filter(inWindow), `${tag} days`);
+      check(ledger.periodStats({ ...window, tag }), rows.filter(inWindow), `${tag} days, tagged`);
     }
   });
 });

@@ -148,8 +148,14 @@ describe('tags and sub-categories on two devices', () => {
     a.ledger.deleteCategory(a.ledger.listCategories().find((c) => c.name === '爱好')!.id);
     await quiesce(devices);
     for (const d of devices) {
-      expect(d.ledger.listCategories().find((c) => c.name === '鱼竿'), d.name).toMatchObject({ parentId: null, count: 1 });
-      expect(d.ledger.listCategories().some((c) => c.name === '爱好'), d.name).toBe(false);
+      expect(
+        d.ledger.listCategories().find((c) => c.name === '鱼竿'),
+        d.name,
+      ).toMatchObject({ parentId: null, count: 1 });
+      expect(
+        d.ledger.listCategories().some((c) => c.name === '爱好'),
+        d.name,
+      ).toBe(false);
     }
     expect(books(b.ledger, ['2026-02'])).toEqual(books(a.ledger, ['2026-02']));
   });
