@@ -3,7 +3,7 @@ import { expect, go, screenshots, test } from './fixtures';
 // What a sentence says beyond the entry, through the real app core: a recurring rule shown on
 // the card and saved as a rule with this month's entry.
 
-test('周期记账 by voice: the card shows the rule, confirming saves the rule and this month\'s entry', async ({ app }) => {
+test("周期记账 by voice: the card shows the rule, confirming saves the rule and this month's entry", async ({ app }) => {
   const { page } = app;
   await go(page, 'session');
   const box = page.getByRole('textbox', { name: '文字输入' });
