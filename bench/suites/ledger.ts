@@ -168,7 +168,19 @@ const suite: Suite = {
         warmup: 20,
         budget: { p50: 2 },
       });
-      // The 统计 page for one month: totals, per-category sums and the daily trend.
+      // Sub-categories, so the 统计 page's roll-up has work: three under each of the first four
+      // expense categories, each holding a quarter of its parent's rows (the parent keeps the rest).
+      for (const parentId of expense.slice(0, 4)) {
+        const children = [1, 2, 3].map((k) => ledger.addCategory(`子类${parentId}-${k}`, 'EXPENSE', parentId).id);
+        const move = db.prepare('UPDATE transactions SET category_id = ? WHERE category_id = ? AND rowid % 4 = ?');
+        children.forEach((child, k) => move.run(child, parentId, k + 1));
+      }
+      db.exec('ANALYZE');
+      const rolled = ledger.periodStats({ from: '2025-06-01', to: '2025-06-30', granularity: 'day' });
+      const rolledExpense = rolled.byParent.filter((p) => p.type === 'EXPENSE').reduce((sum, p) => sum + p.totalFen, 0);
+      if (rolled.byParent.every((p) => p.children.length === 0)) throw new Error('the bench ledger rolls up no sub-category');
+      if (rolledExpense !== rolled.expenseFen) throw new Error(`the roll-up ${rolledExpense} differs from the month's expense ${rolled.expenseFen}`);
+      // The 统计 page for one month: totals, per-category sums rolled up into their parents and the daily trend.
       await ctx.measure('ledger.statsMonth1M', () => ledger.periodStats({ from: '2025-06-01', to: '2025-06-30', granularity: 'day' }), {
         iterations: 50,
         warmup: 5,
