@@ -132,7 +132,7 @@ class Bz2Decoder extends Transform {
   _read(size) {
     const waiting = this.waiting;
     this.waiting = null;
-    if (waiting) waiting();
+    if (waiting) process.nextTick(waiting);
     super._read(size);
   }
   pump(final, done) {
@@ -174,14 +174,22 @@ class Bz2Decoder extends Transform {
   }
 }
 
-// The decompressed bytes may not exceed the files' cap plus tar's headers and padding.
+// The decompressed bytes may not exceed the files' cap plus tar's headers and padding. The
+// bytes go to tar by hand: once tar has read its end-of-archive blocks it stops draining, and
+// whatever follows (a bomb's gigabytes of zeros) is counted and dropped here until the cap.
 let decoded = 0;
+let tarEnded = false;
 const decodedCap = w.maxBytes + (w.maxEntries + 2) * 1024 + 10240;
 const counter = new Transform({
   transform(chunk, _enc, done) {
     decoded += chunk.length;
     if (decoded > decodedCap) return refuse('解压后超过 ' + Math.round(w.maxBytes / 1048576) + ' MB');
-    done(null, chunk);
+    if (tarEnded || unpack.write(chunk) || tarEnded) return done();
+    unpack.once('drain', () => done());
+  },
+  flush(done) {
+    unpack.end();
+    done();
   },
 });
 
@@ -230,6 +238,10 @@ const unpack = tar.x({
     return true;
   },
 });
+unpack.on('eof', () => {
+  tarEnded = true;
+  unpack.emit('drain');
+});
 closers.push(() => counter.destroy());
 closers.push(() => unpack.destroy && unpack.destroy());
 counter.on('error', fail);
@@ -240,7 +252,7 @@ unpack.on('close', () => {
   parentPort.postMessage({ type: 'done' });
 });
 source.on('error', fail);
-source.pipe(counter).pipe(unpack);
+source.pipe(counter).resume();
 `;
 
 function extractInWorker(workerData: WorkerInput, signal?: AbortSignal): Promise<void> {
