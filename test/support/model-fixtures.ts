@@ -7,7 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CatalogEntry } from '../../src/main/core/models/catalog';
+import { createHash } from 'node:crypto';
+import type { ArchiveSource, CatalogEntry, ModelSource } from '../../src/main/core/models/catalog';
+import type { ModelSourceId } from '../../src/shared/ipc/models';
+
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** An archive source on loopback; its host is the only one it may be redirected to unless `hosts`. */
+export function archiveSource(id: ModelSourceId, url: string, bytes: number, pin: string | null, hosts?: string[]): ArchiveSource {
+  return { id, kind: 'archive', url, bytes, sha256: pin, confirmed: true, origin: 'test', hosts: hosts ?? [new URL(url).host] };
+}
 
 /** The real 3.3M-parameter streaming transducer, read in place (never copied into the repo). */
 export const SHARED_MODEL = fileURLToPath(new URL('../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
@@ -45,12 +54,16 @@ export function buildModelArchive(folder: string, change?: (modelDir: string) =>
   return readFileSync(archive);
 }
 
-export function testEntry(id: string, url: string, archiveBytes: number): CatalogEntry {
+/**
+ * A catalog entry for the shared model served from loopback. `url` alone makes one GitHub
+ * style archive source (unpinned unless `sha256`); `sources` replaces that list.
+ */
+export function testEntry(id: string, url: string, archiveBytes: number, more: { sha256?: string; sources?: ModelSource[] } = {}): CatalogEntry {
   return {
     id,
     name: '测试模型',
     description: '共享的 3.3M 测试模型',
-    url,
+    sources: more.sources ?? [archiveSource('github', url, archiveBytes, more.sha256 ?? null)],
     archiveBytes,
     folder: id,
     requiredFiles: SHARED_MODEL_FILES,

@@ -58,6 +58,10 @@ class FakeModelManager implements ModelManager {
     this.step('cancel', id);
     return this.list();
   }
+  setSource(source: string): ModelListing {
+    this.step('setSource', source, false);
+    return { ...this.list(), source: source as ModelListing['source'] };
+  }
   async remove(id: string): Promise<ModelListing> {
     this.step('remove', id);
     this.model = { ...this.model, state: 'absent', diskBytes: null, active: false };

@@ -5,17 +5,9 @@
 
 export const RELEASE_BASE = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models';
 
-export type SourceId = 'github' | 'huggingface' | 'hf-mirror' | 'modelscope';
+import type { ModelSourceId as SourceId } from '@shared/ipc/models';
 
-/** The sources a user can choose in 设置, in the order they are tried by default. */
-export const SOURCE_IDS: readonly SourceId[] = ['github', 'huggingface', 'hf-mirror', 'modelscope'];
-
-export const SOURCE_LABELS: Record<SourceId, string> = {
-  github: 'GitHub',
-  huggingface: 'Hugging Face',
-  'hf-mirror': 'HF 镜像（hf-mirror.com）',
-  modelscope: '魔搭社区（ModelScope）',
-};
+export type { SourceId };
 
 /**
  * Hosts a download may be redirected to, per source. GitHub answers release downloads with a
@@ -27,7 +19,14 @@ export const SOURCE_LABELS: Record<SourceId, string> = {
  */
 export const SOURCE_HOSTS: Record<SourceId, readonly string[]> = {
   github: ['github.com', 'objects.githubusercontent.com', 'release-assets.githubusercontent.com'],
-  huggingface: ['huggingface.co', 'cdn-lfs.huggingface.co', 'cdn-lfs-us-1.huggingface.co', 'cdn-lfs.hf.co', 'cdn-lfs-us-1.hf.co', 'cas-bridge.xethub.hf.co'],
+  huggingface: [
+    'huggingface.co',
+    'cdn-lfs.huggingface.co',
+    'cdn-lfs-us-1.huggingface.co',
+    'cdn-lfs.hf.co',
+    'cdn-lfs-us-1.hf.co',
+    'cas-bridge.xethub.hf.co',
+  ],
   'hf-mirror': ['hf-mirror.com'],
   modelscope: ['modelscope.cn', 'www.modelscope.cn'],
 };
@@ -47,6 +46,8 @@ interface SourceCommon {
   confirmed: boolean;
   /** Where the URL and each pin come from, for the next person who checks them. */
   origin: string;
+  /** Hosts (`host[:port]`) the download may start at or be redirected to. */
+  hosts: readonly string[];
 }
 
 /** One `.tar.bz2` holding `<folder>/…`. */
@@ -137,6 +138,7 @@ export const CATALOG: readonly CatalogEntry[] = [
         sha256: '2cbd71b640d9c37d3784f29367333a4577b0398b62e9deeed418170b081cba8b',
         confirmed: true,
         origin: 'URL: the sherpa docs page above; size and sha256: a third-party manifest, not upstream',
+        hosts: SOURCE_HOSTS.github,
       },
       {
         id: 'huggingface',
@@ -145,6 +147,7 @@ export const CATALOG: readonly CatalogEntry[] = [
         files: FILES_14M,
         confirmed: false,
         origin: `Repository named in the sherpa docs' heading for this model (${HF_14M}); file list and pins from a third-party manifest; not opened here`,
+        hosts: SOURCE_HOSTS.huggingface,
       },
       {
         id: 'hf-mirror',
@@ -153,6 +156,7 @@ export const CATALOG: readonly CatalogEntry[] = [
         files: FILES_14M,
         confirmed: false,
         origin: 'hf-mirror.com mirrors huggingface.co path for path (its own front page); same files and pins as Hugging Face',
+        hosts: SOURCE_HOSTS['hf-mirror'],
       },
     ],
   },
@@ -179,6 +183,7 @@ export const CATALOG: readonly CatalogEntry[] = [
         sha256: null,
         confirmed: true,
         origin: 'URL: the asr-models release linked from the sherpa docs; size: a third-party record; no sha256 found',
+        hosts: SOURCE_HOSTS.github,
       },
     ],
   },
@@ -206,6 +211,7 @@ export const CATALOG: readonly CatalogEntry[] = [
         sha256: null,
         confirmed: true,
         origin: 'URL: sherpa-onnx node-addon test script; size approximate; no sha256 found',
+        hosts: SOURCE_HOSTS.github,
       },
     ],
   },

@@ -120,7 +120,9 @@ describe.each(decoders)('a bz2 bomb (%s decoder)', (decoder) => {
       clearInterval(sampler),
     );
     const growthMb = (peak - base) / 1024 / 1024;
-    console.info(`bz2 bomb, ${decoder} decoder: refused after ${Math.round(performance.now() - started)} ms, peak RSS growth ${growthMb.toFixed(1)} MB`);
+    console.info(
+      `bz2 bomb, ${decoder} decoder: refused after ${Math.round(performance.now() - started)} ms, peak RSS growth ${growthMb.toFixed(1)} MB`,
+    );
     expect(err.code).toBe('unsafe_archive');
     expect(err.message).toContain('解压后超过 64 MB');
     // One bzip2 block expands to at most ~46 MB; the old decoder held the whole stream (GBs).
