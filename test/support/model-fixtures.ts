@@ -81,6 +81,12 @@ export interface Served {
   ignoreRange?: boolean;
   /** Sends the body in 16 KiB pieces this far apart, so a test can act mid-download. */
   pieceDelayMs?: number;
+  /** Sends this many bytes of the first response, then nothing more, the socket left open. */
+  stallAfter?: number;
+  /** Answers 302 with this Location. */
+  redirectTo?: string;
+  /** Sends zeros for ever (no Content-Length), as fast as the client reads. */
+  endless?: boolean;
 }
 
 export interface ArchiveServer {
@@ -106,6 +112,20 @@ export async function startArchiveServer(): Promise<ArchiveServer> {
       res.writeHead(file.status).end('error');
       return;
     }
+    if (file.redirectTo) {
+      res.writeHead(302, { Location: file.redirectTo }).end();
+      return;
+    }
+    if (file.endless) {
+      res.writeHead(200, { 'Content-Type': 'application/x-bzip2' });
+      const zeros = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (!res.destroyed && res.write(zeros));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+      return;
+    }
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const start = range && !file.ignoreRange ? Number(range[1]) : 0;
     const total = file.body.length;
@@ -117,6 +137,11 @@ export async function startArchiveServer(): Promise<ArchiveServer> {
     if (start > 0) res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${total - 1}/${total}` });
     else res.writeHead(200, headers);
     const body = file.body.subarray(start);
+    if (file.stallAfter !== undefined && file.cuts === 0) {
+      file.cuts++;
+      res.write(body.subarray(0, file.stallAfter));
+      return;
+    }
     if (file.cutAfter !== undefined && file.cuts === 0) {
       file.cuts++;
       res.write(body.subarray(0, file.cutAfter), () => setTimeout(() => res.socket?.destroy(), 20));

@@ -308,7 +308,8 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       // Bytes that are bad (not merely unfinished) must not be resumed by the next source.
       if (err instanceof ModelError && BAD_BYTES.has(err.code)) {
         if (source.kind === 'archive') removeFile(archivePart(entry.id, source));
-        else rmSync(filesPartDir(entry.id), { recursive: true, force: true });
+        // Pinned files passed their check (a mismatch removed its own); the unpinned may be bad.
+        else for (const file of source.files) if (!file.sha256) removeFile(filePart(entry.id, file.path, null, source.id));
       }
       throw err;
     } finally {
@@ -332,21 +333,25 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     for (const file of source.files) {
       const part = filePart(entry.id, file.path, file.sha256, source.id);
       const url = `${source.baseUrl}/${file.path.split('/').map(encodeURIComponent).join('/')}`;
-      const { bytes } = await downloadToFile({
-        ...common,
-        url,
-        partPath: part,
-        expectedBytes: file.sha256 ? file.bytes : undefined,
-        // A pinned size is exact; an unpinned one is an upper bound, so it is the cap itself.
-        maxBytes: file.sha256 ? sizeCap(file.bytes) : file.bytes,
-        onProgress: (p) =>
-          report({
-            ...p,
-            receivedBytes: done + p.receivedBytes,
-            totalBytes: total,
-            percent: Math.min(100, Math.floor(((done + p.receivedBytes) / total) * 1000) / 10),
-          }),
-      });
+      // A pinned file another source already delivered whole is not fetched again.
+      const have = file.sha256 && fileSize(part) === file.bytes && (await sha256OfFile(part)) === file.sha256;
+      const { bytes } = have
+        ? { bytes: file.bytes }
+        : await downloadToFile({
+            ...common,
+            url,
+            partPath: part,
+            expectedBytes: file.sha256 ? file.bytes : undefined,
+            // A pinned size is exact; an unpinned one is an upper bound, so it is the cap itself.
+            maxBytes: file.sha256 ? sizeCap(file.bytes) : file.bytes,
+            onProgress: (p) =>
+              report({
+                ...p,
+                receivedBytes: done + p.receivedBytes,
+                totalBytes: total,
+                percent: Math.min(100, Math.floor(((done + p.receivedBytes) / total) * 1000) / 10),
+              }),
+          });
       if (signal.aborted) throw new ModelError('cancelled', MESSAGES.cancelled);
       await checkPin(part, file.sha256, entry.id, file.path);
       done += file.sha256 ? file.bytes : bytes;
