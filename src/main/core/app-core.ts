@@ -21,6 +21,10 @@ import { createLocalAsrEngine, type LocalAsrEngine } from './asr/local/index';
 import { createModelManager, type CatalogEntry, type ModelManager } from './models/index';
 import { createSettingsStore, unavailableSecretBox, voiceConfigFromSettings, type SecretBox, type SettingsStore } from './settings/index';
 import { cardReminderText } from '@shared/flow-text';
+import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
+import { monthDayText, systemNow, type ZonedNow } from '@shared/time';
+import type { RecurringDraft } from '@shared/recurrence';
+import { formatFen } from '@shared/money';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -67,6 +71,12 @@ export interface AppCoreOptions {
   createLocalAsrEngine?: (modelDir: string) => LocalAsrEngine;
   /** Sync overrides for tests (a fake clock, an in-memory remote, a cheaper scrypt). */
   sync?: Pick<SyncServiceOptions, 'clock' | 'createRemote' | 'engine' | 'intervalMs' | 'debounceMs'>;
+  /**
+   * The timers and the local time of the recurring entries' catch-up (tests: a FakeClock and a
+   * now read from it). The ledgers take this `now` too, so a rule added through the commands
+   * is caught up on the same day the schedule sees.
+   */
+  recurring?: { clock: Clock; now: () => ZonedNow };
 }
 
 export interface AppCore {
@@ -111,6 +121,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   // Declared before the books whose events check it; set right after.
   let books: Books<Book> | null = null;
   const isCurrent = (id: string) => books === null || books.currentId === id;
+  const recurringClock = options.recurring?.clock ?? systemClock;
+  const recurringNow = options.recurring?.now ?? (() => systemNow());
+  // Every book opened since start: each one's rules keep falling due, current or not.
+  const openBooks = new Set<Book>();
 
   function openBook(id: string, folder: string): Book {
     const databasePath = join(folder, 'ledger.db');
@@ -119,6 +133,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     // A large file is checked after it opens: damage found then stops writes and is told to the windows.
     const ledger = openLedger({
       path: databasePath,
+      ...(options.recurring ? { now: options.recurring.now } : {}),
       onDamage: (error) => {
         log(`ledger of book ${id} damaged`, error);
         emit({ channel: 'voice', event: { type: 'error', code: 'ledger_damaged', message: error.message } });
@@ -172,6 +187,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         ledger.close();
       },
     };
+    openBooks.add(book);
+    // What fell due while the app was closed (or this book unopened) is made as it opens.
+    catchUpRecurring(book);
     return book;
   }
 
@@ -284,6 +302,31 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   remindCards();
   const cardTimer = setInterval(remindCards, 3_600_000);
   cardTimer.unref();
+
+  // Recurring entries (周期记账): every open book catches up as it opens (above), then
+  // hourly and just after each local midnight, so a computer left on makes a rule's entry
+  // on its day. A catch-up makes each occurrence once however often it runs.
+  function catchUpRecurring(book: Book): void {
+    if (book.ledger.readOnly) return;
+    try {
+      const { drafts } = book.history.catchUpRecurring(recurringNow());
+      // 提醒确认 rules: the offers wait in 周期记账; the user hears of new ones once, here.
+      if (drafts.length > 0) {
+        const where = isCurrent(book.id) ? '' : `（账本「${books?.listing().books.find((b) => b.id === book.id)?.name ?? ''}」）`;
+        options.notify?.({ title: '周期记账提醒', body: `${offersText(drafts)}${where}，请到「周期记账」确认` });
+      }
+    } catch (err) {
+      log(`recurring catch-up of book ${book.id} failed`, err);
+    }
+  }
+  let recurringTimer: TimerHandle | null = null;
+  function scheduleRecurring(): void {
+    recurringTimer = recurringClock.setTimeout(() => {
+      for (const book of openBooks) catchUpRecurring(book);
+      scheduleRecurring();
+    }, msToNextCheck(recurringNow()));
+  }
+  scheduleRecurring();
   return {
     dispatch,
     get ledger() {
@@ -306,6 +349,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onEvent: (listener) => listeners.on('event', listener),
     async dispose() {
       clearInterval(cardTimer);
+      recurringClock.clearTimeout(recurringTimer);
       stopWatchingSettings();
       stopWatchingModels();
       await voice.dispose();
@@ -316,4 +360,24 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       listeners.clear();
     },
   };
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Until the next recurring check: an hour, or a second past the coming local midnight when
+ * that is sooner (the margin lands the check on the new day, not on the stroke of the old).
+ */
+export function msToNextCheck(now: ZonedNow): number {
+  const local = now.epochMs + now.offsetMinutes * 60_000;
+  const toMidnight = DAY_MS - (((local % DAY_MS) + DAY_MS) % DAY_MS);
+  return Math.min(HOUR_MS, toMidnight + 1000);
+}
+
+/** 「房租 ¥3000（3月5日）到期」, or 「3 笔周期记账到期」 for several. */
+export function offersText(drafts: readonly RecurringDraft[]): string {
+  if (drafts.length > 1) return `${drafts.length} 笔周期记账到期`;
+  const [d] = drafts;
+  return `${d!.description || d!.category} ¥${formatFen(d!.amountFen)}（${monthDayText(d!.date)}）到期`;
 }

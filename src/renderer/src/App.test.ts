@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VoiceSnapshot } from '@shared/ipc/index';
 import { FakeLedgerApi } from '../../../test/support/renderer/fake-ledger-api';
+import { recurringOf } from '../../../test/support/renderer/fake-recurring-api';
 import App from './App.svelte';
 import { router } from './lib/router.svelte';
 
@@ -56,11 +57,33 @@ describe('the main window', () => {
       '明细',
       '统计',
       '预算',
+      '周期记账',
       '借贷与报销',
       '分类与账户',
       '设置',
     ]);
     expect(screen.getByRole('link', { name: '首页' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows how many 周期记账 offers wait, in the sidebar, and follows the ledger', async () => {
+    const offer = (date: string) => ({
+      ruleId: 1,
+      date,
+      recurrenceKey: `r0000000000000001:${date}`,
+      type: 'EXPENSE' as const,
+      amountFen: 3000_00,
+      category: '住房',
+      account: '钱包',
+      description: '房租',
+      label: '每月5日',
+    });
+    recurringOf(fake).offers = [offer('2026-01-05'), offer('2026-02-05')];
+    render(App);
+    const link = screen.getByRole('link', { name: /周期记账/ });
+    await vi.waitFor(() => expect(link.textContent?.replace(/\s+/g, '')).toBe('周期记账2'));
+    recurringOf(fake).offers = [];
+    fake.changed('recurring');
+    await vi.waitFor(() => expect(link.textContent?.trim()).toBe('周期记账'));
   });
 
   it('opens 记一笔 from the button and from Ctrl+N, saves and offers 撤销', async () => {

@@ -6,7 +6,7 @@ import { settingsSaveSchema, type ConnectionTestResult, type Microphone, type Se
  * The main window's pages. `new` is not a page: it opens the 记一笔 form over the page the
  * window was showing (the tray menu and the app menu's Ctrl+N go there).
  */
-export const MAIN_ROUTES = ['home', 'session', 'ledger', 'stats', 'budgets', 'debts', 'categories', 'settings', 'new'] as const;
+export const MAIN_ROUTES = ['home', 'session', 'ledger', 'stats', 'budgets', 'recurring', 'debts', 'categories', 'settings', 'new'] as const;
 export type MainRoute = (typeof MAIN_ROUTES)[number];
 
 /**

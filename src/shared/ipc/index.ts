@@ -6,6 +6,7 @@ import { bookSchemas, type BookOutputs } from './books';
 import { ledgerSchemas, type LedgerOutputs } from './ledger';
 import { modelSchemas, type ModelOutputs } from './models';
 import type { CommandName } from './names';
+import { recurringSchemas, type RecurringOutputs } from './recurring';
 import { syncSchemas, type SyncOutputs } from './sync';
 import { voiceSchemas, type VoiceOutputs } from './voice';
 
@@ -21,9 +22,10 @@ export const commandSchemas = {
   ...modelSchemas,
   ...syncSchemas,
   ...bookSchemas,
+  ...recurringSchemas,
 } satisfies Record<CommandName, z.ZodType>;
 
-export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs & SyncOutputs & BookOutputs;
+export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs & SyncOutputs & BookOutputs & RecurringOutputs;
 
 export type CommandInput<K extends CommandName> = z.input<(typeof commandSchemas)[K]>;
 export type ParsedInput<K extends CommandName> = z.output<(typeof commandSchemas)[K]>;
@@ -48,6 +50,7 @@ export type { AppInfo } from './app';
 export type { BackupInfo, BackupListing } from './backups';
 export type { BookInfo, BookListing } from './books';
 export type { CategoryTotal, MonthSummary, Page } from './ledger';
+export type { RecurringDraft, RecurringRuleInfo } from './recurring';
 export type { ModelEvent, ModelInfo, ModelListing, ModelProgress, ModelState } from './models';
 export type { SyncDevice, SyncError, SyncRemoteInfo, SyncSetup, SyncStatus, SyncTestResult } from './sync';
 export type { VoiceAction, VoiceSnapshot } from './voice';

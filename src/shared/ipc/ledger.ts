@@ -418,6 +418,9 @@ export interface ImportRowDto {
   id?: string;
   refundOf?: string;
   reimbursedBy?: string;
+  /** Our own CSV only: the row's tags, and the parent its (sub-)category is made under when missing. */
+  tags?: string[];
+  parentCategory?: string;
 }
 
 export interface ImportPreview {

@@ -5,6 +5,7 @@ import { BACKUP_COMMANDS } from './backups.names';
 import { BOOK_COMMANDS } from './books.names';
 import { LEDGER_COMMANDS } from './ledger.names';
 import { MODEL_COMMANDS } from './models.names';
+import { RECURRING_COMMANDS } from './recurring.names';
 import { SYNC_COMMANDS } from './sync.names';
 import { VOICE_COMMANDS } from './voice.names';
 
@@ -19,6 +20,7 @@ export const COMMAND_NAMES = [
   ...MODEL_COMMANDS,
   ...SYNC_COMMANDS,
   ...BOOK_COMMANDS,
+  ...RECURRING_COMMANDS,
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -14,11 +14,13 @@ import type {
   HistoryStep,
   ImportFile,
   LedgerFilter,
+  TagInfo,
 } from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
 import type { SyncStatus } from '@shared/ipc/sync';
 import { Listeners } from '@shared/listeners';
 import { yuanToFen } from '@shared/money';
+import { recurringHandlers } from './fake-recurring-api';
 
 type Handlers = { [K in CommandName]?: (input: CommandInput<K>) => CommandOutputs[K] };
 type ChangeReason = Extract<AppEvent, { channel: 'ledger'; event: { type: 'changed' } }>['event']['reason'];
@@ -63,7 +65,9 @@ function matches(row: TransactionRow, f: LedgerFilter): boolean {
   if (f.from && row.date < f.from) return false;
   if (f.to && row.date > f.to) return false;
   if (f.type && row.type !== f.type) return false;
-  if (f.category && row.category !== f.category) return false;
+  // A parent's filter takes in its sub-categories' rows too, as main's does.
+  if (f.category && row.category !== f.category && row.parentCategory !== f.category) return false;
+  if (f.tag && !row.tags?.includes(f.tag)) return false;
   if (f.account && row.account !== f.account) return false;
   if (f.minFen !== undefined && row.amountFen < f.minFen) return false;
   if (f.maxFen !== undefined && row.amountFen > f.maxFen) return false;
@@ -113,13 +117,15 @@ export class FakeLedgerApi {
   #undo: HistoryEntry[] = [];
   #redo: HistoryEntry[] = [];
   #nextId = 1000;
+  /** Tag ids by name, handed out the first time a tag is listed. */
+  #tagIds = new Map<string, number>();
 
   constructor() {
     const order = new Map<string, number>();
     this.categories = PRESET_CATEGORIES.map((p, i) => {
       const sortOrder = order.get(p.type) ?? 0;
       order.set(p.type, sortOrder + 1);
-      return { id: i + 1, name: p.name, type: p.type, hidden: p.hidden, preset: true, sortOrder, count: 0 };
+      return { id: i + 1, name: p.name, type: p.type, hidden: p.hidden, preset: true, sortOrder, count: 0, parentId: null };
     });
     this.api = buildApi(
       (name, input) => this.#invoke(name as CommandName, input),
@@ -282,7 +288,32 @@ export class FakeLedgerApi {
     return value;
   }
 
+  /** Tags as main lists them: every tag on some row, most used first. */
+  #tags(): TagInfo[] {
+    const counts = new Map<string, number>();
+    for (const r of this.rows) for (const t of r.tags ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const name of counts.keys()) if (!this.#tagIds.has(name)) this.#tagIds.set(name, this.#nextId++);
+    return [...counts].map(([name, count]) => ({ id: this.#tagIds.get(name)!, name, count })).sort((a, b) => b.count - a.count || a.id - b.id);
+  }
+
+  #tagById(id: number): TagInfo {
+    const found = this.#tags().find((t) => t.id === id);
+    if (!found) throw new Error(`FakeLedgerApi: no tag ${id}`);
+    return found;
+  }
+
+  /** Rewrites every row's tags (renaming, merging or removing one), dropping empty lists. */
+  #retag(edit: (tags: string[]) => string[]): void {
+    for (const r of this.rows) {
+      if (!r.tags) continue;
+      const next = [...new Set(edit(r.tags))];
+      if (next.length) r.tags = next;
+      else delete r.tags;
+    }
+  }
+
   #handlers: Handlers = {
+    ...recurringHandlers(this),
     listDays: (filter) => {
       const days = new Map<string, DayTotal>();
       for (const r of this.#matching(filter)) {
@@ -312,9 +343,9 @@ export class FakeLedgerApi {
     historyState: () => this.#historyState(),
 
     listCategories: () => this.#categories(),
-    addCategory: ({ name, type }) => {
+    addCategory: ({ name, type, parentId }) => {
       const sortOrder = Math.max(-1, ...this.categories.filter((c) => c.type === type).map((c) => c.sortOrder)) + 1;
-      const added = { id: this.#nextId++, name: name.trim(), type, hidden: false, preset: false, sortOrder, count: 0 };
+      const added = { id: this.#nextId++, name: name.trim(), type, hidden: false, preset: false, sortOrder, count: 0, parentId: parentId ?? null };
       this.categories.push(added);
       return this.#edited(added);
     },
@@ -323,6 +354,25 @@ export class FakeLedgerApi {
       for (const r of this.rows) if (r.category === c.name && r.type === c.type) r.category = name.trim();
       c.name = name.trim();
       return this.#edited(this.category(c.name, c.type));
+    },
+    setCategoryParent: ({ id, parentId }) => {
+      const c = this.#categoryById(id);
+      c.parentId = parentId;
+      const parent = parentId === null ? undefined : this.#categoryById(parentId).name;
+      for (const r of this.rows) if (r.category === c.name && r.type === c.type) r.parentCategory = parent;
+      return this.#edited(this.category(c.name, c.type));
+    },
+    listTags: () => this.#tags(),
+    renameTag: ({ id, name }) => {
+      const old = this.#tagById(id).name;
+      if (!this.#tagIds.has(name)) this.#tagIds.set(name, id);
+      this.#retag((tags) => tags.map((t) => (t === old ? name : t)));
+      return this.#edited(this.#tags().find((t) => t.name === name)!);
+    },
+    deleteTag: ({ id }) => {
+      const gone = this.#tagById(id);
+      this.#retag((tags) => tags.filter((t) => t !== gone.name));
+      return this.#edited({ deleted: true as const, rows: gone.count });
     },
     setCategoryHidden: ({ id, hidden }) => {
       const c = this.#categoryById(id);

@@ -7,6 +7,7 @@ import { createBackupHandlers, type BackupHandlerDeps } from './backup-handlers'
 import { createBookHandlers, type BookHandlerDeps } from './book-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
 import { createModelHandlers, type ModelHandlerDeps } from './model-handlers';
+import { createRecurringHandlers, type RecurringHandlerDeps } from './recurring-handlers';
 import { createSyncHandlers, type SyncHandlerDeps } from './sync-handlers';
 import { CommandError, type Handlers } from './types';
 import { createVoiceHandlers, type VoiceHandlerDeps } from './voice-handlers';
@@ -18,7 +19,8 @@ export type HandlerDeps = AppHandlerDeps &
   BackupHandlerDeps &
   ModelHandlerDeps &
   SyncHandlerDeps &
-  BookHandlerDeps;
+  BookHandlerDeps &
+  RecurringHandlerDeps;
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
@@ -29,6 +31,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createModelHandlers(deps),
     ...createSyncHandlers(deps),
     ...createBookHandlers(deps),
+    ...createRecurringHandlers(deps),
   };
 }
 

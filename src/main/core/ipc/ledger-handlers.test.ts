@@ -7,6 +7,9 @@ import type {
   BudgetAlert,
   BudgetStatus,
   CardReminder,
+  CategoryInfo,
+  PeriodStats,
+  TagInfo,
   HistoryState,
   PeopleBalances,
   RecentCategory,
@@ -203,5 +206,55 @@ describe('借贷, 待报销, refunds and cards', () => {
       dueDay: 10,
     });
     expect(await value<CardReminder[]>('cardReminders', {})).toEqual([]);
+  });
+});
+
+describe('tags and sub-categories', () => {
+  it('makes and moves sub-categories, tags rows from the form and the editor, and lists, renames and deletes tags', async () => {
+    const food = (await value<CategoryInfo[]>('listCategories', {})).find((c) => c.name === '餐饮')!;
+    const breakfast = await value<CategoryInfo>('addCategory', { name: '早餐', type: 'EXPENSE', parentId: food.id });
+    expect(breakfast).toMatchObject({ parentId: food.id });
+    const row = await value<TransactionRow>('addTransaction', {
+      amountYuan: 8,
+      type: 'EXPENSE',
+      category: '早餐',
+      date: '2026-02-16',
+      time: '08:00',
+      tags: ['#出差', '出差', ' 报销 '],
+    });
+    expect(row).toMatchObject({ category: '早餐', parentCategory: '餐饮', tags: ['出差', '报销'] });
+    expect((await value<TransactionRow>('updateTransaction', { id: row.id, patch: { tags: ['出差'] } })).tags).toEqual(['出差']);
+    expect(await value<TagInfo[]>('listTags', {})).toMatchObject([
+      { name: '出差', count: 1 },
+      { name: '报销', count: 0 },
+    ]);
+    const stats = await value<PeriodStats>('periodStats', { from: '2026-02-01', to: '2026-02-28', granularity: 'day', tag: '出差' });
+    expect(stats.byParent).toMatchObject([{ category: '餐饮', totalFen: 800, children: [{ category: '早餐', parent: '餐饮' }] }]);
+    expect((await value<{ total: number }>('listTransactions', { tag: '出差' })).total).toBe(1);
+
+    const [trip, refund] = await value<TagInfo[]>('listTags', {});
+    expect(await value<TagInfo>('renameTag', { id: refund!.id, name: '#出差' })).toMatchObject({ id: trip!.id, name: '出差', count: 1 });
+    expect(await value('deleteTag', { id: trip!.id })).toEqual({ deleted: true, rows: 1 });
+    expect(await value<CategoryInfo>('setCategoryParent', { id: breakfast.id, parentId: null })).toMatchObject({ parentId: null });
+  });
+
+  it('refuses malformed input at the boundary and tree breaks with the ledger’s sentence', async () => {
+    const food = (await value<CategoryInfo[]>('listCategories', {})).find((c) => c.name === '餐饮')!;
+    expect(await dispatch('addCategory', { name: '早餐', type: 'EXPENSE', parentId: 'x' })).toMatchObject(refused('validation_failed', /parentId/));
+    expect(await dispatch('setCategoryParent', { id: food.id })).toMatchObject(refused('validation_failed', /parentId/));
+    expect(await dispatch('setCategoryParent', { id: food.id, parentId: food.id })).toMatchObject(refused('invalid_category', '分类不能放在自己下面'));
+    expect(await dispatch('renameTag', { id: 1, name: '##' })).toMatchObject(refused('validation_failed', /标签不能为空/));
+    expect(await dispatch('renameTag', { id: 1, name: '长'.repeat(21) })).toMatchObject(refused('validation_failed', /标签最多20个字/));
+    expect(await dispatch('deleteTag', { id: 1, extra: true })).toMatchObject(refused('validation_failed', /extra/));
+    expect(await dispatch('deleteTag', { id: 1 })).toMatchObject(refused('not_found', '这个标签不存在'));
+    const form = { amountYuan: 1, type: 'EXPENSE', date: '2026-02-16', time: '08:00' };
+    expect(await dispatch('addTransaction', { ...form, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) })).toMatchObject(
+      refused('validation_failed', /一笔最多20个标签/),
+    );
+    expect(await dispatch('addTransaction', { ...form, tags: 'x' })).toMatchObject(refused('validation_failed', /tags/));
+    expect(await dispatch('periodStats', { from: '2026-02-01', to: '2026-02-28', granularity: 'day', tag: 5 })).toMatchObject(
+      refused('validation_failed', /tag/),
+    );
+    expect(ledger.count()).toBe(0);
   });
 });

@@ -28,7 +28,7 @@ export interface LedgerHandlerDeps {
 }
 
 /** Turns the ledger's rule errors into command errors whose message the window shows as is. */
-function guard<T>(fn: () => T): T {
+export function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
@@ -60,7 +60,11 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     updateTransaction: (input) => guard(() => history.updateTransaction(input.id, input.patch)),
     deleteTransactions: (input) => ({ deleted: guard(() => history.remove(input.ids)) }),
     listCategories: () => ledger.listCategories(),
-    addCategory: (input) => changed(() => ledger.addCategory(input.name, input.type)),
+    addCategory: (input) => changed(() => ledger.addCategory(input.name, input.type, input.parentId)),
+    setCategoryParent: (input) => changed(() => ledger.setCategoryParent(input.id, input.parentId)),
+    listTags: () => ledger.listTags(),
+    renameTag: (input) => changed(() => ledger.renameTag(input.id, input.name)),
+    deleteTag: (input) => changed(() => ({ deleted: true as const, rows: ledger.deleteTag(input.id) })),
     renameCategory: (input) => changed(() => ledger.renameCategory(input.id, input.name)),
     setCategoryHidden: (input) => changed(() => ledger.setCategoryHidden(input.id, input.hidden)),
     reorderCategories: (input) => changed(() => ledger.reorderCategories(input.type, input.ids)),

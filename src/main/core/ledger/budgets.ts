@@ -97,17 +97,29 @@ export class Budgets {
         corrections.set(null, (corrections.get(null) ?? 0) + a.fen);
       }
     }
+    // A parent's budget covers its sub-categories: 餐饮's spending includes 早餐's.
+    const children = new Map<number, number[]>();
+    for (const [id, parent] of this.db.prepare('SELECT id, parent_id FROM categories WHERE parent_id IS NOT NULL').raw(true).all() as [number, number][]) {
+      const list = children.get(parent);
+      if (list) list.push(id);
+      else children.set(parent, [id]);
+    }
+    const spent = (categoryId: number) =>
+      [categoryId, ...(children.get(categoryId) ?? [])].reduce(
+        (n, id) => n + (byCategory.get(id, from, to) as { n: number }).n + (corrections.get(id) ?? 0),
+        0,
+      );
     const lines: BudgetLine[] = [];
     let total: BudgetLine | null = null;
     for (const b of budgets) {
-      const correction = corrections.get(b.categoryId) ?? 0;
       if (b.categoryId === null) {
+        const correction = corrections.get(null) ?? 0;
         const all = this.db
           .prepare(`SELECT COALESCE(SUM(amount_fen), 0) AS n FROM transactions WHERE occurred_date BETWEEN ? AND ? AND type = 'EXPENSE'`)
           .get(from, to) as { n: number };
         total = line(null, null, b.amountFen, all.n + correction);
       } else {
-        lines.push(line(b.categoryId, b.category, b.amountFen, (byCategory.get(b.categoryId, from, to) as { n: number }).n + correction));
+        lines.push(line(b.categoryId, b.category, b.amountFen, spent(b.categoryId)));
       }
     }
     return { ...empty, lines, total };

@@ -20,7 +20,7 @@ export class Categories {
     const rows = this.db
       .prepare(
         `SELECT c.id, c.name, c.type, c.hidden, c.preset, c.sort_order AS sortOrder,
-           (SELECT COUNT(*) FROM transactions t WHERE t.category_id = c.id) AS count
+           (SELECT COUNT(*) FROM transactions t WHERE t.category_id = c.id) AS count, c.parent_id AS parentId
          FROM categories c ORDER BY c.type, c.sort_order, c.sync_id, c.id`,
       )
       .all() as (Omit<CategoryInfo, 'hidden' | 'preset'> & { hidden: number; preset: number })[];
@@ -33,15 +33,48 @@ export class Categories {
     return found;
   }
 
-  add(name: string, type: TransactionType): CategoryInfo {
+  /** `parentId`: a top-level category of the same type, which the new one goes under. */
+  add(name: string, type: TransactionType, parentId: number | null = null): CategoryInfo {
     const clean = cleanName(name);
     if (!isTransactionType(type)) throw new LedgerRuleError('invalid_category', '分类类型无效');
     this.assertNameFree(clean, type);
+    if (parentId !== null) this.assertParent(this.get(parentId), { name: clean, type });
     const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM categories WHERE type = ?').get(type) as { n: number };
     const info = this.db
-      .prepare('INSERT INTO categories (name, type, preset, hidden, sort_order, created_at) VALUES (?, ?, 0, 0, ?, ?)')
-      .run(clean, type, next.n, toZonedIso(this.clock()));
+      .prepare('INSERT INTO categories (name, type, preset, hidden, sort_order, created_at, parent_id) VALUES (?, ?, 0, 0, ?, ?, ?)')
+      .run(clean, type, next.n, toZonedIso(this.clock()), parentId);
     return this.get(Number(info.lastInsertRowid));
+  }
+
+  /** Moves a category under a top-level one of its type, or (null) to the top level. */
+  setParent(id: number, parentId: number | null): CategoryInfo {
+    const current = this.get(id);
+    if (parentId !== null) {
+      if (parentId === id) throw new LedgerRuleError('invalid_category', '分类不能放在自己下面');
+      this.assertParent(this.get(parentId), current);
+      if (this.childCount(id) > 0) throw new LedgerRuleError('invalid_category', `「${current.name}」下有子分类，不能再放到别的分类下面（最多两级）`);
+    }
+    this.db.prepare('UPDATE categories SET parent_id = ? WHERE id = ?').run(parentId, id);
+    return this.get(id);
+  }
+
+  /** The id of each category's parent, for the ones that have one. */
+  parents(): Map<number, number> {
+    const rows = this.db.prepare('SELECT id, parent_id FROM categories WHERE parent_id IS NOT NULL').raw(true).all() as [number, number][];
+    return new Map(rows);
+  }
+
+  private childCount(id: number): number {
+    return this.db.prepare('SELECT COUNT(*) FROM categories WHERE parent_id = ?').pluck().get(id) as number;
+  }
+
+  private assertParent(parent: CategoryInfo, child: { name: string; type: TransactionType }): void {
+    if (parent.parentId !== null) {
+      throw new LedgerRuleError('invalid_category', `「${parent.name}」本身是子分类，不能再有子分类（最多两级）`);
+    }
+    if (parent.type !== child.type) {
+      throw new LedgerRuleError('invalid_category', `「${child.name}」与「${parent.name}」不是同一类型的分类`);
+    }
   }
 
   rename(id: number, name: string): CategoryInfo {
@@ -82,6 +115,12 @@ export class Categories {
   delete(id: number, moveTo?: number): number {
     const current = this.get(id);
     if (current.preset) throw new LedgerRuleError('category_in_use', '预设分类不能删除，可以隐藏');
+    // Refused rather than moving the children up: where each should go is the user's call,
+    // and moving them one by one first says what happens to them.
+    const children = this.childCount(id);
+    if (children > 0) {
+      throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${children}个子分类，请先把它们移走或删除`);
+    }
     if (current.count > 0 && moveTo === undefined) {
       throw new LedgerRuleError('category_in_use', `「${current.name}」下还有${current.count}笔记录，请先选择把它们移到哪个分类`);
     }

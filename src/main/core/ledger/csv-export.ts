@@ -22,7 +22,9 @@ export interface CsvChunk {
  * The columns of our CSV. New columns only ever go at the end, and a file with any prefix of
  * at least LEGACY_COLUMNS of them still imports (files written before the money flows have 7).
  * 报销 is 待报销 or 已报销; the three 编号 columns keep refunds and settled expenses linked
- * to their rows across an export and an import.
+ * to their rows across an export and an import. 标签 joins a row's tags with TAG_SEPARATOR
+ * (which no tag holds); 父分类 names a sub-category's parent, so an import into a ledger
+ * without the category makes it under that parent (分类 itself is unique per type).
  */
 export const CSV_HEADER = [
   '日期',
@@ -39,6 +41,8 @@ export const CSV_HEADER = [
   '编号',
   '退款对应编号',
   '报销到账编号',
+  '标签',
+  '父分类',
 ] as const;
 export const LEGACY_COLUMNS = 7;
 export const REIMBURSE_LABELS = { pending: '待报销', settled: '已报销' } as const;
@@ -77,6 +81,8 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { af
       c.id,
       c.refundOf ?? '',
       c.reimbursable ? (c.reimbursedBy ?? '') : '',
+      escapeCell(c.tags ?? ''),
+      escapeCell(c.parentCategory ?? ''),
     ]);
     rows++;
     last = row;

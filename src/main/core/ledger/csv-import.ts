@@ -10,6 +10,7 @@ import { matchCategory, type CategoryCandidate } from '../categories/index';
 import { CSV_HEADER, LEGACY_COLUMNS, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import { CsvSyntaxError, parseCsv, unescapeCell, type CsvRecord } from './csv';
 import type { ImportRow } from './ledger';
+import { cleanTags, TAG_SEPARATOR } from './tags';
 
 /** A file that cannot be imported; nothing is written. `line` is 1-based, 0 for the whole file. */
 export class ImportError extends CodedError<'import_invalid'> {
@@ -184,9 +185,40 @@ function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[]
       account: accountName,
       description: unescapeCell(description).slice(0, 200),
     };
-    return { ...row, ...flowColumns(fields.slice(LEGACY_COLUMNS), type, line, accounts, ids) };
+    return {
+      ...row,
+      ...flowColumns(fields.slice(LEGACY_COLUMNS), type, line, accounts, ids),
+      ...treeColumns(fields.slice(TAGS_COLUMN), type, categoryName, line, categories),
+    };
   });
   return { rows };
+}
+
+const TAGS_COLUMN = CSV_HEADER.indexOf('标签');
+
+/** 标签 and 父分类 (absent in older files). */
+function treeColumns(
+  cells: readonly string[],
+  type: TransactionType,
+  category: string,
+  line: number,
+  categories: readonly CategoryCandidate[],
+): Partial<ImportRow> {
+  const [tagsCell = '', parentCell = ''] = cells.map((c) => unescapeCell(c.trim()).trim());
+  const out: Partial<ImportRow> = {};
+  if (tagsCell) {
+    try {
+      out.tags = cleanTags(tagsCell.split(TAG_SEPARATOR));
+    } catch (err) {
+      throw new ImportError(line, (err as Error).message);
+    }
+  }
+  if (parentCell) {
+    const parent = importName(parentCell, '分类', line, (name) => categories.some((c) => c.type === type && c.name === name));
+    if (parent === category) throw new ImportError(line, '父分类不能是分类本身');
+    out.parentCategory = parent;
+  }
+  return out;
 }
 
 /** The money-flow columns of one row (absent in older files), checked against its type. */

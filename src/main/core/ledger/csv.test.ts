@@ -61,8 +61,8 @@ describe('CSV export', () => {
     expect(text.startsWith(`${BOM}${CSV_HEADER.join(',')}\r\n`)).toBe(true);
     const lines = text.slice(1).split('\r\n');
     const [income, lunch] = source.list({ limit: 2 }).rows.sort((a, b) => a.date.localeCompare(b.date));
-    expect(lines[1]).toBe(`2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行",,,,,${income!.id},,`);
-    expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,`);
+    expect(lines[1]).toBe(`2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行",,,,,${income!.id},,,,`);
+    expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,,,`);
   });
 
   it('exports only the filtered rows, in chunks that add up to the whole', () => {
@@ -115,7 +115,7 @@ describe('CSV round trip', () => {
   it('skips rows already in the ledger (exact duplicates) and reports them in the preview', () => {
     source.saveBatch([item({ amount: 1 }), item({ amount: 2 })]);
     const history = new LedgerHistory(source);
-    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,\r\n');
+    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,,,\r\n');
     const preview = history.previewImport(bytes);
     expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', total: 3, duplicates: 2 });
     expect(preview.rows.map((r) => r.duplicate)).toEqual([true, true, false]);
@@ -320,6 +320,8 @@ describe('CSV injection', () => {
       expect.any(String),
       '',
       '',
+      '',
+      '',
     ]);
     expect(records[1]!.fields.slice(3, 7)).toEqual(["'=出租车", '1.01', "'@信用卡", "'+1+1"]);
 
@@ -430,10 +432,10 @@ describe('money flows in our CSV', () => {
     const { text } = exportCsv(source);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(CSV_HEADER.join(','));
-    expect(lines.find((l) => l.includes('淘宝买鞋'))).toMatch(/^2026-02-01,12:30:00,支出,购物,500,钱包,淘宝买鞋,,,,,[0-9a-f-]{36},,$/);
-    expect(lines.find((l) => l.startsWith('2026-02-02'))).toMatch(/,出差打车,,,,已报销,[0-9a-f-]{36},,[0-9a-f-]{36}$/);
-    expect(lines.find((l) => l.startsWith('2026-02-03'))).toMatch(/,酒店,,,,待报销,[0-9a-f-]{36},,$/);
-    expect(lines.find((l) => l.startsWith('2026-02-06'))).toMatch(/,转账,1000,钱包,.*,,小李,借出,,[0-9a-f-]{36},,$/);
+    expect(lines.find((l) => l.includes('淘宝买鞋'))).toMatch(/^2026-02-01,12:30:00,支出,购物,500,钱包,淘宝买鞋,,,,,[0-9a-f-]{36},,,,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-02'))).toMatch(/,出差打车,,,,已报销,[0-9a-f-]{36},,[0-9a-f-]{36},,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-03'))).toMatch(/,酒店,,,,待报销,[0-9a-f-]{36},,,,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-06'))).toMatch(/,转账,1000,钱包,.*,,小李,借出,,[0-9a-f-]{36},,,,$/);
 
     const history = new LedgerHistory(target);
     expect(history.importFile(utf8(text))).toEqual({ imported: source.count(), skippedDuplicates: 0 });
@@ -494,7 +496,7 @@ describe('money flows in our CSV', () => {
     ['an id that is not one', '支出,餐饮,35,钱包,,,,,,x1,,', /编号「x1」无效/],
     ['a refund link on a plain expense', '支出,餐饮,35,钱包,,,,,,,0b7c3a9e-1f2d-4c5b-8a6e-9d0f1e2a3b4c,', /只有退款才有退款对应编号/],
   ])('refuses %s with the line, and writes nothing', (_what, cells, message) => {
-    const file = `\uFEFF${CSV_HEADER.join(',')}\r\n2026-02-01,12:00:00,支出,餐饮,1,钱包,好的,,,,,,,\r\n2026-02-01,12:00:00,${cells}\r\n`;
+    const file = `\uFEFF${CSV_HEADER.slice(0, 14).join(',')}\r\n2026-02-01,12:00:00,支出,餐饮,1,钱包,好的,,,,,,,\r\n2026-02-01,12:00:00,${cells}\r\n`;
     expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(message);
     expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(/第3行/);
     expect(target.count()).toBe(0);
@@ -512,7 +514,7 @@ describe('recurring entries in our CSV', () => {
     const { saved } = source.catchUpRecurring();
     expect(saved).toHaveLength(2);
     const { text } = exportCsv(source);
-    expect(text).toMatch(/,房租,,,,,r:r[0-9a-f]{16}:2026-01-05,,\r\n/);
+    expect(text).toMatch(/,房租,,,,,r:r[0-9a-f]{16}:2026-01-05,,,,\r\n/);
     expect(new LedgerHistory(target).importFile(utf8(text))).toEqual({ imported: 2, skippedDuplicates: 0 });
     expect(
       target

@@ -22,6 +22,8 @@ export interface ManualEntry {
   /** A TRANSFER names exactly one of these. */
   toAccount?: string;
   counterparty?: string;
+  /** Tags by name, made on first use. */
+  tags?: string[];
 }
 
 /** The columns of a form entry, checked; the ledger adds id, currency, source and stamps. */

@@ -68,11 +68,11 @@ describe('xlsx export', () => {
     expect(Object.keys(sheets)).toEqual([DETAIL_SHEET, SUMMARY_SHEET]);
     expect(sheets[DETAIL_SHEET]).toEqual([
       [...DETAIL_HEADER],
-      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆', null, null],
-      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖', null, null],
-      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null, null, null],
-      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null, null, null],
-      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null, null, null],
+      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆', null, null, null, null],
+      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖', null, null, null, null],
+      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null, null, null, null, null],
+      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null, null, null, null, null],
+      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null, null, null, null, null],
     ]);
     // Summed in fen: 0.1 + 0.2 is 0.3 here, not 0.30000000000000004.
     expect(sheets[SUMMARY_SHEET]).toEqual([
@@ -163,7 +163,7 @@ describe('csv export to a file', () => {
     expect(await writeExportFile(ledger, 'csv', {}, path)).toBe(1);
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith(`\uFEFF${CSV_HEADER.join(',')}\r\n`)).toBe(true);
-    expect(text).toMatch(/\r\n2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1\+1,,,,,[0-9a-f-]{36},,\r\n/);
+    expect(text).toMatch(/\r\n2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1\+1,,,,,[0-9a-f-]{36},,,,\r\n/);
   });
 });
 
@@ -229,7 +229,7 @@ describe('a large export', () => {
       if (format === 'xlsx') {
         const detail = (await readBack(join(dir, 'big.xlsx')))[DETAIL_SHEET]!;
         expect(detail).toHaveLength(rows + 1);
-        expect(detail.at(-1)).toEqual([expect.any(String), '08:15:00', '支出', '餐饮', rows / 100, '钱包', null, `第${rows - 1}笔`, null, null]);
+        expect(detail.at(-1)).toEqual([expect.any(String), '08:15:00', '支出', '餐饮', rows / 100, '钱包', null, `第${rows - 1}笔`, null, null, null, null]);
       } else {
         expect(readFileSync(join(dir, 'big.csv'), 'utf8').trimEnd().split('\r\n')).toHaveLength(rows + 1);
       }

@@ -80,7 +80,7 @@ async function* exportChunks(ledger: Ledger, filter: LedgerFilter): AsyncGenerat
 
 export const DETAIL_SHEET = '明细';
 export const SUMMARY_SHEET = '分类汇总';
-export const DETAIL_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注', '资金类型', '报销'] as const;
+export const DETAIL_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注', '资金类型', '报销', '标签', '父分类'] as const;
 export const SUMMARY_HEADER = ['类型', '分类', '笔数', '金额'] as const;
 
 /**
@@ -127,6 +127,8 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
           c.description || null,
           c.flow ? FLOW_LABELS[c.flow] : null,
           c.reimbursable ? REIMBURSE_LABELS[c.reimbursedBy ? 'settled' : 'pending'] : null,
+          c.tags,
+          c.parentCategory,
         ]);
         const byCategory = totals.get(c.flow === 'reimbursement' ? 'REIMBURSEMENT' : c.type)!;
         const t = byCategory.get(c.category) ?? { count: 0, fen: 0 };
@@ -142,7 +144,7 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
         data: [header(DETAIL_HEADER)],
         sheet: DETAIL_SHEET,
         stickyRowsCount: 1,
-        columns: [12, 10, 6, 12, 12, 12, 16, 40, 10, 8].map((width) => ({ width })),
+        columns: [12, 10, 6, 12, 12, 12, 16, 40, 10, 8, 16, 12].map((width) => ({ width })),
       },
       {
         data: summaryRows(totals, header(SUMMARY_HEADER)),

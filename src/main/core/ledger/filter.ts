@@ -20,8 +20,13 @@ export function filterClause(query: LedgerFilter): { where: string; params: unkn
     params.push(query.type);
   }
   if (query.category) {
-    clauses.push('t.category_id IN (SELECT id FROM categories WHERE name = ?)');
-    params.push(query.category);
+    // A parent stands for its sub-categories too: 餐饮 selects 早餐's rows.
+    clauses.push('t.category_id IN (SELECT id FROM categories WHERE name = ? OR parent_id IN (SELECT id FROM categories WHERE name = ?))');
+    params.push(query.category, query.category);
+  }
+  if (query.tag) {
+    clauses.push(TAG_CLAUSE);
+    params.push(query.tag);
   }
   if (query.account) {
     clauses.push('t.account_id IN (SELECT id FROM accounts WHERE name = ?)');
@@ -46,6 +51,9 @@ export function filterClause(query: LedgerFilter): { where: string; params: unkn
   }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
+
+/** Rows carrying the tag named by the one parameter: a read of that tag's links. */
+export const TAG_CLAUSE = 't.id IN (SELECT tt.transaction_id FROM transaction_tags tt JOIN tags g ON g.id = tt.tag_id WHERE g.name = ?)';
 
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

@@ -95,11 +95,16 @@ export class LedgerHistory implements LedgerPort {
    */
   catchUpRecurring(now?: ZonedNow): CatchUpResult {
     const result = this.ledger.catchUpRecurring(now);
-    if (result.saved.length > 0) {
-      this.onChange('recurring');
-      this.checkBudgetDays(this.ledger.rawRows(result.saved).map((r) => r.occurred_date));
-    }
+    // New offers change what the windows show too (the offers at the top of 周期记账).
+    if (result.saved.length > 0 || result.drafts.length > 0) this.onChange('recurring');
+    if (result.saved.length > 0) this.checkBudgetDays(this.ledger.rawRows(result.saved).map((r) => r.occurred_date));
     return result;
+  }
+
+  /** An offered recurring draft the user declines: nothing to undo, but the windows show one offer less. */
+  dismissRecurringDraft(recurrenceKey: string): void {
+    this.ledger.dismissRecurringDraft(recurrenceKey);
+    this.onChange('recurring');
   }
 
   /** An offered recurring draft the user confirms: recorded like a save, so Ctrl+Z takes it back. */
@@ -339,7 +344,9 @@ function changedOver(current: RawTransaction | undefined, target: RawTransaction
   if (!current) throw new LedgerNotFoundError(target.id);
   const merged: Record<string, unknown> = { ...current };
   for (const key of Object.keys(target) as (keyof RawTransaction)[]) {
-    if (target[key] !== other[key]) merged[key] = target[key];
+    // Tags are a list: compared by value, so an edit that left them alone leaves them alone.
+    const differs = key === 'tags' ? JSON.stringify(target.tags) !== JSON.stringify(other.tags) : target[key] !== other[key];
+    if (differs) merged[key] = target[key];
   }
   return merged as unknown as RawTransaction;
 }

@@ -18,6 +18,7 @@ import type {
   RecentCategory,
   RefundCandidate,
   SettlementProposal,
+  TagInfo,
 } from '@shared/ipc/ledger';
 import { localDate, systemNow, type ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
@@ -32,6 +33,7 @@ import { type LedgerOpenError, LedgerWriteRefusedError, READ_ONLY_MESSAGE } from
 import { Journal } from '../sync/journal';
 import { damagedError, guardWrites, openChecked, QUICK_CHECK_WORKER, restoreSidecars, SYNC_CHECK_MAX_BYTES, type Sidecars } from './open-file';
 import { Stats } from './stats';
+import { Tags } from './tags';
 import { Transactions } from './transactions';
 import { MoneyFlows } from './money-flows';
 import type { NetOptions } from './net';
@@ -87,6 +89,7 @@ export class Ledger implements LedgerPort {
   private readonly flows: MoneyFlows;
   private readonly recurring: Recurring;
   private spokenRules: readonly RecurringRuleInfo[] = [];
+  private readonly tags: Tags;
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -105,11 +108,13 @@ export class Ledger implements LedgerPort {
     this.categoryBook = new Categories(this.db, this.clock);
     this.drafts = new DraftStore(this.db, this.clock);
     this.flows = new MoneyFlows(this.db, this.clock);
+    this.tags = new Tags(this.db, this.clock);
     this.rows = new Transactions(this.db, this.clock, {
       categories: this.categoryBook,
       accounts: this.accountBook,
       drafts: this.drafts,
       flows: this.flows,
+      tags: this.tags,
     });
     this.stats = new Stats(this.db);
     this.recurring = new Recurring(this.db, this.clock, { categories: this.categoryBook, accounts: this.accountBook, rows: this.rows });
@@ -184,6 +189,8 @@ export class Ledger implements LedgerPort {
       asRule: (entry, rule, index) => {
         const made = this.recurring.createSpoken(entry, rule, localDate(now), now, index);
         rules.push(made.rule);
+        // This entry was said with its tags; the rule's later entries are plain ones.
+        if (made.rowId !== null && entry.tags?.length) this.tags.attach(made.rowId, entry.tags);
         return made.rowId;
       },
     });
@@ -293,8 +300,11 @@ export class Ledger implements LedgerPort {
     return this.stats.days(query);
   }
 
-  /** Totals, per-category sums and a zero-filled trend for an inclusive day range, all in fen. */
-  periodStats(query: { from: string; to: string; granularity: 'day' | 'month' } & NetOptions): PeriodStats {
+  /**
+   * Totals, per-category sums (and their roll-up under top-level categories) and a
+   * zero-filled trend for an inclusive day range, all in fen; with `tag`, of its rows only.
+   */
+  periodStats(query: { from: string; to: string; granularity: 'day' | 'month'; tag?: string } & NetOptions): PeriodStats {
     return this.stats.periodStats(query);
   }
 
@@ -308,8 +318,14 @@ export class Ledger implements LedgerPort {
     return this.categoryBook.get(id);
   }
 
-  addCategory(name: string, type: TransactionType): CategoryInfo {
-    return this.categoryBook.add(name, type);
+  /** `parentId`: a top-level category of the same type; the new one becomes its sub-category. */
+  addCategory(name: string, type: TransactionType, parentId?: number | null): CategoryInfo {
+    return this.categoryBook.add(name, type, parentId ?? null);
+  }
+
+  /** Moves a category under a top-level one of its type, or (null) to the top level; two levels at most. */
+  setCategoryParent(id: number, parentId: number | null): CategoryInfo {
+    return this.categoryBook.setParent(id, parentId);
   }
 
   renameCategory(id: number, name: string): CategoryInfo {
@@ -355,6 +371,23 @@ export class Ledger implements LedgerPort {
 
   categoryCandidates(): CategoryCandidate[] {
     return this.categoryBook.candidates();
+  }
+
+  // ---- tags (./tags.ts) ----------------------------------------------------------------
+
+  /** Every tag with how many rows carry it, most used first. */
+  listTags(): TagInfo[] {
+    return this.tags.list();
+  }
+
+  /** Renaming onto an existing tag's name merges the two. */
+  renameTag(id: number, name: string): TagInfo {
+    return this.tags.rename(id, name);
+  }
+
+  /** Takes the tag off every row (the rows stay); returns how many carried it. */
+  deleteTag(id: number): number {
+    return this.tags.delete(id);
   }
 
   // ---- accounts (./accounts.ts) ------------------------------------------------------
@@ -485,6 +518,16 @@ export class Ledger implements LedgerPort {
   /** Saves an offered draft under its occurrence's key; a draft saved already returns the row that holds it. */
   confirmRecurringDraft(draft: RecurringDraft): TransactionRow {
     return this.rows.get(this.recurring.confirmDraft(draft))!;
+  }
+
+  /** The draft-mode occurrences offered and not yet confirmed or dismissed (kept across restarts). */
+  recurringOffers(): RecurringDraft[] {
+    return this.recurring.offers();
+  }
+
+  /** Declines an offered occurrence: it is never offered again. */
+  dismissRecurringDraft(recurrenceKey: string): void {
+    this.recurring.dismissDraft(recurrenceKey);
   }
 
   // ---- budgets (./budgets.ts) ---------------------------------------------------------

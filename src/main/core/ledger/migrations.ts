@@ -317,6 +317,36 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX transactions_by_recurrence ON transactions (recurrence_key) WHERE recurrence_key IS NOT NULL;
     `,
   },
+  {
+    version: 8,
+    description: 'sub-categories (a parent per category, two levels) and tags on rows',
+    up: `
+      -- NULL: a top-level category. The app keeps the tree two levels deep and a child of its
+      -- parent's type; names stay unique per type across the whole tree (UNIQUE (type, name)),
+      -- so a name still identifies one category for voice, CSV and filters.
+      ALTER TABLE categories ADD COLUMN parent_id INTEGER NULL REFERENCES categories (id);
+      CREATE INDEX categories_by_parent ON categories (parent_id) WHERE parent_id IS NOT NULL;
+      -- A tag is its name; sync_id is the key every device shares (see sync/tables.ts).
+      CREATE TABLE tags (
+        id          INTEGER PRIMARY KEY,
+        sync_id     TEXT NULL,
+        name        TEXT NOT NULL UNIQUE,
+        created_at  TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX tags_by_sync_id ON tags (sync_id);
+      -- A row's tags. Deleting the row or the tag removes the link; the rowid keeps the order
+      -- the tags were given in. sync_id: the row's id and the tag's key, the same everywhere.
+      CREATE TABLE transaction_tags (
+        transaction_id  TEXT NOT NULL REFERENCES transactions (id) ON DELETE CASCADE,
+        tag_id          INTEGER NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+        sync_id         TEXT NULL,
+        PRIMARY KEY (transaction_id, tag_id)
+      );
+      CREATE UNIQUE INDEX transaction_tags_by_sync_id ON transaction_tags (sync_id);
+      -- Filtering by a tag reads its links only; the primary key serves a row's tags.
+      CREATE INDEX transaction_tags_by_tag ON transaction_tags (tag_id, transaction_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, toZonedNow, type ZonedNow } from '@shared/time';
 import { LedgerHistory, openLedger, type Ledger, type RecurringRuleInput } from './index';
@@ -157,6 +160,58 @@ describe('catch-up', () => {
     expect(ledger.confirmRecurringDraft(drafts[0]!).id).toBe(row.id);
     expect(recurringRows()).toEqual([{ day: '2026-03-05', key: `${rule.key}:2026-03-05`, fen: 3100_00 }]);
     expect(() => ledger.confirmRecurringDraft({ ...drafts[1]!, recurrenceKey: 'nonsense' })).toThrow(LedgerValidationError);
+  });
+
+  it('keeps the offers until each is confirmed or dismissed, across a reopen, and never offers one again', () => {
+    const rule = ledger.addRecurringRule(rent({ mode: 'draft' }));
+    const daily = ledger.addRecurringRule(rent({ mode: 'draft', rule: { every: 'day' }, start: '2026-04-05', count: 1 }));
+    const { drafts } = ledger.catchUpRecurring(at('2026-04-06'));
+    expect(ledger.recurringOffers().map((d) => [d.ruleId, d.date])).toEqual([
+      [rule.id, '2026-03-05'],
+      [rule.id, '2026-04-05'],
+      [daily.id, '2026-04-05'],
+    ]);
+    ledger.confirmRecurringDraft(drafts[0]!);
+    ledger.dismissRecurringDraft(drafts[1]!.recurrenceKey);
+    // A second catch-up offers nothing new and leaves what is waiting.
+    ledger.catchUpRecurring(at('2026-04-07'));
+    expect(ledger.recurringOffers().map((d) => d.recurrenceKey)).toEqual([`${daily.key}:2026-04-05`]);
+    expect(recurringRows().map((r) => r.day)).toEqual(['2026-03-05']);
+    // Deleting a rule takes its waiting offers with it.
+    ledger.deleteRecurringRule(daily.id);
+    expect(ledger.recurringOffers()).toEqual([]);
+  });
+
+  it('offers survive a restart; one confirmed elsewhere (its row synced in) is no longer offered', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skj-offers-'));
+    try {
+      const path = join(dir, 'ledger.db');
+      let file = openLedger({ path, now: () => now });
+      file.addRecurringRule(rent({ mode: 'draft' }));
+      const { drafts } = file.catchUpRecurring(at('2026-04-06'));
+      file.close();
+      file = openLedger({ path, now: () => now });
+      expect(file.recurringOffers()).toEqual(drafts);
+      expect(file.catchUpRecurring(at('2026-04-06')).drafts).toEqual([]);
+      const row = file.confirmRecurringDraft(drafts[0]!);
+      expect(file.recurringOffers().map((d) => d.date)).toEqual(['2026-04-05']);
+      // The second occurrence's row arrives as another device's confirm would leave it.
+      file.database.prepare('UPDATE transactions SET recurrence_key = ? WHERE id = ?').run(drafts[1]!.recurrenceKey, row.id);
+      expect(file.recurringOffers()).toEqual([]);
+      file.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an edit of the dates on the day an occurrence was made does not make or offer that day again', () => {
+    const rule = ledger.addRecurringRule(rent({ mode: 'draft', rule: { every: 'month', day: 1 } }));
+    const [today] = ledger.catchUpRecurring(now).drafts;
+    ledger.dismissRecurringDraft(today!.recurrenceKey);
+    // Moved to every day, from the same start: today was offered, tomorrow is next.
+    expect(ledger.updateRecurringRule(rule.id, { rule: { every: 'day' } }).nextDate).toBe('2026-03-02');
+    expect(ledger.catchUpRecurring(now).drafts).toEqual([]);
+    expect(ledger.recurringOffers()).toEqual([]);
   });
 
   it('makes 1 000 due occurrences of four rules in one call', () => {

@@ -62,6 +62,15 @@ export interface CatchUpResult {
 /** An occurrence's key: its rule's key, a colon, its day. */
 const OCCURRENCE_KEY = /^.+:(\d{4}-\d{2}-\d{2})$/;
 
+/**
+ * Where the offered drafts wait for the user: a JSON list in the ledger's device-local
+ * key/value table (sync_state, never journaled nor synced). In the ledger file, not beside
+ * it, so the offers are written in the SAME transaction that advances their rules: a crash
+ * can neither lose an offer (the rule moved on) nor offer one twice; and without a new
+ * table, so this needs no migration of its own.
+ */
+const OFFERS_KEY = 'recurring_offers';
+
 type RuleRow = {
   id: number;
   sync_id: string;
@@ -223,7 +232,12 @@ export class Recurring {
     });
     const rescheduled = patch.rule !== undefined || patch.start !== undefined || patch.end !== undefined || patch.count !== undefined;
     const schedule = { rule: fields.rule, start: fields.start, end: fields.end };
-    const next = rescheduled ? firstFrom(schedule, fields.count, current.createdCount, localDate(this.clock())) : current.nextDate;
+    const today = localDate(this.clock());
+    // Today's occurrence made already (the old dates fell today and moved past it) is not
+    // made again under the new dates: a draft-mode one dismissed today would come back.
+    const madeToday = current.nextDate !== null && current.nextDate > today && occurrences(current, today, today).length > 0;
+    const from = madeToday ? addDays(today, 1) : today;
+    const next = rescheduled ? firstFrom(schedule, fields.count, current.createdCount, from) : current.nextDate;
     this.db
       .prepare(
         `UPDATE recurring_rules SET type = @type, amount_fen = @amountFen, category_id = @categoryId, account_id = @accountId,
@@ -252,9 +266,12 @@ export class Recurring {
     return this.get(id);
   }
 
-  /** The rows a rule made stay: they are the user's books. */
+  /** The rows a rule made stay: they are the user's books. Its offers still waiting go with it. */
   delete(id: number): void {
-    if (this.db.prepare('DELETE FROM recurring_rules WHERE id = ?').run(id).changes === 0) throw notFound();
+    this.db.transaction(() => {
+      if (this.db.prepare('DELETE FROM recurring_rules WHERE id = ?').run(id).changes === 0) throw notFound();
+      this.dropOffers((d) => d.ruleId === id);
+    })();
   }
 
   /**
@@ -305,8 +322,29 @@ export class Recurring {
         const next = days.length < left ? nextOccurrence(schedule, today) : null;
         advance.run(next, days.length, r.id);
       }
+      if (result.drafts.length > 0) {
+        const kept = new Set(this.storedOffers().map((d) => d.recurrenceKey));
+        this.storeOffers([...this.storedOffers(), ...result.drafts.filter((d) => !kept.has(d.recurrenceKey))]);
+      }
       return result;
     })();
+  }
+
+  /**
+   * The drafts offered and neither confirmed nor dismissed yet, oldest first: they outlive a
+   * restart. One whose occurrence is in the ledger already (confirmed on another device and
+   * synced here) is no longer offered.
+   */
+  offers(): RecurringDraft[] {
+    const saved = this.db.prepare('SELECT 1 FROM transactions WHERE recurrence_key = ?').pluck();
+    return this.storedOffers()
+      .filter((d) => saved.get(d.recurrenceKey) === undefined)
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.ruleId - b.ruleId));
+  }
+
+  /** The user says no to an offered draft: it is never offered again (nothing is saved). */
+  dismissDraft(recurrenceKey: string): void {
+    this.db.transaction(() => this.dropOffers((d) => d.recurrenceKey === recurrenceKey))();
   }
 
   /**
@@ -322,6 +360,8 @@ export class Recurring {
     const stamp = toZonedIso(now);
     const occurredAt = day + stamp.slice(10);
     return this.db.transaction(() => {
+      // Confirmed, the offer is done with: it is not offered again, even after an undo.
+      this.dropOffers((d) => d.recurrenceKey === draft.recurrenceKey);
       const id = this.parts.rows.insertOccurrence({
         ...fields,
         occurredAt,
@@ -332,6 +372,34 @@ export class Recurring {
       });
       return id ?? (this.db.prepare('SELECT id FROM transactions WHERE recurrence_key = ?').pluck().get(draft.recurrenceKey) as string);
     })();
+  }
+
+  // ---- offers ---------------------------------------------------------------------------
+
+  private storedOffers(): RecurringDraft[] {
+    const text = this.db.prepare('SELECT value FROM sync_state WHERE key = ?').pluck().get(OFFERS_KEY) as string | undefined;
+    if (!text) return [];
+    try {
+      const list: unknown = JSON.parse(text);
+      return Array.isArray(list) ? (list as RecurringDraft[]) : [];
+    } catch {
+      // A damaged list offers nothing rather than stopping every catch-up.
+      return [];
+    }
+  }
+
+  private storeOffers(list: RecurringDraft[]): void {
+    if (list.length === 0) this.db.prepare('DELETE FROM sync_state WHERE key = ?').run(OFFERS_KEY);
+    else
+      this.db
+        .prepare('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+        .run(OFFERS_KEY, JSON.stringify(list));
+  }
+
+  private dropOffers(drop: (d: RecurringDraft) => boolean): void {
+    const list = this.storedOffers();
+    const left = list.filter((d) => !drop(d));
+    if (left.length !== list.length) this.storeOffers(left);
   }
 
   // ---- checks ---------------------------------------------------------------------------

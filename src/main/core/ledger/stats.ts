@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { TransactionType } from '@shared/domain';
 import type { CategoryTotal, MonthSummary } from '@shared/ipc/index';
-import type { DayTotal, LedgerFilter, PeriodStats, TrendPoint } from '@shared/ipc/ledger';
+import type { CategoryRollup, DayTotal, LedgerFilter, PeriodStats, TrendPoint } from '@shared/ipc/ledger';
 import { addDays } from '@shared/time';
 import type { LedgerTotals } from '../voice/ports';
-import { filterClause } from './filter';
+import { filterClause, TAG_CLAUSE } from './filter';
 import { adjustments, markedGroups, type Adjustment, type NetOptions } from './net';
 
 /**
@@ -57,22 +57,26 @@ export class Stats {
     return days;
   }
 
-  /** Totals, per-category sums and a zero-filled trend for an inclusive day range, all in fen. */
-  periodStats(query: { from: string; to: string; granularity: 'day' | 'month' } & NetOptions): PeriodStats {
+  /**
+   * Totals, per-category sums (and their roll-up under top-level categories) and a
+   * zero-filled trend for an inclusive day range, all in fen; with `tag`, of its rows only.
+   */
+  periodStats(query: { from: string; to: string; granularity: 'day' | 'month'; tag?: string } & NetOptions): PeriodStats {
     const { from, to, granularity } = query;
-    const byCategory = this.categoryTotals(from, to, query);
+    const byCategory = this.categoryTotals(from, to, query, query.tag);
     const keyLength = granularity === 'month' ? 7 : 10;
+    const range = rangeWhere(from, to, query.tag);
     // Grouped by day in index order (no sort), then rolled up to months here: ≤ 366 rows.
     const days = this.db
       .prepare(
         `SELECT t.occurred_date AS key,
            COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
            COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
-         FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY t.occurred_date`,
+         FROM transactions t ${range.where} GROUP BY t.occurred_date`,
       )
-      .all(from, to) as TrendPoint[];
+      .all(...range.params) as TrendPoint[];
     const byDay = new Map(days.map((d) => [d.key, d]));
-    for (const g of markedGroups(this.db, 'WHERE t.occurred_date BETWEEN ? AND ?', [from, to])) applyTo(byDay.get(g.date), adjustments(g, query));
+    for (const g of markedGroups(this.db, range.where, range.params)) applyTo(byDay.get(g.date), adjustments(g, query));
     const byKey = new Map<string, TrendPoint>();
     for (const d of days) {
       const key = d.key.slice(0, keyLength);
@@ -99,27 +103,30 @@ export class Stats {
       balanceFen: incomeFen - expenseFen,
       count: byCategory.reduce((n, c) => n + c.count, 0),
       byCategory,
+      byParent: rollUp(byCategory),
       trend,
     };
   }
 
   /**
-   * Sum and count per category over an inclusive day range, largest first. One short range
-   * read per category on (type, category_id, occurred_date, amount_fen) beats a GROUP BY,
-   * which would sort every row of the range.
+   * Sum and count per category over an inclusive day range, largest first; a sub-category's
+   * line names its parent. One short range read per category on (type, category_id,
+   * occurred_date, amount_fen) beats a GROUP BY, which would sort every row of the range.
+   * With a tag, its links are read instead and grouped: a tag holds few rows of a period.
    */
-  private categoryTotals(from: string, to: string, options: NetOptions): CategoryTotal[] {
-    const categories = this.db.prepare('SELECT id, name, type FROM categories ORDER BY sort_order, sync_id, id').all() as {
+  private categoryTotals(from: string, to: string, options: NetOptions, tag?: string): CategoryTotal[] {
+    const categories = this.db
+      .prepare('SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id')
+      .all() as {
       id: number;
       name: string;
       type: TransactionType;
+      parent: string | null;
     }[];
-    const sum = this.db.prepare(
-      `SELECT COALESCE(SUM(amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions
-       WHERE type = ? AND category_id = ? AND occurred_date BETWEEN ? AND ?`,
-    );
+    const range = rangeWhere(from, to, tag);
+    const sumOf = tag ? this.taggedSums(range) : this.categorySum(from, to);
     const corrections = new Map<string, Adjustment>();
-    for (const g of markedGroups(this.db, 'WHERE t.occurred_date BETWEEN ? AND ?', [from, to])) {
+    for (const g of markedGroups(this.db, range.where, range.params)) {
       for (const a of adjustments(g, options)) {
         const key = `${a.type}:${g.categoryId}`;
         const c = corrections.get(key) ?? { type: a.type, fen: 0, n: 0 };
@@ -130,15 +137,71 @@ export class Stats {
     }
     const totals: CategoryTotal[] = [];
     for (const c of categories) {
-      const r = sum.get(c.type, c.id, from, to) as { totalFen: number; count: number };
+      const r = sumOf(c.type, c.id);
       const fix = corrections.get(`${c.type}:${c.id}`);
       const totalFen = r.totalFen + (fix?.fen ?? 0);
       const count = r.count + (fix?.n ?? 0);
-      if (count > 0) totals.push({ type: c.type, category: c.name, totalFen, count });
+      if (count > 0) totals.push({ type: c.type, category: c.name, totalFen, count, ...(c.parent !== null ? { parent: c.parent } : {}) });
     }
     // Stable sort keeps the user's category order among equal sums.
     return totals.sort((a, b) => b.totalFen - a.totalFen);
   }
+
+  /** The plain sum of one category's rows of a type in the range, from the covering index. */
+  private categorySum(from: string, to: string): (type: TransactionType, categoryId: number) => { totalFen: number; count: number } {
+    const sum = this.db.prepare(
+      `SELECT COALESCE(SUM(amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions
+       WHERE type = ? AND category_id = ? AND occurred_date BETWEEN ? AND ?`,
+    );
+    return (type, categoryId) => sum.get(type, categoryId, from, to) as { totalFen: number; count: number };
+  }
+
+  /** The plain sums of the tagged rows in the range, by type and category, read at once. */
+  private taggedSums(range: { where: string; params: unknown[] }): (type: TransactionType, categoryId: number) => { totalFen: number; count: number } {
+    const rows = this.db
+      .prepare(
+        `SELECT t.type, t.category_id AS categoryId, SUM(t.amount_fen) AS totalFen, COUNT(*) AS count
+         FROM transactions t ${range.where} GROUP BY t.type, t.category_id`,
+      )
+      .all(...range.params) as { type: TransactionType; categoryId: number; totalFen: number; count: number }[];
+    const byKey = new Map(rows.map((r) => [`${r.type}:${r.categoryId}`, r]));
+    return (type, categoryId) => byKey.get(`${type}:${categoryId}`) ?? { totalFen: 0, count: 0 };
+  }
+}
+
+/** The rows of an inclusive day range, of one tag's when given, as a WHERE over `transactions t`. */
+function rangeWhere(from: string, to: string, tag: string | undefined): { where: string; params: unknown[] } {
+  return tag
+    ? { where: `WHERE t.occurred_date BETWEEN ? AND ? AND ${TAG_CLAUSE}`, params: [from, to, tag] }
+    : { where: 'WHERE t.occurred_date BETWEEN ? AND ?', params: [from, to] };
+}
+
+/**
+ * Category lines rolled up under their top-level categories (see CategoryRollup): a parent's
+ * line sums its own rows and its children's, lines within and the roll-ups largest first.
+ */
+export function rollUp(byCategory: readonly CategoryTotal[]): CategoryRollup[] {
+  const groups = new Map<string, CategoryTotal[]>();
+  for (const line of byCategory) {
+    const key = `${line.type}:${line.parent ?? line.category}`;
+    const group = groups.get(key);
+    if (group) group.push(line);
+    else groups.set(key, [line]);
+  }
+  const rollups: CategoryRollup[] = [];
+  for (const lines of groups.values()) {
+    const first = lines[0]!;
+    const hasChild = lines.some((l) => l.parent !== undefined);
+    rollups.push({
+      type: first.type,
+      category: first.parent ?? first.category,
+      totalFen: lines.reduce((n, l) => n + l.totalFen, 0),
+      count: lines.reduce((n, l) => n + l.count, 0),
+      // byCategory is largest first already; a stable filter keeps that order.
+      children: hasChild ? lines.map((l) => ({ ...l })) : [],
+    });
+  }
+  return rollups.sort((a, b) => b.totalFen - a.totalFen);
 }
 
 /** Corrects a day's (or trend point's) expense and income by the marked rows' adjustments. */

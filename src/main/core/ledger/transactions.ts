@@ -23,6 +23,7 @@ import { editedTarget, prepareEntry, type ManualEntry, type PreparedEntry } from
 import { LedgerNotFoundError, LedgerValidationError } from './errors';
 import { filterClause, likePattern } from './filter';
 import type { MoneyFlows } from './money-flows';
+import { cleanTags, TAG_SEPARATOR, type Tags } from './tags';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
 
 type Row = {
@@ -48,22 +49,24 @@ type Row = {
   refund_amount: number | null;
   reimbursable: number;
   reimbursed_by: string | null;
+  parent_category: string | null;
 };
 
 const SELECT_ROW = `
   SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
          t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty,
          t.flow, p.name AS person, rf.id AS refund_of, rf.occurred_date AS refund_date, rf.description AS refund_description,
-         rf.amount_fen AS refund_amount, t.reimbursable, rb.id AS reimbursed_by
+         rf.amount_fen AS refund_amount, t.reimbursable, rb.id AS reimbursed_by, pc.name AS parent_category
   FROM transactions t
   JOIN categories c ON c.id = t.category_id
+  LEFT JOIN categories pc ON pc.id = c.parent_id
   JOIN accounts a ON a.id = t.account_id
   LEFT JOIN accounts ta ON ta.id = t.to_account_id
   LEFT JOIN people p ON p.id = t.person_id
   LEFT JOIN transactions rf ON rf.id = t.refund_of
   LEFT JOIN transactions rb ON rb.id = t.reimbursed_by`;
 
-function toRow(r: Row): TransactionRow {
+function toRow(r: Row, tags: readonly string[] | undefined): TransactionRow {
   return {
     id: r.id,
     amountFen: r.amount_fen,
@@ -86,6 +89,8 @@ function toRow(r: Row): TransactionRow {
       : {}),
     ...(r.reimbursable === 1 ? { reimbursable: true } : {}),
     ...(r.reimbursed_by !== null ? { reimbursedBy: r.reimbursed_by } : {}),
+    ...(r.parent_category !== null ? { parentCategory: r.parent_category } : {}),
+    ...(tags && tags.length > 0 ? { tags: [...tags] } : {}),
   };
 }
 
@@ -115,7 +120,7 @@ export class Transactions {
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => ZonedNow,
-    private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore; flows: MoneyFlows },
+    private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore; flows: MoneyFlows; tags: Tags },
   ) {
     const insert = `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
          occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
@@ -134,9 +139,16 @@ export class Transactions {
     this.idOfRowid = this.db.prepare('SELECT id FROM transactions WHERE rowid = ?').pluck();
   }
 
-  /** Inserts one row; the money-flow columns default to none. */
-  private insertTx(row: InsertRow): void {
+  /** Inserts one row with its tags (already clean); the money-flow columns default to none. */
+  private insertTx({ tags, ...row }: InsertRow): void {
     this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, recurrenceKey: null, ...row });
+    if (tags && tags.length > 0) this.parts.tags.attach(row.id, tags);
+  }
+
+  /** Rows read with SELECT_ROW, with their tags (one read for all of them). */
+  private withTags(rows: readonly Row[]): TransactionRow[] {
+    const tags = this.parts.tags.ofMany(rows.map((r) => r.id));
+    return rows.map((r) => toRow(r, tags.get(r.id)));
   }
 
   /**
@@ -179,7 +191,7 @@ export class Transactions {
        * An item that repeats (「每个月五号交房租」) becomes a rule instead of a row, in this
        * transaction: what it makes now is the id of its first entry, or null when none is due yet.
        */
-      asRule?: (entry: PreparedEntry, rule: Recurrence, index: number) => string | null;
+      asRule?: (entry: PreparedEntry & { tags?: readonly string[] }, rule: Recurrence, index: number) => string | null;
     } = {},
   ): TransactionRow[] {
     const now = options.now ?? this.clock();
@@ -265,6 +277,7 @@ export class Transactions {
       personId: flow.personId,
       refundOf: flow.refundOf,
       reimbursable: flow.reimbursable,
+      tags: tagsOf(result.tags, i),
     };
   }
 
@@ -287,9 +300,12 @@ export class Transactions {
   add(entry: ManualEntry): TransactionRow {
     const now = this.clock();
     const prepared = prepareEntry(entry, { categories: this.parts.categories.candidates(), accounts: this.parts.accounts, now });
+    const tags = cleanTags(entry.tags);
     const id = randomUUID();
     const stamp = toZonedIso(now);
-    this.insertTx({ id, ...prepared, currency: DEFAULT_CURRENCY, source: 'manual', createdAt: stamp, updatedAt: stamp });
+    this.db.transaction(() =>
+      this.insertTx({ id, ...prepared, currency: DEFAULT_CURRENCY, source: 'manual', createdAt: stamp, updatedAt: stamp, tags }),
+    )();
     return this.get(id)!;
   }
 
@@ -322,7 +338,9 @@ export class Transactions {
       occurredAt = patch.date + current.occurredAt.slice(10);
       occurredDate = patch.date;
     }
-    this.db
+    const tags = patch.tags === undefined ? undefined : cleanTags(patch.tags);
+    const write = this.db.transaction(() => {
+      this.db
       .prepare(
         `UPDATE transactions SET amount_fen = ?, type = ?, category_id = ?, account_id = COALESCE(?, account_id),
            description = ?, occurred_at = ?, occurred_date = ?, occurred_ms = ?, updated_at = ?,
@@ -345,6 +363,9 @@ export class Transactions {
         flow.reimbursedBy,
         id,
       );
+      if (tags !== undefined) this.parts.tags.replace(id, tags);
+    });
+    write();
     return this.get(id)!;
   }
 
@@ -445,16 +466,13 @@ export class Transactions {
 
   get(id: string): TransactionRow | undefined {
     const r = this.db.prepare(`${SELECT_ROW} WHERE t.id = ?`).get(id) as Row | undefined;
-    return r && toRow(r);
+    return r && toRow(r, this.parts.tags.of(id));
   }
 
   /** Rows in the order of `ids` (ids that do not exist are skipped). */
   getMany(ids: readonly string[]): TransactionRow[] {
     const get = this.db.prepare(`${SELECT_ROW} WHERE t.id = ?`);
-    return ids.flatMap((id) => {
-      const r = get.get(id) as Row | undefined;
-      return r ? [toRow(r)] : [];
-    });
+    return this.withTags(ids.flatMap((id) => (get.get(id) as Row | undefined) ?? []));
   }
 
   /** Newest first within an inclusive day range. */
@@ -465,7 +483,7 @@ export class Transactions {
     const rows = this.db
       .prepare(`${SELECT_ROW} ${where} ORDER BY t.occurred_date DESC, t.occurred_ms DESC, t.rowid DESC LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as Row[];
-    return { rows: rows.map(toRow), total: this.count(query) };
+    return { rows: this.withTags(rows), total: this.count(query) };
   }
 
   count(query: LedgerFilter = {}): number {
@@ -485,9 +503,12 @@ export class Transactions {
     const stmt = this.db
       .prepare(
         `SELECT t.occurred_date, t.occurred_at, t.type, c.name, t.amount_fen, a.name, t.description, t.occurred_ms, t.rowid,
-                ta.name, t.counterparty, t.flow, t.reimbursable, t.id, t.refund_of, t.reimbursed_by
+                ta.name, t.counterparty, t.flow, t.reimbursable, t.id, t.refund_of, t.reimbursed_by,
+                (SELECT group_concat(g.name, '${TAG_SEPARATOR}' ORDER BY tt.rowid) FROM transaction_tags tt JOIN tags g ON g.id = tt.tag_id
+                 WHERE tt.transaction_id = t.id),
+                pc.name
          FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
-         LEFT JOIN accounts ta ON ta.id = t.to_account_id
+         LEFT JOIN accounts ta ON ta.id = t.to_account_id LEFT JOIN categories pc ON pc.id = c.parent_id
          ${keyset} ORDER BY t.occurred_date, t.occurred_ms, t.rowid LIMIT ?`,
       )
       .raw(true);
@@ -504,7 +525,7 @@ export class Transactions {
          ORDER BY t.occurred_date DESC, t.occurred_ms DESC LIMIT ?`,
       )
       .all(pattern, pattern, limit) as Row[];
-    return rows.map(toRow);
+    return this.withTags(rows);
   }
 
   // ---- raw rows, for undo/redo ------------------------------------------------------
@@ -513,7 +534,7 @@ export class Transactions {
     const get = this.db.prepare('SELECT * FROM transactions WHERE id = ?');
     return ids.flatMap((id) => {
       const r = get.get(id) as RawTransaction | undefined;
-      return r ? [r] : [];
+      return r ? [{ ...r, tags: this.parts.tags.of(id) }] : [];
     });
   }
 
@@ -543,6 +564,7 @@ export class Transactions {
           reimbursable: r.reimbursable,
           reimbursedBy: r.reimbursed_by,
           recurrenceKey: r.recurrence_key,
+          tags: r.tags,
         });
       }
     })();
@@ -558,8 +580,9 @@ export class Transactions {
          refund_of = @refund_of, reimbursable = @reimbursable, reimbursed_by = @reimbursed_by WHERE id = @id`,
     );
     this.db.transaction(() => {
-      for (const r of rows) {
+      for (const { tags, ...r } of rows) {
         if (update.run(r).changes === 0) throw new LedgerNotFoundError(r.id);
+        if (tags !== undefined) this.parts.tags.replace(r.id, tags);
       }
     })();
   }
@@ -595,13 +618,20 @@ export class Transactions {
       };
       const rowIds = this.importIds(rows, duplicate);
       const linked = (fileId: string | undefined) => (fileId ? (rowIds.get(fileId) ?? fileId) : null);
+      const categoryId = (name: string, type: TransactionType, parent?: string): number => {
+        let id = categoryIds.get(`${type}:${name}`);
+        if (id === undefined) {
+          // A sub-category of the file comes back under its parent, made first when missing;
+          // a name the ledger already has keeps its own place in the tree.
+          const parentId = parent && parent !== name ? categoryId(parent, type) : null;
+          const usable = parentId !== null && !this.parts.categories.parents().has(parentId) ? parentId : null;
+          id = this.parts.categories.add(name, type, usable).id;
+          categoryIds.set(`${type}:${name}`, id);
+        }
+        return id;
+      };
       rows.forEach((r, i) => {
         if (duplicate[i]) return;
-        let categoryId = categoryIds.get(`${r.type}:${r.category}`);
-        if (categoryId === undefined) {
-          categoryId = this.parts.categories.add(r.category, r.type).id;
-          categoryIds.set(`${r.type}:${r.category}`, categoryId);
-        }
         const occurredAt = `${r.date}T${r.time}${offset}`;
         const id = (r.id && rowIds.get(r.id)) || randomUUID();
         const person = r.flow && r.counterparty && (DEBT_FLOWS.includes(r.flow) || r.flow === 'writeoff');
@@ -610,7 +640,7 @@ export class Transactions {
           amountFen: r.amountFen,
           currency: DEFAULT_CURRENCY,
           type: r.type,
-          categoryId,
+          categoryId: categoryId(r.category, r.type, r.parentCategory),
           accountId: accountId(r.account),
           description: r.description.slice(0, 200),
           occurredAt,
@@ -626,6 +656,7 @@ export class Transactions {
           refundOf: r.flow === 'refund' ? linked(r.refundOf) : null,
           reimbursable: r.reimbursable ? 1 : 0,
           reimbursedBy: r.reimbursable ? linked(r.reimbursedBy) : null,
+          tags: cleanTags(r.tags),
         });
         ids.push(id);
       });
@@ -687,7 +718,18 @@ type InsertRow = PreparedEntry & {
   reimbursable?: 0 | 1;
   reimbursedBy?: string | null;
   recurrenceKey?: string | null;
+  /** Clean (see cleanTags): linked in the order given. */
+  tags?: readonly string[];
 };
+
+/** A parsed item's tags, clean; a refusal names the item. */
+function tagsOf(tags: readonly string[] | undefined, i: number): string[] {
+  try {
+    return cleanTags(tags);
+  } catch (err) {
+    throw new LedgerValidationError(i, (err as Error).message);
+  }
+}
 
 function validateAmount(amount: number | null | undefined, i: number): number {
   if (amount === null || amount === undefined) throw new LedgerValidationError(i, '缺少金额');

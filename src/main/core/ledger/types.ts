@@ -32,13 +32,19 @@ export interface RawTransaction {
   reimbursed_by: string | null;
   /** A recurring rule's occurrence: the rule's key and the day (see migration 7). */
   recurrence_key: string | null;
+  /**
+   * Not a column: the row's tags by name, in order (transaction_tags), so an undo puts them
+   * back too — by name, making a tag again that was deleted meanwhile. Absent: leave them.
+   */
+  tags?: string[];
 }
 
 /**
  * [date, occurredAt, type, category, amountFen, account, description, occurredMs, rowid,
- * toAccount, counterparty, flow, reimbursable, id, refundOf, reimbursedBy]. toAccount and
+ * toAccount, counterparty, flow, reimbursable, id, refundOf, reimbursedBy, tags, parentCategory]. toAccount and
  * counterparty name a TRANSFER's target (null and '' otherwise); a debt or write-off names
- * its person in counterparty. Raw tuples: an export reads up to a million of them.
+ * its person in counterparty. tags are joined with TAG_SEPARATOR (null: none); parentCategory
+ * is a sub-category's parent (null: top level). Raw tuples: an export reads up to a million of them.
  */
 export type ExportRow = [
   string,
@@ -55,6 +61,8 @@ export type ExportRow = [
   LedgerFlow | null,
   0 | 1,
   string,
+  string | null,
+  string | null,
   string | null,
   string | null,
 ];
@@ -76,6 +84,8 @@ export function exportCells(row: ExportRow) {
     id: row[13],
     refundOf: row[14],
     reimbursedBy: row[15],
+    tags: row[16],
+    parentCategory: row[17],
   };
 }
 
@@ -104,4 +114,6 @@ export interface TransactionPatch {
   reimbursable?: boolean;
   /** A refund: the expense it returns (null: none). */
   refundOf?: string | null;
+  /** The row's whole tag set, replacing the old one. */
+  tags?: string[];
 }

@@ -168,7 +168,7 @@ export class Merger {
     // at the category — else the move arrives after a fallback repair stamped later than it.
     for (const table of SYNCED_TABLES) {
       const { rows, loaded } = rowsOf(table);
-      byTable.set(table.name, rows);
+      byTable.set(table.name, parentsFirst(table, rows));
       changed += loaded;
       for (const change of rows) {
         if (!isDelete(change) && this.mergeRow(table, change)) changed += 1;
@@ -183,6 +183,7 @@ export class Merger {
       this.retryWaiting();
       this.repairDefaults();
       this.repairSelfTransfers();
+      this.repairCategoryTree();
     }
     return changed;
   }
@@ -286,6 +287,7 @@ export class Merger {
       if (inTable) {
         entry.ghost = { ...this.read(table, change.key), ...accepted };
         this.releaseDependents(table, change.key);
+        this.parkDependents(table, change.key);
         this.applied(() => this.stmt(`DELETE FROM ${table.name} WHERE ${table.key} = ?`).run(change.key));
       } else {
         entry.ghost = { ...(entry.ghost ?? {}), ...accepted };
@@ -358,7 +360,12 @@ export class Merger {
       const value = values[column.name];
       if (column.keyRef && value !== null) {
         const target = TABLES_BY_NAME.get(column.keyRef)!;
-        if (!this.exists(target, String(value))) return null;
+        if (!this.exists(target, String(value))) {
+          // Its row was deleted here (a tag put on a row meanwhile deleted): the delete wins
+          // over the concurrent edit, as it does over edits of the row's own columns.
+          if (this.tombstoned(target, String(value))) repairs.push(() => this.dropRow(table, key));
+          return null;
+        }
       }
       if (!column.ref || value === null) {
         out[column.name] = value;
@@ -372,6 +379,12 @@ export class Merger {
       }
       if (!this.tombstoned(target, String(value))) return null;
       const fallback = this.fallback(table, column, values, key);
+      if (fallback === null) {
+        // A sub-category whose parent another device deleted: it stays, at the top level.
+        out[column.name] = null;
+        repairs.push(() => this.repair(table, key, { [column.name]: null }));
+        continue;
+      }
       if (fallback === 'drop') {
         repairs.push(() => this.dropRow(table, key));
         out[column.name] = null;
@@ -412,7 +425,8 @@ export class Merger {
     values: Record<string, unknown>,
     key: string,
     leaving: number | null = null,
-  ): number | 'drop' {
+  ): number | null | 'drop' {
+    if (table.name === 'categories' && column.name === 'parent_id') return null;
     // A recurring rule goes to the type's 其他 as its rows do: dropping it, like a budget, would lose what the user set up.
     if ((table.name === 'transactions' || table.name === 'recurring_rules') && column.ref === 'categories') {
       const type = (values.type as string | undefined) ?? (this.read(table, key)?.type as string | undefined) ?? 'EXPENSE';
@@ -450,6 +464,30 @@ export class Merger {
           const fallback = this.fallback(dependent, column, {}, k, id);
           if (fallback === 'drop') this.dropRow(dependent, k);
           else this.update(dependent, k, { [column.name]: fallback });
+        }
+      }
+    }
+  }
+
+  /**
+   * Before a row keyed the same everywhere (a transaction) leaves its table for another
+   * device's delete: the rows naming it by key (its tags) leave with it, as the schema's
+   * cascade would, but wait for it instead of being lost. The deleting device sent the links
+   * it knew as deletes, which arrive first; what is left was made here meanwhile, and comes
+   * back if the row does (an undo there), as it does on the device that made it.
+   */
+  private parkDependents(table: SyncedTable, key: string): void {
+    if (table.localId) return;
+    for (const dependent of SYNCED_TABLES) {
+      for (const column of dependent.columns.filter((c) => c.keyRef === table.name)) {
+        const rows = this.stmt(`SELECT ${dependent.key} AS k FROM ${dependent.name} WHERE ${column.name} = ?`).all(key) as { k: string }[];
+        for (const { k } of rows) {
+          const ghost = JSON.stringify(this.read(dependent, k));
+          this.stmt(
+            `INSERT INTO sync_rows (tbl, row, ts, cols, deleted, ghost) VALUES (?, ?, '${DeviceClock.ZERO}', '{}', 0, ?)
+             ON CONFLICT (tbl, row) DO UPDATE SET ghost = excluded.ghost`,
+          ).run(dependent.name, k, ghost);
+          this.applied(() => this.stmt(`DELETE FROM ${dependent.name} WHERE ${dependent.key} = ?`).run(k));
         }
       }
     }
@@ -528,6 +566,22 @@ export class Merger {
     for (const { k, name } of rows) this.update(transactions, k, { to_account_id: null, counterparty: name });
   }
 
+  /**
+   * Two levels at most, a child of its parent's type: concurrent moves on two devices (one
+   * puts 早餐 under 餐饮 while the other puts 餐饮 under 生活, or each puts one of a pair under
+   * the other) can break that. A category whose parent is itself a child, or of another
+   * type, goes to the top level: decided from the merged rows alone, so alike everywhere.
+   */
+  private repairCategoryTree(): void {
+    const categories = TABLES_BY_NAME.get('categories')!;
+    const broken = this.stmt(
+      `SELECT c.sync_id FROM categories c JOIN categories p ON p.id = c.parent_id WHERE p.parent_id IS NOT NULL OR p.type <> c.type`,
+    )
+      .pluck()
+      .all() as string[];
+    for (const k of broken) this.update(categories, k, { parent_id: null });
+  }
+
   // ---- small helpers ----------------------------------------------------------------
 
   private applied<T>(fn: () => T): T {
@@ -565,6 +619,17 @@ export class Merger {
     if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
     return s;
   }
+}
+
+/**
+ * A table that references itself (a category's parent): rows without such a reference
+ * first, so a child finds the parent that came in the same file instead of waiting for it.
+ */
+function parentsFirst(table: SyncedTable, rows: RowChange[]): RowChange[] {
+  const self = table.columns.filter((c) => c.ref === table.name).map((c) => c.name);
+  if (self.length === 0) return rows;
+  const child = (change: RowChange) => change.cells.some(([column, , value]) => self.includes(column) && value !== null);
+  return [...rows.filter((r) => !child(r)), ...rows.filter(child)];
 }
 
 /** A change that deletes its row (a change file's delete, or a snapshot's tombstone). */

@@ -63,7 +63,18 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
     key: 'sync_id',
     localId: 'id',
     assignKey: `CASE WHEN EXISTS (SELECT 1 FROM categories x WHERE x.sync_id = 'c:' || r.type || ':' || r.name) THEN ${randomKey('u:')} ELSE 'c:' || r.type || ':' || r.name END`,
-    columns: [{ name: 'name' }, { name: 'type' }, { name: 'preset' }, { name: 'hidden' }, { name: 'sort_order' }, { name: 'created_at' }],
+    columns: [
+      { name: 'name' },
+      { name: 'type' },
+      { name: 'preset' },
+      { name: 'hidden' },
+      { name: 'sort_order' },
+      { name: 'created_at' },
+      // A reference within the table: the merge applies top-level rows before children, a
+      // child whose parent is not here yet waits for it, and one whose parent another device
+      // deleted moves to the top level (merge.ts).
+      { name: 'parent_id', ref: 'categories' },
+    ],
     uniqueName: { column: 'name', scope: ['type'] },
   },
   {
@@ -83,6 +94,15 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
     localId: 'id',
     assignKey: `CASE WHEN EXISTS (SELECT 1 FROM people x WHERE x.sync_id = 'p:' || r.name) THEN ${randomKey('u:')} ELSE 'p:' || r.name END`,
     columns: [{ name: 'name' }, { name: 'created_at' }, { name: 'archived_at' }],
+    uniqueName: { column: 'name', scope: [] },
+  },
+  {
+    name: 'tags',
+    key: 'sync_id',
+    localId: 'id',
+    // Two devices tagging 「出差」 make one tag; a key held by a tag since renamed gives way.
+    assignKey: `CASE WHEN EXISTS (SELECT 1 FROM tags x WHERE x.sync_id = 'g:' || r.name) THEN ${randomKey('u:')} ELSE 'g:' || r.name END`,
+    columns: [{ name: 'name' }, { name: 'created_at' }],
     uniqueName: { column: 'name', scope: [] },
   },
   {
@@ -146,6 +166,17 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
     // The running totals of accounts and people, from one pass over the loaded rows instead
     // of the insert trigger's updates per row.
     bulk: { suspendTriggers: ['transactions_flow_insert'], recompute: recomputeTotals },
+  },
+  {
+    // A row's tag: the link exists or not (a delete unlinks). Keyed by what it joins, so two
+    // devices putting one tag on one row make one link. After transactions: it needs its row.
+    name: 'transaction_tags',
+    key: 'sync_id',
+    assignKey: `r.transaction_id || ':' || (SELECT g.sync_id FROM tags g WHERE g.id = r.tag_id)`,
+    columns: [
+      { name: 'transaction_id', keyRef: 'transactions' },
+      { name: 'tag_id', ref: 'tags' },
+    ],
   },
 ];
 

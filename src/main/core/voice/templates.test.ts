@@ -1,3 +1,4 @@
+import type { RecurringRuleInfo } from '@shared/recurrence';
 import { describe, expect, it } from 'vitest';
 import type { ParseResult, TransactionType } from '@shared/domain';
 import { DraftBatch } from '@shared/draft-batch';
@@ -21,7 +22,7 @@ describe('TTS templates', () => {
   });
 
   it('after a save names each rule made, and only the rule when its first entry is still to come', () => {
-    const rule = { label: '每月20日', description: '还车贷', category: '其他', nextDate: '2026-02-20' } as Parameters<typeof say.saved>[2][number];
+    const rule = { label: '每月20日', description: '还车贷', category: '其他', nextDate: '2026-02-20' } as RecurringRuleInfo;
     expect(say.saved(0, [], [rule])).toBe('已设为周期记账：每月20日还车贷，下次2月20日。');
     expect(say.saved(2, [], [{ ...rule, description: '' }])).toBe('已保存2笔交易。已设为周期记账：每月20日其他，下次2月20日。');
     expect(say.saved(1)).toBe('已保存1笔交易。');

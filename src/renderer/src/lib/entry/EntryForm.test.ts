@@ -77,6 +77,75 @@ describe('记一笔', () => {
     ]);
   });
 
+  it('adds tags with Enter or a comma, drops a repeat and a leading #, removes with ×, and sends them', async () => {
+    fake.addRow({ amountFen: 100, description: '旧账', tags: ['报销', '出差'] });
+    const { onSaved } = open();
+    await loaded();
+    await vi.waitFor(() => expect(fake.inputsOf('listTags')).toHaveLength(1));
+    const box = screen.getByRole('textbox', { name: '添加标签' }) as HTMLInputElement;
+    const chips = () => [...document.querySelectorAll('.chip')].map((c) => c.firstChild!.textContent);
+
+    await fireEvent.input(box, { target: { value: '出差' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    // Enter in the tag box adds the tag; it does not save the form.
+    expect(chips()).toEqual(['#出差']);
+    expect(box.value).toBe('');
+    expect(fake.inputsOf('addTransaction')).toEqual([]);
+
+    await fireEvent.input(box, { target: { value: '＃出差' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    await fireEvent.input(box, { target: { value: '装修，家' } });
+    expect(chips()).toEqual(['#出差', '#装修']);
+    expect(box.value).toBe('家');
+
+    // What is known and not chosen is suggested; a click adds it.
+    await fireEvent.input(box, { target: { value: '' } });
+    await fireEvent.focus(box);
+    const suggested = screen.getByRole('group', { name: '标签建议' });
+    expect(
+      within(suggested)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['#报销']);
+    await fireEvent.click(within(suggested).getByRole('button', { name: '#报销' }));
+    expect(chips()).toEqual(['#出差', '#装修', '#报销']);
+
+    await fireEvent.click(screen.getByRole('button', { name: '移除标签 装修' }));
+    expect(chips()).toEqual(['#出差', '#报销']);
+
+    await fireEvent.input(box, { target: { value: '一二三四五六七八九十一二三四五六七八九十一' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect((await screen.findByRole('alert')).textContent).toBe('标签最多20个字');
+    await fireEvent.input(box, { target: { value: '' } });
+
+    await fireEvent.input(amount(), { target: { value: '88' } });
+    await fireEvent.keyDown(amount(), { key: 'Enter' });
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(fake.inputsOf('addTransaction')[0]).toMatchObject({ amountYuan: 88, tags: ['出差', '报销'] });
+  });
+
+  it('lists sub-categories right after their parent, naming the parent', async () => {
+    const dining = fake.category('餐饮').id;
+    fake.categories.push({ id: 900, name: '早餐', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: dining });
+    fake.categories.push({
+      id: 901,
+      name: '猫粮',
+      type: 'EXPENSE',
+      hidden: false,
+      preset: false,
+      sortOrder: 0,
+      count: 0,
+      parentId: fake.category('宠物').id,
+    });
+    open();
+    await loaded();
+    const cells = within(grid()).getAllByRole('radio');
+    expect(cells.map((c) => c.textContent).slice(0, 4)).toEqual(['购物', '餐饮', '早餐', '交通']);
+    expect(cells[2]!.getAttribute('aria-label')).toBe('餐饮 › 早餐');
+    // Under a hidden parent a sub-category is hidden too.
+    expect(cells.map((c) => c.textContent)).not.toContain('猫粮');
+  });
+
   it('shows a bad amount inline and sends nothing', async () => {
     const { onSaved } = open();
     await loaded();

@@ -12,6 +12,7 @@ const category = (id: number, name: string, sortOrder: number, extra: Partial<Ca
   preset: true,
   sortOrder,
   count: 0,
+  parentId: null,
   ...extra,
 });
 

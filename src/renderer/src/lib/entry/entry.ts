@@ -4,6 +4,7 @@ import type { TransactionType } from '@shared/domain';
 import { evaluateAmount } from '@shared/calc';
 import type { CommandInput } from '@shared/ipc/index';
 import type { CategoryInfo, RecentCategory } from '@shared/ipc/ledger';
+import { categoryTree, hiddenInTree } from '../categories/tree';
 
 export type EntryRequest = CommandInput<'addTransaction'>;
 
@@ -32,12 +33,14 @@ export function amountPreview(text: string): { ok: true; fen: number; label: str
   return result.ok ? { ok: true, fen: result.fen, label: `= ${(result.fen / 100).toFixed(2)}` } : result;
 }
 
-/** The grid's order: the recently used first (at most 3), then the rest in the user's order; hidden ones left out. */
+/**
+ * The grid's order: the recently used first (at most 3), then the rest in the user's order,
+ * each sub-category right after its parent; hidden ones (and those under a hidden parent) left out.
+ */
 export function orderCategories(all: readonly CategoryInfo[], recent: readonly RecentCategory[], type: TransactionType): string[] {
-  const visible = all
-    .filter((c) => c.type === type && !c.hidden)
-    .sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id)
-    .map((c) => c.name);
+  const visible = categoryTree(all, type)
+    .filter((line) => !hiddenInTree(line))
+    .map((line) => line.category.name);
   const first = recent.map((r) => r.name).filter((name, i, names) => visible.includes(name) && names.indexOf(name) === i);
   return [...first.slice(0, 3), ...visible.filter((name) => !first.slice(0, 3).includes(name))];
 }
@@ -75,6 +78,8 @@ export interface EntryFields {
   transferTo: 'account' | 'counterparty';
   toAccount: string;
   counterparty: string;
+  /** Absent or empty: no tags sent. */
+  tags?: string[];
 }
 
 export type EntryCheck = { ok: true; request: EntryRequest } | { ok: false; field: 'amount' | 'category' | 'to'; error: string };
@@ -87,6 +92,8 @@ export function entryRequest(fields: EntryFields): EntryCheck {
   if (fields.account) request.account = fields.account;
   const note = fields.note.trim();
   if (note) request.note = note;
+  // A copy: the form's list is reactive state, which the IPC transport cannot clone.
+  if (fields.tags?.length) request.tags = [...fields.tags];
   if (fields.type !== 'TRANSFER') {
     if (!fields.category) return { ok: false, field: 'category', error: '请选择分类' };
     request.category = fields.category;

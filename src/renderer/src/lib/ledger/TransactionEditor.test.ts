@@ -81,4 +81,54 @@ describe('TransactionEditor', () => {
     await vi.waitFor(() => expect(done).toBe(true));
     expect(fake.inputsOf('updateTransaction')).toEqual([{ id: refund.id, patch: { category: '购物', refundOf: shoes.id } }]);
   });
+
+  it('edits the row’s tags and patches only them', async () => {
+    fake.addRow({ amountFen: 100, description: '旧账', tags: ['装修'] });
+    const row = fake.addRow({ amountFen: 8000, description: '打车', category: '交通', tags: ['出差', '报销'] });
+    let done = false;
+    render(TransactionEditor, { row, categories: categories(), accounts, onDone: () => (done = true) });
+    expect([...document.querySelectorAll('.chip')].map((c) => c.firstChild!.textContent)).toEqual(['#出差', '#报销']);
+    await fireEvent.click(screen.getByRole('button', { name: '移除标签 报销' }));
+    const box = screen.getByRole('textbox', { name: '添加标签' });
+    await fireEvent.input(box, { target: { value: '装' } });
+    await fireEvent.click(await screen.findByRole('button', { name: '#装修' }));
+    await fireEvent.input(box, { target: { value: '出差' } });
+    // Enter adds (a repeat is dropped) and does not submit the form.
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(done).toBe(false);
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(done).toBe(true));
+    expect(fake.inputsOf('updateTransaction')).toEqual([{ id: row.id, patch: { tags: ['出差', '装修'] } }]);
+  });
+
+  it('sends an empty list to take every tag off, and nothing when the tags are as they were', async () => {
+    const row = fake.addRow({ amountFen: 8000, description: '打车', tags: ['出差'] });
+    let done = 0;
+    render(TransactionEditor, { row, categories: categories(), accounts, onDone: () => done++ });
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(done).toBe(1));
+    expect(fake.inputsOf('updateTransaction')).toEqual([]);
+    await fireEvent.click(screen.getByRole('button', { name: '移除标签 出差' }));
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(done).toBe(2));
+    expect(fake.inputsOf('updateTransaction')).toEqual([{ id: row.id, patch: { tags: [] } }]);
+  });
+
+  it('lists sub-categories indented under their parent', () => {
+    fake.categories.push({
+      id: 900,
+      name: '早餐',
+      type: 'EXPENSE',
+      hidden: false,
+      preset: false,
+      sortOrder: 0,
+      count: 0,
+      parentId: fake.category('餐饮').id,
+    });
+    const row = fake.addRow({ amountFen: 800, description: '包子', category: '早餐', parentCategory: '餐饮' });
+    render(TransactionEditor, { row, categories: categories(), accounts, onDone: () => {} });
+    const picker = screen.getByRole('combobox', { name: '分类' }) as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.textContent).slice(0, 3)).toEqual(['餐饮', '\u3000早餐', '交通']);
+    expect(picker.value).toBe('早餐');
+  });
 });

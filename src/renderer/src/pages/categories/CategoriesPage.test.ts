@@ -67,7 +67,7 @@ describe('分类与账户', () => {
   });
 
   it('deletes an unused custom category at once, offers no delete for presets, and shows the refusal sentence main sends', async () => {
-    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0, parentId: null });
     render(CategoriesPage);
     await screen.findByText('咖啡');
     expect(screen.queryByRole('button', { name: '删除 餐饮' })).toBeNull();
@@ -89,7 +89,7 @@ describe('分类与账户', () => {
   });
 
   it('deletes a used category only after the user picks where its rows go', async () => {
-    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0, parentId: null });
     fake.addRow({ amountFen: 1500, category: '咖啡', description: '拿铁' });
     fake.addRow({ amountFen: 1200, category: '咖啡', description: '美式' });
     render(CategoriesPage);
@@ -123,7 +123,7 @@ describe('分类与账户', () => {
   });
 
   it('keeps the dialog open with the ledger’s sentence when the move is refused', async () => {
-    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0 });
+    fake.categories.push({ id: 900, name: '咖啡', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 20, count: 0, parentId: null });
     fake.addRow({ amountFen: 1500, category: '咖啡', description: '拿铁' });
     render(CategoriesPage);
     await within(await within(categoryPanel()).findByRole('listitem', { name: '咖啡' })).findByText('1 笔');
@@ -143,6 +143,125 @@ describe('分类与账户', () => {
     fake.addRow({ amountFen: 400, category: '交通', description: '地铁' });
     fake.changed('save');
     await within(within(categoryPanel()).getByRole('listitem', { name: '交通' })).findByText('1 笔');
+  });
+});
+
+describe('sub-categories', () => {
+  const sub = (id: number, name: string, parent: string, sortOrder = 0) =>
+    fake.categories.push({ id, name, type: 'EXPENSE', hidden: false, preset: false, sortOrder, count: 0, parentId: fake.category(parent).id });
+
+  it('shows each sub-category under its parent, in their own order, and reorders among siblings', async () => {
+    sub(901, '午餐', '餐饮', 1);
+    sub(900, '早餐', '餐饮', 0);
+    sub(902, '地铁', '交通', 0);
+    render(CategoriesPage);
+    await screen.findByText('早餐');
+    expect(names().slice(0, 6)).toEqual(['餐饮', '早餐', '午餐', '交通', '地铁', '购物']);
+    expect(within(categoryPanel()).getByRole('listitem', { name: '早餐' }).classList.contains('child')).toBe(true);
+    // Only top-level categories take sub-categories: two levels at most.
+    expect(screen.queryByRole('button', { name: '添加子分类 早餐' })).toBeNull();
+    expect((screen.getByRole('button', { name: '上移 早餐' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: '下移 午餐' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await fireEvent.click(screen.getByRole('button', { name: '下移 餐饮' }));
+    await vi.waitFor(() => expect(names().slice(0, 5)).toEqual(['交通', '地铁', '餐饮', '早餐', '午餐']));
+    // The parent moves with its children; the whole type goes in tree order.
+    expect(fake.inputsOf('reorderCategories')[0]?.ids.slice(0, 5)).toEqual([fake.category('交通').id, 902, fake.category('餐饮').id, 900, 901]);
+
+    await fireEvent.click(screen.getByRole('button', { name: '上移 午餐' }));
+    await vi.waitFor(() => expect(names().slice(2, 5)).toEqual(['餐饮', '午餐', '早餐']));
+  });
+
+  it('adds a sub-category under a top-level one, sending its parentId', async () => {
+    render(CategoriesPage);
+    await screen.findByText('餐饮');
+    await fireEvent.click(screen.getByRole('button', { name: '添加子分类 餐饮' }));
+    await submit('子分类名称：餐饮', '早餐');
+    await within(categoryPanel()).findByText('早餐');
+    expect(fake.inputsOf('addCategory')).toEqual([{ name: '早餐', type: 'EXPENSE', parentId: fake.category('餐饮').id }]);
+    expect(names().slice(0, 3)).toEqual(['餐饮', '早餐', '交通']);
+    expect(screen.queryByLabelText('子分类名称：餐饮')).toBeNull();
+
+    fake.failNext('addCategory', { code: 'duplicate_name', message: '已有名为「早餐」的分类' });
+    await fireEvent.click(screen.getByRole('button', { name: '添加子分类 交通' }));
+    await submit('子分类名称：交通', '早餐');
+    expect((await screen.findByRole('alert')).textContent).toBe('已有名为「早餐」的分类');
+    expect(screen.getByLabelText('子分类名称：交通')).toBeTruthy();
+  });
+
+  it('moves a category under another and back to the top level, and shows a refusal in the dialog', async () => {
+    sub(900, '早餐', '餐饮');
+    render(CategoriesPage);
+    await screen.findByText('早餐');
+
+    await fireEvent.click(screen.getByRole('button', { name: '移动 娱乐' }));
+    let dialog = screen.getByRole('dialog', { name: '移动分类「娱乐」' });
+    const select = within(dialog).getByRole('combobox', { name: '移到' }) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect([...select.options].map((o) => o.textContent)).not.toContain('娱乐 之下');
+    await fireEvent.change(select, { target: { value: String(fake.category('购物').id) } });
+    await fireEvent.click(within(dialog).getByRole('button', { name: '移动' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fake.inputsOf('setCategoryParent')).toEqual([{ id: fake.category('娱乐').id, parentId: fake.category('购物').id }]);
+    await vi.waitFor(() => expect(names().indexOf('娱乐')).toBe(names().indexOf('购物') + 1));
+
+    await fireEvent.click(screen.getByRole('button', { name: '移动 早餐' }));
+    dialog = screen.getByRole('dialog', { name: '移动分类「早餐」' });
+    expect((within(dialog).getByRole('combobox') as HTMLSelectElement).value).toBe(String(fake.category('餐饮').id));
+    await fireEvent.change(within(dialog).getByRole('combobox'), { target: { value: '' } });
+    await fireEvent.click(within(dialog).getByRole('button', { name: '移动' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fake.inputsOf('setCategoryParent').at(-1)).toEqual({ id: 900, parentId: null });
+    expect(within(categoryPanel()).getByRole('listitem', { name: '早餐' }).classList.contains('child')).toBe(false);
+
+    await fireEvent.click(screen.getByRole('button', { name: '移动 购物' }));
+    dialog = screen.getByRole('dialog', { name: '移动分类「购物」' });
+    expect(dialog.textContent).toContain('「购物」下有子分类');
+    await fireEvent.change(within(dialog).getByRole('combobox'), { target: { value: String(fake.category('餐饮').id) } });
+    fake.failNext('setCategoryParent', { code: 'invalid_category', message: '分类最多两级' });
+    await fireEvent.click(within(dialog).getByRole('button', { name: '移动' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('分类最多两级');
+  });
+});
+
+describe('tags', () => {
+  const tagPanel = () => screen.getByRole('region', { name: '标签' });
+
+  beforeEach(() => {
+    fake.addRow({ amountFen: 8000, description: '打车', tags: ['出差'] });
+    fake.addRow({ amountFen: 30000, description: '酒店', tags: ['出差', '报销'] });
+  });
+
+  it('lists the tags with their counts, most used first, and renames one', async () => {
+    render(CategoriesPage);
+    const chips = await within(tagPanel()).findAllByRole('listitem');
+    expect(chips.map((li) => [li.getAttribute('aria-label'), within(li).getByText(/笔$/).textContent])).toEqual([
+      ['出差', '2 笔'],
+      ['报销', '1 笔'],
+    ]);
+    await fireEvent.click(screen.getByRole('button', { name: '重命名标签 出差' }));
+    await submit('新名称：出差', '差旅');
+    await within(tagPanel()).findByRole('listitem', { name: '差旅' });
+    expect(fake.inputsOf('renameTag')).toEqual([{ id: expect.any(Number), name: '差旅' }]);
+    expect(fake.rows.map((r) => r.tags)).toEqual([['差旅'], ['差旅', '报销']]);
+  });
+
+  it('deletes a tag only after the confirmation, keeping the rows', async () => {
+    render(CategoriesPage);
+    await within(tagPanel()).findByRole('listitem', { name: '报销' });
+    await fireEvent.click(screen.getByRole('button', { name: '删除标签 出差' }));
+    let dialog = screen.getByRole('alertdialog', { name: '删除标签「出差」？' });
+    expect(dialog.textContent).toContain('2 笔记录将去掉这个标签');
+    await fireEvent.click(within(dialog).getByRole('button', { name: '取消' }));
+    expect(fake.inputsOf('deleteTag')).toEqual([]);
+
+    await fireEvent.click(screen.getByRole('button', { name: '删除标签 出差' }));
+    dialog = screen.getByRole('alertdialog');
+    await fireEvent.click(within(dialog).getByRole('button', { name: '删除' }));
+    await vi.waitFor(() => expect(within(tagPanel()).queryByRole('listitem', { name: '出差' })).toBeNull());
+    expect(fake.inputsOf('deleteTag')).toHaveLength(1);
+    expect(fake.rows).toHaveLength(2);
+    expect((await within(tagPanel()).findByRole('status')).textContent).toBe('已删除标签「出差」，2 笔记录去掉了这个标签');
   });
 });
 

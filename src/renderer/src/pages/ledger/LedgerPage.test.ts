@@ -160,6 +160,39 @@ describe('export and import through the shell’s dialogs', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('filters by a tag chosen from the ledger’s tags, and shows each row’s tags and sub-category path', async () => {
+    const dining = fake.category('餐饮').id;
+    fake.categories.push({ id: 900, name: '早餐', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: dining });
+    fake.addRow({ amountFen: 800, category: '早餐', parentCategory: '餐饮', description: '包子', tags: ['出差'] });
+    fake.addRow({ amountFen: 30000, category: '住房', description: '酒店', tags: ['出差', '报销'] });
+    render(LedgerPage);
+    const bun = (await screen.findByText('包子')).closest('[role="option"]')!;
+    expect(bun.querySelector('.category')!.textContent).toBe('餐饮 › 早餐');
+    expect(within(bun as HTMLElement).getByLabelText('标签：出差')).toBeTruthy();
+    expect(screen.getByText('酒店').closest('[role="option"]')!.querySelector('.labels')!.getAttribute('aria-label')).toBe('标签：出差、报销');
+
+    const tagFilter = screen.getByRole('combobox', { name: '标签' }) as HTMLSelectElement;
+    await vi.waitFor(() => expect([...tagFilter.options].map((o) => o.textContent)).toEqual(['全部标签', '#出差', '#报销']));
+    await fireEvent.change(tagFilter, { target: { value: '报销' } });
+    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥300，收入 ¥0'));
+    expect(lastListDays()).toEqual({ ...rangeFor('month', new Date()), tag: '报销' });
+    expect(fake.inputsOf('listTransactions').at(-1)).toMatchObject({ tag: '报销' });
+  });
+
+  it('lists the categories as a tree; a parent takes in its sub-categories’ rows', async () => {
+    const dining = fake.category('餐饮').id;
+    fake.categories.push({ id: 900, name: '早餐', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: dining });
+    fake.addRow({ amountFen: 800, category: '早餐', parentCategory: '餐饮', description: '包子' });
+    render(LedgerPage);
+    await screen.findByText('包子');
+    await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: 'EXPENSE' } });
+    const picker = screen.getByRole('combobox', { name: '分类' }) as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.textContent).slice(0, 4)).toEqual(['全部分类', '餐饮', '\u3000早餐', '交通']);
+    await fireEvent.change(picker, { target: { value: '餐饮' } });
+    await vi.waitFor(() => expect(summary()).toBe('共 2 笔，支出 ¥43，收入 ¥0'));
+    expect(lastListDays()).toMatchObject({ category: '餐饮' });
+  });
+
   it('imports the file chosen in the open dialog: preview, then commit with 撤销 offered', async () => {
     const preview: ImportPreview = {
       format: 'alipay',

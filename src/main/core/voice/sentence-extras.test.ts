@@ -125,3 +125,39 @@ describe('a recurring rule said with its entry', () => {
     expect(t.core.ledger.recurringRules()).toEqual([]);
   });
 });
+
+describe('tags and sub-categories said with an entry', () => {
+  it('「打车三十五标签出差」 saves the row with its tag, and 明细 finds it by the tag', async () => {
+    const t = boot();
+    const card = await t.say('打车三十五标签出差');
+    expect(card.batch?.items[0]?.result.tags).toEqual(['出差']);
+    await t.say('确认');
+    const [row] = t.core.ledger.list({}).rows;
+    expect(row).toMatchObject({ amountFen: 3500, category: '交通', tags: ['出差'] });
+    expect(t.core.ledger.list({ tag: '出差' }).total).toBe(1);
+    expect(t.core.ledger.list({ tag: '旅游' }).total).toBe(0);
+  });
+
+  it('an item lands in the sub-category its words name when the user made one, else in the parent', async () => {
+    const t = boot();
+    const meals = t.core.ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
+    t.core.ledger.addCategory('早餐', 'EXPENSE', meals.id);
+    const card = await t.say('早饭包子八块，晚上吃火锅两百');
+    expect(card.batch?.items.map((i) => i.result.category)).toEqual(['早餐', '餐饮']);
+    expect(t.spoken.at(-1)).toContain('第1笔，支出8元，早餐');
+    await t.say('确认');
+    const rows = t.core.ledger.list({}).rows.map((r) => `${r.description} ${r.category} ${r.parentCategory ?? '-'}`);
+    expect(rows.sort()).toEqual(['吃火锅 餐饮 -', '早饭包子 早餐 餐饮']);
+    // 餐饮 counts its child: the parent's filter finds both.
+    expect(t.core.ledger.list({ category: '餐饮' }).total).toBe(2);
+  });
+
+  it('a correction that names the parent is taken as said, not pushed back into the child', async () => {
+    const t = boot();
+    const meals = t.core.ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
+    t.core.ledger.addCategory('早餐', 'EXPENSE', meals.id);
+    await t.say('早饭包子八块');
+    const fixed = await t.say('分类改成餐饮');
+    expect(fixed.batch?.items[0]?.result.category).toBe('餐饮');
+  });
+});
