@@ -251,6 +251,11 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       }
     }
     if (!last && skipped.length > 0) throw new ModelError('unverified', MESSAGES.unverified);
+    // The pinned sources failed; the unpinned ones wait for the user's consent (asked once).
+    if (last && skipped.length > 0) {
+      const labels = skipped.map((source) => MODEL_SOURCE_LABELS[source.id]).join('、');
+      throw new ModelError('unverified', MESSAGES.unverifiedLeft(last.message, labels), { cause: last });
+    }
     if (!last) throw new ModelError('not_found', MESSAGES.notFound);
     const several = entry.sources.filter(allowed).length > 1;
     throw new ModelError(last.code, several ? MESSAGES.allSourcesFailed(last.message) : last.message, { cause: last });

@@ -341,6 +341,23 @@ describe.skipIf(!existsSync(SHARED_MODEL))('a model with several sources (shared
     expect(modelOf(again.list(), A).unverified).toBe(false);
   });
 
+  it('pinned sources failing with an unpinned one left → unverified, naming it; with consent the unpinned one installs', async () => {
+    server(0).serve('/gone', { body: Buffer.alloc(0), status: 404 });
+    server(1).serve('/plain', { body: good });
+    const dir = tempDir('left');
+    const m = manager(dir, [entryWith([pinnedAt(0, '/gone'), archiveSource('huggingface', `${server(1).base}/plain`, good.length, null)])]);
+    expect(modelOf(m.list(), A).unverified).toBe(false);
+    const before = server(1).requests.length;
+    const err = await rejection(m.download(A));
+    expect(err.code).toBe('unverified');
+    expect(err.message).toBe(
+      '可校验的下载源都失败了（模型文件不存在（404），下载地址可能已经变更）。还可以从 Hugging Face 下载，但它没有公开的校验值；确认后才会使用',
+    );
+    expect(server(1).requests.length).toBe(before);
+    await m.download(A, { acceptUnverified: true });
+    expect(m.activeModelDir()).toBe(join(dir, A));
+  });
+
   it('the source chosen in 设置 is tried first; choosing another mid-download switches at once and resumes the same pinned bytes', async () => {
     server(0).serve('/slow', { body: good, pieceDelayMs: 15 });
     server(1).serve('/fast', { body: good });
