@@ -187,8 +187,10 @@ describe.skipIf(!existsSync(SHARED_MODEL))('a model with several sources (shared
   const ids = ['github', 'huggingface', 'hf-mirror', 'modelscope'] as const;
   const pinnedAt = (i: number, path = `/${A}.tar.bz2`) => archiveSource(ids[i]!, `${server(i).base}${path}`, good.length, sha256(good));
   const entryWith = (sources: ModelSource[]): CatalogEntry => testEntry(A, '', good.length, { sources });
+  // The stall limit is real time (the servers are real): 1.5 s is short for the test and long
+  // enough that a loaded machine's event-loop lag is not taken for a stalled source.
   function manager(dir: string, catalog: CatalogEntry[], extra: Partial<ModelManagerOptions> = {}): ModelManager {
-    const m = createModelManager({ modelsDir: dir, catalog, retryDelayMs: () => 5, downloadAttempts: 2, stallMs: 400, ...extra });
+    const m = createModelManager({ modelsDir: dir, catalog, retryDelayMs: () => 5, downloadAttempts: 2, stallMs: 1500, ...extra });
     managers.push(m);
     return m;
   }
