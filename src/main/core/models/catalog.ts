@@ -17,6 +17,10 @@ export type { SourceId };
  * hf-mirror.com's redirect targets are not documented: only its own host is allowed, so a
  * redirect elsewhere fails that source and the next one is tried.
  */
+// ModelScope: no entry lists it. We found no public record of these sherpa-onnx models on
+// modelscope.cn (the sherpa docs name only GitHub releases, Hugging Face repositories and the
+// third-party GitHub proxy hub.nuaa.cf, which we do not trust with the pins); its hosts are here
+// so a confirmed entry can add it without touching the downloader.
 export const SOURCE_HOSTS: Record<SourceId, readonly string[]> = {
   github: ['github.com', 'objects.githubusercontent.com', 'release-assets.githubusercontent.com'],
   huggingface: [
