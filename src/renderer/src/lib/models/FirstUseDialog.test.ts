@@ -59,6 +59,9 @@ describe('the first-use dialog and the download source', () => {
     emit({ channel: 'models', event: { type: 'source', id: SMALL_MODEL.id, source: 'hf-mirror', reason: '无法连接下载服务器，请检查网络' } });
     await tick();
     expect(within(dialog()).getByTestId('first-use-source').textContent).toMatch(/正在从\s*HF 镜像（hf-mirror\.com）\s*下载/);
+    expect(within(dialog()).getByTestId('first-use-switch').textContent).toBe(
+      '上一个下载源未能完成：无法连接下载服务器，请检查网络，已自动换到下一个下载源',
+    );
     expect((within(dialog()).getByRole('progressbar', { name: '下载进度' }) as HTMLProgressElement).value).toBe(25);
   });
 

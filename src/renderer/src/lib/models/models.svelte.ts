@@ -16,6 +16,8 @@ export class SpeechModels {
   listing = $state<ModelListing | null>(null);
   /** The last failure of a command, in Chinese (download errors also arrive on the model itself). */
   problem = $state<string | null>(null);
+  /** Why a download left its last source, per model (cleared when it ends). */
+  switchReasons = $state<Record<string, string>>({});
 
   #api: ModelsApi;
   #active = true;
@@ -67,10 +69,15 @@ export class SpeechModels {
     const models = this.listing.models.map((m): ModelInfo => {
       if (m.id !== event.id) return m;
       // A new source keeps the bar where it is: the bytes already on disk still count.
-      if (event.type === 'source') return { ...m, source: event.source };
+      if (event.type === 'source') {
+        this.switchReasons = event.reason ? { ...this.switchReasons, [m.id]: event.reason } : this.switchReasons;
+        return { ...m, source: event.source };
+      }
       if (event.type === 'progress')
         return { ...m, state: m.state === 'absent' || m.state === 'failed' ? 'downloading' : m.state, progress: event.progress, error: null };
       const settled = event.state === 'ready' || event.state === 'absent' || event.state === 'failed';
+      if (settled && this.switchReasons[m.id])
+        this.switchReasons = Object.fromEntries(Object.entries(this.switchReasons).filter(([id]) => id !== m.id));
       return { ...m, state: event.state, error: event.error, progress: settled ? null : m.progress };
     });
     this.listing = { ...this.listing, models };
