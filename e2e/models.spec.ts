@@ -10,6 +10,7 @@ import {
   SHARED_MODEL as MODEL,
   startArchiveServer,
   testEntry,
+  sha256,
   type ArchiveServer,
 } from '../test/support/model-fixtures';
 import { ScriptedVoiceInput } from '../test/support/voice-doubles';
@@ -38,7 +39,14 @@ test.beforeAll(async () => {
   server = await startArchiveServer();
   // 16 KiB pieces 5 ms apart: a few seconds of visible progress.
   server.serve(`/${ID}.tar.bz2`, { body: archive, pieceDelayMs: 5 });
-  catalog = [{ ...testEntry(ID, `${server.base}/${ID}.tar.bz2`, archive.length), name: '测试模型（共享 3.3M）', description: '拼音输出的流式模型' }];
+  // Pinned like the catalog's recommended model, so the download needs no unverified consent.
+  catalog = [
+    {
+      ...testEntry(ID, `${server.base}/${ID}.tar.bz2`, archive.length, { sha256: sha256(archive) }),
+      name: '测试模型（共享 3.3M）',
+      description: '拼音输出的流式模型',
+    },
+  ];
 });
 test.afterAll(async () => {
   await server?.close();

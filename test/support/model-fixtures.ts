@@ -7,7 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CatalogEntry } from '../../src/main/core/models/catalog';
+import { createHash } from 'node:crypto';
+import type { ArchiveSource, CatalogEntry, ModelSource } from '../../src/main/core/models/catalog';
+import type { ModelSourceId } from '../../src/shared/ipc/models';
+
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** An archive source on loopback; its host is the only one it may be redirected to unless `hosts`. */
+export function archiveSource(id: ModelSourceId, url: string, bytes: number, pin: string | null, hosts?: string[]): ArchiveSource {
+  return { id, kind: 'archive', url, bytes, sha256: pin, confirmed: true, origin: 'test', hosts: hosts ?? [new URL(url).host] };
+}
 
 /** The real 3.3M-parameter streaming transducer, read in place (never copied into the repo). */
 export const SHARED_MODEL = fileURLToPath(new URL('../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
@@ -45,12 +54,16 @@ export function buildModelArchive(folder: string, change?: (modelDir: string) =>
   return readFileSync(archive);
 }
 
-export function testEntry(id: string, url: string, archiveBytes: number): CatalogEntry {
+/**
+ * A catalog entry for the shared model served from loopback. `url` alone makes one GitHub
+ * style archive source (unpinned unless `sha256`); `sources` replaces that list.
+ */
+export function testEntry(id: string, url: string, archiveBytes: number, more: { sha256?: string; sources?: ModelSource[] } = {}): CatalogEntry {
   return {
     id,
     name: '测试模型',
     description: '共享的 3.3M 测试模型',
-    url,
+    sources: more.sources ?? [archiveSource('github', url, archiveBytes, more.sha256 ?? null)],
     archiveBytes,
     folder: id,
     requiredFiles: SHARED_MODEL_FILES,
@@ -68,6 +81,12 @@ export interface Served {
   ignoreRange?: boolean;
   /** Sends the body in 16 KiB pieces this far apart, so a test can act mid-download. */
   pieceDelayMs?: number;
+  /** Sends this many bytes of the first response, then nothing more, the socket left open. */
+  stallAfter?: number;
+  /** Answers 302 with this Location. */
+  redirectTo?: string;
+  /** Sends zeros for ever (no Content-Length), as fast as the client reads. */
+  endless?: boolean;
 }
 
 export interface ArchiveServer {
@@ -93,6 +112,20 @@ export async function startArchiveServer(): Promise<ArchiveServer> {
       res.writeHead(file.status).end('error');
       return;
     }
+    if (file.redirectTo) {
+      res.writeHead(302, { Location: file.redirectTo }).end();
+      return;
+    }
+    if (file.endless) {
+      res.writeHead(200, { 'Content-Type': 'application/x-bzip2' });
+      const zeros = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (!res.destroyed && res.write(zeros));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+      return;
+    }
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const start = range && !file.ignoreRange ? Number(range[1]) : 0;
     const total = file.body.length;
@@ -104,6 +137,11 @@ export async function startArchiveServer(): Promise<ArchiveServer> {
     if (start > 0) res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${total - 1}/${total}` });
     else res.writeHead(200, headers);
     const body = file.body.subarray(start);
+    if (file.stallAfter !== undefined && file.cuts === 0) {
+      file.cuts++;
+      res.write(body.subarray(0, file.stallAfter));
+      return;
+    }
     if (file.cutAfter !== undefined && file.cuts === 0) {
       file.cuts++;
       res.write(body.subarray(0, file.cutAfter), () => setTimeout(() => res.socket?.destroy(), 20));

@@ -1,2 +1,10 @@
 /** On-device speech model commands (catalog, download, cancel, delete, use a folder). */
-export const MODEL_COMMANDS = ['modelList', 'modelDownload', 'modelCancel', 'modelDelete', 'modelActivate', 'modelUseFolder'] as const;
+export const MODEL_COMMANDS = [
+  'modelList',
+  'modelDownload',
+  'modelCancel',
+  'modelDelete',
+  'modelActivate',
+  'modelSetSource',
+  'modelUseFolder',
+] as const;

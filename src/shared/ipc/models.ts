@@ -15,10 +15,23 @@ const folderPathSchema = z
   .refine((path) => !path.includes('\0'), '路径含有无效字符')
   .refine((path) => /^(?:\/|[a-z]:[\\/]|\\\\)/i.test(path), '请选择文件夹的完整路径');
 
+/** Where a model can be downloaded from; the catalog says which of these each model has. */
+export const MODEL_SOURCE_IDS = ['github', 'huggingface', 'hf-mirror', 'modelscope'] as const;
+export type ModelSourceId = (typeof MODEL_SOURCE_IDS)[number];
+
+export const MODEL_SOURCE_LABELS: Record<ModelSourceId, string> = {
+  github: 'GitHub',
+  huggingface: 'Hugging Face',
+  'hf-mirror': 'HF 镜像（hf-mirror.com）',
+  modelscope: '魔搭社区（ModelScope）',
+};
+
 export const modelSchemas = {
   modelList: z.object({}).strict(),
   /** Starts (or resumes) the download; progress arrives as `models` events. Resolves when ready. */
-  modelDownload: z.object({ id: modelIdSchema }).strict(),
+  modelDownload: z.object({ id: modelIdSchema, acceptUnverified: z.boolean().optional() }).strict(),
+  /** The source tried first (设置); a download under way switches to it at once. */
+  modelSetSource: z.object({ source: z.enum(MODEL_SOURCE_IDS) }).strict(),
   modelCancel: z.object({ id: modelIdSchema }).strict(),
   /** Deletes an installed catalog model (the active one too: local recognition then needs a model again). */
   modelDelete: z.object({ id: modelIdSchema }).strict(),
@@ -42,6 +55,17 @@ export interface ModelProgress {
   percent: number;
   /** Averaged over the last seconds; 0 before the first bytes. */
   bytesPerSecond: number;
+  /** The source the bytes come from now. */
+  source?: ModelSourceId;
+}
+
+export interface ModelSourceInfo {
+  id: ModelSourceId;
+  label: string;
+  /** Every byte it installs is checked against a published SHA-256. */
+  pinned: boolean;
+  /** Its URL was confirmed from the model's own public material. */
+  confirmed: boolean;
 }
 
 export interface ModelInfo {
@@ -65,6 +89,12 @@ export interface ModelInfo {
   recommended: boolean;
   /** Bytes of an interrupted download kept on disk; the next download resumes from there. */
   partialBytes?: number;
+  /** Where this model can be downloaded from, in the order they will be tried. */
+  sources?: ModelSourceInfo[];
+  /** The source in use while downloading. */
+  source?: ModelSourceId | null;
+  /** No source with a SHA-256 pin is available to it: the user is asked once before it is used. */
+  unverified?: boolean;
 }
 
 export interface ModelListing {
@@ -75,12 +105,18 @@ export interface ModelListing {
   dir: string;
   /** True when local recognition has a model it can load. */
   ready: boolean;
+  /** The source chosen in 设置 (null: the catalog's order). */
+  source?: ModelSourceId | null;
+  /** Every source a model here has, for the chooser in 设置. */
+  sourceChoices?: { id: ModelSourceId; label: string }[];
 }
 
 /** Pushed on the `models` event channel while a model changes state. */
 export type ModelEvent =
   | { type: 'progress'; id: string; progress: ModelProgress }
   | { type: 'state'; id: string; state: ModelState; error: { code: string; message: string } | null }
+  /** The download moved to another source (`reason`: why the last one was left, in Chinese). */
+  | { type: 'source'; id: string; source: ModelSourceId; reason: string | null }
   | { type: 'changed' };
 
 export interface ModelOutputs {
@@ -89,6 +125,7 @@ export interface ModelOutputs {
   modelCancel: ModelListing;
   modelDelete: ModelListing;
   modelActivate: ModelListing;
+  modelSetSource: ModelListing;
   /** `cancelled` when the user closed the folder dialog without choosing. */
   modelUseFolder: ModelListing & { cancelled?: boolean };
 }

@@ -4,7 +4,10 @@ import type { IpcResult, ModelInfo, ModelListing, SuikoujiApi } from '@shared/ip
 
 // The renderer's ModelsApi, spelled from the shared contract: importing models.svelte.ts here
 // would drag its runes into the node type check of test/.
-type ModelsApi = Pick<SuikoujiApi, 'modelList' | 'modelDownload' | 'modelCancel' | 'modelDelete' | 'modelActivate' | 'modelUseFolder' | 'onEvent'>;
+type ModelsApi = Pick<
+  SuikoujiApi,
+  'modelList' | 'modelDownload' | 'modelCancel' | 'modelDelete' | 'modelActivate' | 'modelSetSource' | 'modelUseFolder' | 'onEvent'
+>;
 
 type Result = Promise<IpcResult<ModelListing>>;
 
@@ -100,6 +103,13 @@ export class FakeModelsApi implements Omit<ModelsApi, 'onEvent'> {
     const failure = this.#record('modelActivate', input);
     if (failure) return failure;
     this.listing = { ...this.listing, models: this.listing.models.map((m) => ({ ...m, active: m.id === input.id })), ready: true };
+    return this.#ok();
+  };
+
+  modelSetSource = async (input: { source: NonNullable<ModelListing['source']> }): Result => {
+    const failure = this.#record('modelSetSource', input);
+    if (failure) return failure;
+    this.listing = { ...this.listing, source: input.source };
     return this.#ok();
   };
 

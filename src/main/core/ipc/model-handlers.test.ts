@@ -58,6 +58,10 @@ class FakeModelManager implements ModelManager {
     this.step('cancel', id);
     return this.list();
   }
+  setSource(source: string): ModelListing {
+    this.step('setSource', source, false);
+    return { ...this.list(), source: source as ModelListing['source'] };
+  }
   async remove(id: string): Promise<ModelListing> {
     this.step('remove', id);
     this.model = { ...this.model, state: 'absent', diskBytes: null, active: false };
@@ -131,6 +135,9 @@ describe('model commands', () => {
     ['modelUseFolder', { path: '' }],
     ['modelUseFolder', { path: '/models/a\0b' }],
     ['modelUseFolder', { path: 42 }],
+    ['modelSetSource', { source: 'evil.example' }],
+    ['modelSetSource', {}],
+    ['modelDownload', { id: 'zh-small', acceptUnverified: 'yes' }],
   ])('refuses %s %o before the manager sees it', async (name, input) => {
     const result = await dispatch(name, input);
     expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed', message: expect.stringMatching(/^输入无效/) } });
@@ -139,6 +146,21 @@ describe('model commands', () => {
 
   it.each(['/home/u/models/zh', 'C:\\Users\\u\\models', 'D:/models', '\\\\nas\\models'])('accepts the absolute folder %s', async (path) => {
     expect(await dispatch('modelUseFolder', { path })).toMatchObject({ ok: true, value: { folder: { path, active: true } } });
+  });
+
+  it('sets the source and passes the unverified consent on', async () => {
+    expect(await dispatch('modelSetSource', { source: 'hf-mirror' })).toMatchObject({ ok: true, value: { source: 'hf-mirror' } });
+    models.failNext = new FakeModelError('unverified', '这个下载源没有公开的校验值，无法确认下载内容；确认后才会使用');
+    expect(await dispatch('modelDownload', { id: 'zh-small' })).toEqual({
+      ok: false,
+      error: { code: 'unverified', message: '这个下载源没有公开的校验值，无法确认下载内容；确认后才会使用' },
+    });
+    models.failNext = new FakeModelError('unsafe_archive', '模型压缩包含有不安全的内容（链接：model/x），已拒绝安装');
+    expect(await dispatch('modelDownload', { id: 'zh-small', acceptUnverified: true })).toMatchObject({
+      ok: false,
+      error: { code: 'unsafe_archive' },
+    });
+    expect(models.calls).toEqual(['setSource hf-mirror', 'download zh-small', 'download zh-small']);
   });
 
   it('passes the manager’s coded failures on as {code, message}', async () => {

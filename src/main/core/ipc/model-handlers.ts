@@ -23,6 +23,14 @@ const MODEL_ERROR_CODES: ReadonlySet<string> = new Set<ModelErrorCode>([
   'cancelled',
   'busy',
   'unknown_model',
+  'io_error',
+  'stalled',
+  'too_large',
+  'redirect_refused',
+  'checksum',
+  'unsafe_archive',
+  'unverified',
+  'unknown_source',
 ]);
 
 export function createModelHandlers(deps: ModelHandlerDeps): AreaHandlers<ModelCommand> {
@@ -41,7 +49,8 @@ export function createModelHandlers(deps: ModelHandlerDeps): AreaHandlers<ModelC
   };
   return {
     modelList: () => models().list(),
-    modelDownload: (input) => coded(() => models().download(input.id)),
+    modelDownload: (input) => coded(() => models().download(input.id, { acceptUnverified: input.acceptUnverified })),
+    modelSetSource: (input) => coded(() => models().setSource(input.source)),
     modelCancel: (input) => coded(() => models().cancel(input.id)),
     modelDelete: (input) => coded(() => models().remove(input.id)),
     modelActivate: (input) => coded(() => models().activate(input.id)),

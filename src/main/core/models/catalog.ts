@@ -1,16 +1,82 @@
-// The Chinese streaming models sherpa-onnx publishes as release assets, which the app can
-// download. Sources, per fact, are in the comment above each entry. Where an archive size is
-// marked approximate, the progress bar uses the server's Content-Length instead once the
-// download starts; the catalog figure is only shown before that.
+// The Chinese streaming models sherpa-onnx publishes, and where each can be downloaded from.
+// Every source says where its URL and its pins come from (`origin`) and whether the URL was
+// confirmed from the model's own public material (`confirmed`); a source without a SHA-256
+// for every byte it installs is `unverified` to the user, who is asked once before using it.
 
 export const RELEASE_BASE = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models';
+
+import type { ModelSourceId as SourceId } from '@shared/ipc/models';
+
+export type { SourceId };
+
+/**
+ * Hosts a download may be redirected to, per source. GitHub answers release downloads with a
+ * redirect to its asset host (objects.githubusercontent.com, and since 2025
+ * release-assets.githubusercontent.com); Hugging Face answers LFS files with a redirect to its
+ * CDN (cdn-lfs*.hf.co / huggingface.co, and the Xet bridge cas-bridge.xethub.hf.co).
+ * hf-mirror.com's redirect targets are not documented: only its own host is allowed, so a
+ * redirect elsewhere fails that source and the next one is tried.
+ */
+// ModelScope: no entry lists it. We found no public record of these sherpa-onnx models on
+// modelscope.cn (the sherpa docs name only GitHub releases, Hugging Face repositories and the
+// third-party GitHub proxy hub.nuaa.cf, which we do not trust with the pins); its hosts are here
+// so a confirmed entry can add it without touching the downloader.
+export const SOURCE_HOSTS: Record<SourceId, readonly string[]> = {
+  github: ['github.com', 'objects.githubusercontent.com', 'release-assets.githubusercontent.com'],
+  huggingface: [
+    'huggingface.co',
+    'cdn-lfs.huggingface.co',
+    'cdn-lfs-us-1.huggingface.co',
+    'cdn-lfs.hf.co',
+    'cdn-lfs-us-1.hf.co',
+    'cas-bridge.xethub.hf.co',
+  ],
+  'hf-mirror': ['hf-mirror.com'],
+  modelscope: ['modelscope.cn', 'www.modelscope.cn'],
+};
+
+export interface PinnedFile {
+  /** Relative to the model folder, `/` separated. */
+  path: string;
+  /** Exact size when `sha256` is set; otherwise an upper bound the download may not pass. */
+  bytes: number;
+  /** Lower-case hex, or null when no public material gives it. */
+  sha256: string | null;
+}
+
+interface SourceCommon {
+  id: SourceId;
+  /** The URL was read in the model's public documentation or its publisher's repository. */
+  confirmed: boolean;
+  /** Where the URL and each pin come from, for the next person who checks them. */
+  origin: string;
+  /** Hosts (`host[:port]`) the download may start at or be redirected to. */
+  hosts: readonly string[];
+}
+
+/** One `.tar.bz2` holding `<folder>/…`. */
+export interface ArchiveSource extends SourceCommon {
+  kind: 'archive';
+  url: string;
+  bytes: number;
+  sha256: string | null;
+}
+
+/** The model folder's files one by one (a Hugging Face style repository: `<base>/<path>`). */
+export interface FilesSource extends SourceCommon {
+  kind: 'files';
+  baseUrl: string;
+  files: readonly PinnedFile[];
+}
+
+export type ModelSource = ArchiveSource | FilesSource;
 
 export interface CatalogEntry {
   /** The archive's name without `.tar.bz2`, which is also the folder inside it. */
   id: string;
   name: string;
   description: string;
-  url: string;
+  /** The first source's download size, shown before a download starts. */
   archiveBytes: number;
   /** The folder the archive unpacks to (relative, one level). */
   folder: string;
@@ -19,59 +85,138 @@ export interface CatalogEntry {
   /** A WAV shipped inside the model, decoded once before the model is marked ready. */
   testWav: string;
   recommended: boolean;
+  /** At least one; tried in the user's order, then this order. */
+  sources: readonly ModelSource[];
 }
+
+/** True when every byte the source installs is checked against a SHA-256. */
+export function isPinned(source: ModelSource): boolean {
+  return source.kind === 'archive' ? source.sha256 !== null : source.files.every((f) => f.sha256 !== null);
+}
+
+/** Bytes the source downloads (upper bounds for unpinned files). */
+export function sourceBytes(source: ModelSource): number {
+  return source.kind === 'archive' ? source.bytes : source.files.reduce((sum, f) => sum + f.bytes, 0);
+}
+
+const HF_14M = 'csukuangfj/sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23';
+
+/**
+ * The 14M model's files on Hugging Face. Pins: the encoder's and joiner's sha256 are the LFS
+ * object ids of the repository's pointers (oid sha256:…, size …), as a public installer
+ * manifest for this repository records them; tokens.txt is a plain git file (no LFS
+ * pointer), its sha256 from the same manifest. The float decoder and the test WAV have no
+ * public sha256 we could read, so their sizes are upper bounds and the source is unverified.
+ */
+const FILES_14M: readonly PinnedFile[] = [
+  { path: 'encoder-epoch-99-avg-1.int8.onnx', bytes: 21_621_684, sha256: '1c556ea57cec304e55ec4b72e52c1cc098bb01476ed7d90f3de939fe126487b1' },
+  { path: 'joiner-epoch-99-avg-1.int8.onnx', bytes: 1_795_562, sha256: 'a7cf9d82757bdcf786059454495a9ca95e4bd7347f72473fc08d794475c36169' },
+  { path: 'tokens.txt', bytes: 48_697, sha256: '8b294db9045d6e5f94647f4c1eec1af4da143a75053c399611444b378ff966ac' },
+  // The docs list the float decoder at 7.2M; bound at 8 MiB.
+  { path: 'decoder-epoch-99-avg-1.onnx', bytes: 8 * 1024 * 1024, sha256: null },
+  { path: 'test_wavs/0.wav', bytes: 2 * 1024 * 1024, sha256: null },
+];
 
 export const CATALOG: readonly CatalogEntry[] = [
   // Name, URL, folder, file names and test WAV: the sherpa docs,
   // https://k2-fsa.github.io/sherpa/onnx/pretrained_models/online-transducer/zipformer-transducer-models.html#sherpa-onnx-streaming-zipformer-zh-14m-2023-02-23
   // ("It is a small model", trained on WenetSpeech; the int8 command uses the int8 encoder
-  // and joiner with the float decoder, test_wavs/0.wav; file sizes 21M/7.2M/1.7M). The same
-  // triple is what sherpa-onnx's Kotlin example code loads for this model ("encoder/joiner
-  // int8, decoder float32", citing the same docs anchor). Archive size: 74 004 050 bytes, pinned together with its SHA-256 by
-  // independent projects that download this asset; the docs give only the .onnx sizes.
+  // and joiner with the float decoder, test_wavs/0.wav; file sizes 21M/7.2M/1.7M).
   {
     id: 'sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23',
     name: '中文流式识别（小，约 74 MB）',
     description: '1400 万参数的中文流式模型，普通电脑上也很快，适合记账口述',
-    url: `${RELEASE_BASE}/sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23.tar.bz2`,
     archiveBytes: 74_004_050,
     folder: 'sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23',
     requiredFiles: ['encoder-epoch-99-avg-1.int8.onnx', 'decoder-epoch-99-avg-1.onnx', 'joiner-epoch-99-avg-1.int8.onnx', 'tokens.txt'],
     testWav: 'test_wavs/0.wav',
     recommended: true,
+    sources: [
+      {
+        id: 'github',
+        kind: 'archive',
+        url: `${RELEASE_BASE}/sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23.tar.bz2`,
+        bytes: 74_004_050,
+        // Size and SHA-256 of the release asset as an independent installer pins them (a
+        // public Flutter app's model manifest); k2-fsa publishes no checksum for its assets.
+        sha256: '2cbd71b640d9c37d3784f29367333a4577b0398b62e9deeed418170b081cba8b',
+        confirmed: true,
+        origin: 'URL: the sherpa docs page above; size and sha256: a third-party manifest, not upstream',
+        hosts: SOURCE_HOSTS.github,
+      },
+      {
+        id: 'huggingface',
+        kind: 'files',
+        baseUrl: `https://huggingface.co/${HF_14M}/resolve/main`,
+        files: FILES_14M,
+        confirmed: false,
+        origin: `Repository named in the sherpa docs' heading for this model (${HF_14M}); file list and pins from a third-party manifest; not opened here`,
+        hosts: SOURCE_HOSTS.huggingface,
+      },
+      {
+        id: 'hf-mirror',
+        kind: 'files',
+        baseUrl: `https://hf-mirror.com/${HF_14M}/resolve/main`,
+        files: FILES_14M,
+        confirmed: false,
+        origin: 'hf-mirror.com mirrors huggingface.co path for path (its own front page); same files and pins as Hugging Face',
+        hosts: SOURCE_HOSTS['hf-mirror'],
+      },
+    ],
   },
   // URL and folder: the asr-models release, linked from the sherpa docs page above. File
   // names (encoder.int8.onnx, decoder.onnx, joiner.int8.onnx, tokens.txt) and test_wavs/0.wav:
   // command lines of projects that run this archive with the sherpa-onnx CLI; not confirmed on
-  // the docs page itself. Archive size APPROXIMATE: 132 634 597 bytes as recorded by one such
-  // project (others say ~127–132 MB); the download uses the server's Content-Length.
+  // the docs page itself. Size APPROXIMATE: 132 634 597 bytes as recorded by one such project;
+  // no public SHA-256, so it is unverified and the size cap is that figure plus a margin.
   {
     id: 'sherpa-onnx-streaming-zipformer-zh-int8-2025-06-30',
     name: '中文流式识别（大，约 133 MB）',
     description: '2025 年的中文流式模型（int8），更准确，需要更多内存和计算',
-    url: `${RELEASE_BASE}/sherpa-onnx-streaming-zipformer-zh-int8-2025-06-30.tar.bz2`,
     archiveBytes: 132_634_597,
     folder: 'sherpa-onnx-streaming-zipformer-zh-int8-2025-06-30',
     requiredFiles: ['encoder.int8.onnx', 'decoder.onnx', 'joiner.int8.onnx', 'tokens.txt'],
     testWav: 'test_wavs/0.wav',
     recommended: false,
+    sources: [
+      {
+        id: 'github',
+        kind: 'archive',
+        url: `${RELEASE_BASE}/sherpa-onnx-streaming-zipformer-zh-int8-2025-06-30.tar.bz2`,
+        bytes: 132_634_597,
+        sha256: null,
+        confirmed: true,
+        origin: 'URL: the asr-models release linked from the sherpa docs; size: a third-party record; no sha256 found',
+        hosts: SOURCE_HOSTS.github,
+      },
+    ],
   },
   // Name and training data: the sherpa docs, zipformer-transducer-models.html
   // ("csukuangfj/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20 (Bilingual,
   // Chinese + English)"); release URL: sherpa-onnx's node-addon test script, which downloads
-  // asr-models/<id>.tar.bz2. File names: sherpa-onnx's Swift example (int8 encoder/joiner, float decoder, epoch-99-avg-1); test_wavs/0.wav: the
-  // model's Hugging Face repo (csukuangfj/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20).
-  // Archive size APPROXIMATE (~488 MiB as noted by projects downloading it, not in the docs);
-  // the download uses the server's Content-Length.
+  // asr-models/<id>.tar.bz2. File names: sherpa-onnx's Swift example (int8 encoder/joiner,
+  // float decoder, epoch-99-avg-1). Size APPROXIMATE (~488 MiB as noted by projects
+  // downloading it); no public SHA-256.
   {
     id: 'sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20',
     name: '中英双语流式识别（约 490 MB）',
     description: '中文夹杂英文也能识别，体积较大',
-    url: `${RELEASE_BASE}/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20.tar.bz2`,
     archiveBytes: 488 * 1024 * 1024,
     folder: 'sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20',
     requiredFiles: ['encoder-epoch-99-avg-1.int8.onnx', 'decoder-epoch-99-avg-1.onnx', 'joiner-epoch-99-avg-1.int8.onnx', 'tokens.txt'],
     testWav: 'test_wavs/0.wav',
     recommended: false,
+    sources: [
+      {
+        id: 'github',
+        kind: 'archive',
+        url: `${RELEASE_BASE}/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20.tar.bz2`,
+        bytes: 488 * 1024 * 1024,
+        sha256: null,
+        confirmed: true,
+        origin: 'URL: sherpa-onnx node-addon test script; size approximate; no sha256 found',
+        hosts: SOURCE_HOSTS.github,
+      },
+    ],
   },
 ];

@@ -21,6 +21,35 @@ export interface DownloadOptions {
   fetch?: typeof fetch;
   now?: () => number;
   log?: (message: string, err?: unknown) => void;
+  /**
+   * Hosts (`host[:port]` as in a URL) this download may start at or be redirected to; absent
+   * means any host of the first URL only. A redirect elsewhere, or from https to http, fails.
+   */
+  allowedHosts?: readonly string[];
+  /** The most bytes the file may have; more (announced or received) fails as 'too_large'. */
+  maxBytes?: number;
+  /** No byte (or no answer) for this long fails the attempt as 'stalled'. Default 30 s. */
+  stallMs?: number;
+}
+
+/** Redirects followed before giving up (GitHub uses one, Hugging Face one or two). */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Why following a redirect from `from` to `to` is refused, or null when it is allowed: only
+ * http(s), never from https down to http, and only to a host the catalog names for the source.
+ */
+export function redirectRefusal(from: URL, to: URL, allowedHosts: readonly string[]): string | null {
+  if (to.protocol !== 'https:' && to.protocol !== 'http:') return `unsupported protocol ${to.protocol}`;
+  if (from.protocol === 'https:' && to.protocol !== 'https:') return `https to ${to.protocol} downgrade`;
+  if (!allowedHosts.includes(to.host)) return `host ${to.host} is not one of this source's hosts`;
+  return null;
+}
+
+/** The size cap for a file the catalog says has `bytes`: 1 % or 64 KiB more, whichever is larger. */
+export function sizeCap(bytes: number): number {
+  return bytes + Math.max(64 * 1024, Math.ceil(bytes / 100));
 }
 
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
@@ -61,17 +90,63 @@ export async function downloadToFile(options: DownloadOptions): Promise<{ bytes:
 }
 
 async function attempt(options: DownloadOptions, meter: ProgressMeter): Promise<{ bytes: number }> {
+  // One controller per attempt: the user's cancel and the stall watchdog both end it.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  const stallMs = options.stallMs ?? 30_000;
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort(new Error('stalled'));
+    }, stallMs);
+  };
+  watch();
+  try {
+    return await attemptWith(options, meter, controller.signal, watch);
+  } catch (err) {
+    if (stalled && !options.signal.aborted) throw new ModelError('stalled', MESSAGES.stalled(Math.round(stallMs / 1000)), { cause: err });
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function attemptWith(options: DownloadOptions, meter: ProgressMeter, signal: AbortSignal, alive: () => void): Promise<{ bytes: number }> {
   const doFetch = options.fetch ?? fetch;
   let start = fileSize(options.partPath);
+  const maxBytes = options.maxBytes ?? Infinity;
+  let url = new URL(options.url);
+  const allowedHosts = options.allowedHosts ?? [url.host];
+  if (!allowedHosts.includes(url.host)) throw new ModelError('redirect_refused', MESSAGES.redirectRefused(url.host));
   let response: Response;
-  try {
-    response = await doFetch(options.url, {
-      headers: start > 0 ? { Range: `bytes=${start}-` } : {},
-      redirect: 'follow',
-      signal: options.signal,
-    });
-  } catch (err) {
-    throw new Retryable('connect failed', { cause: err });
+  for (let hops = 0; ; hops++) {
+    try {
+      response = await doFetch(url, {
+        headers: start > 0 ? { Range: `bytes=${start}-` } : {},
+        // Followed by hand: fetch's own following would accept any host and scheme.
+        redirect: 'manual',
+        signal,
+      });
+    } catch (err) {
+      if (signal.aborted && !options.signal.aborted) throw err;
+      throw new Retryable('connect failed', { cause: err });
+    }
+    alive();
+    if (!REDIRECT_STATUSES.has(response.status)) break;
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    const next = location ? new URL(location, url) : null;
+    const refusal = next ? redirectRefusal(url, next, allowedHosts) : 'redirect without a Location';
+    if (refusal || hops >= MAX_REDIRECTS) {
+      options.log?.(`model download: redirect from ${url.href} refused: ${refusal ?? 'too many redirects'}`);
+      throw new ModelError('redirect_refused', MESSAGES.redirectRefused(next?.host ?? '?'));
+    }
+    url = next!;
   }
 
   let total: number;
@@ -107,6 +182,10 @@ async function attempt(options: DownloadOptions, meter: ProgressMeter): Promise<
     throw error;
   }
   if (!response.body) throw new Retryable('empty body');
+  if (total > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    throw new ModelError('too_large', MESSAGES.tooLarge);
+  }
 
   const file = await open(options.partPath, start > 0 ? 'a' : 'w');
   let received = start;
@@ -114,12 +193,18 @@ async function attempt(options: DownloadOptions, meter: ProgressMeter): Promise<
   try {
     try {
       for await (const chunk of response.body) {
+        alive();
+        if (received + chunk.byteLength > maxBytes) {
+          // Nothing past the cap reaches the disk: an endless body ends here.
+          await file.write(chunk.subarray(0, Math.max(0, maxBytes - received)));
+          throw new ModelError('too_large', MESSAGES.tooLarge);
+        }
         await file.write(chunk);
         received += chunk.byteLength;
         meter.update(received, total);
       }
     } catch (err) {
-      if (isDiskFull(err) || options.signal.aborted) throw err;
+      if (err instanceof ModelError || isDiskFull(err) || signal.aborted) throw err;
       throw new Retryable('connection lost', { cause: err });
     }
   } finally {

@@ -20,6 +20,17 @@ export const MESSAGES = {
   unknownModel: (id: string) => `没有这个模型：${id}`,
   notInstalled: '这个模型还没有下载，请先下载',
   ioError: (detail: string) => `无法安装模型：${detail}`,
+  stalled: (seconds: number) => `下载停滞超过 ${seconds} 秒没有进展`,
+  tooLarge: '下载的文件比模型目录登记的大小还大，已停止（可能不是这个模型）',
+  redirectRefused: (host: string) => `下载地址跳转到了不受信任的地址（${host}），已拒绝`,
+  checksum: (name: string) => `${name} 的校验值（SHA-256）与模型目录登记的不一致，文件可能被替换或损坏`,
+  unsafeArchive: (detail: string) => `模型压缩包含有不安全的内容（${detail}），已拒绝安装`,
+  unverified: '这个下载源没有公开的校验值，无法确认下载内容；确认后才会使用',
+  unverifiedLeft: (last: string, sources: string) =>
+    `可校验的下载源都失败了（${last}）。还可以从 ${sources} 下载，但它没有公开的校验值；确认后才会使用`,
+  unknownSource: (id: string) => `没有这个下载源：${id}`,
+  allSourcesFailed: (detail: string) => `所有下载源都失败了。最后一个错误：${detail}`,
+  previousKept: '之前使用的模型保持不变。',
 } as const;
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);

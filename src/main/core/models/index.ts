@@ -1,7 +1,8 @@
-// The on-device speech models: a catalog of sherpa-onnx streaming Chinese models, download
-// with progress and resume, extraction, verification, a smoke decode, and the active model.
+// The on-device speech models: a catalog of sherpa-onnx streaming Chinese models with several
+// download sources each, download with progress, resume and failover, pinned checksums, safe
+// extraction, verification, a smoke decode, and the active model. Re-exports only.
 export type { ModelErrorCode, ModelManager } from './types';
 export { createModelManager, type ModelManagerOptions } from './manager';
 export { ModelError } from './errors';
-export { CATALOG, type CatalogEntry } from './catalog';
+export { CATALOG, type CatalogEntry, type ModelSource } from './catalog';
 export type { ModelRuntime } from './verify';

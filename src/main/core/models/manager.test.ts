@@ -2,11 +2,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelEvent, ModelListing } from '@shared/ipc/models';
-import { decodeWavFile, detectModelFiles } from '../asr/local/index';
+import { decodeWavFile } from '../asr/local/engine';
+import { detectModelFiles } from '../asr/local/model-files';
 import type { CatalogEntry } from './catalog';
 import { ModelError } from './errors';
 import { listFiles } from './folder-files';
-import { createModelManager, type ModelManager, type ModelManagerOptions } from './index';
+import { createModelManager, type ModelManagerOptions } from './manager';
+import type { ModelManager } from './types';
 import { READY_MARKER } from './ready-marker';
 import type { ModelRuntime } from './verify';
 import {
@@ -17,6 +19,7 @@ import {
   testEntry,
   type ArchiveServer,
   removeTempDirs,
+  sha256,
 } from '../../../../test/support/model-fixtures';
 import { rejection as rejectionWith } from '../../../../test/support/rejection';
 
@@ -63,9 +66,14 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
   const B = 'test-model-b';
   const open: ModelManager[] = [];
 
-  const entry = (id: string, path = `/${id}.tar.bz2`): CatalogEntry => testEntry(id, `${server.base}${path}`, good.length);
+  /** A pins the good archive's SHA-256 (as the catalog's recommended model does); B pins nothing. */
+  const entry = (id: string, path = `/${id}.tar.bz2`): CatalogEntry =>
+    testEntry(id, `${server.base}${path}`, good.length, id === A ? { sha256: sha256(good) } : {});
+  /** These entries pin nothing (the tests serve other bytes under the same name): consent is given up front. */
   function manager(modelsDir: string, extra: Partial<ModelManagerOptions> = {}): ModelManager {
     const m = createModelManager({ modelsDir, catalog: [entry(A), entry(B)], retryDelayMs: () => 10, ...extra });
+    const download = m.download.bind(m);
+    m.download = (id, options) => download(id, { acceptUnverified: true, ...options });
     open.push(m);
     return m;
   }
@@ -164,7 +172,7 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
       corrupt.fill(0x55, 100_000, 100_200);
       const err = await failB(corrupt);
       expect(err.code).toBe('corrupt_archive');
-      expect(err.message).toBe('模型压缩包已损坏，请重新下载');
+      expect(err.message).toBe('模型压缩包已损坏，请重新下载。之前使用的模型保持不变。');
       expect(readdirSync(join(modelsDir, '.partial'))).toEqual([]);
     });
 
@@ -177,7 +185,7 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
     it('an archive without tokens.txt → incomplete 「模型文件夹缺少 tokens.txt」', async () => {
       const err = await failB(buildModelArchive(B, (dir) => rmSync(join(dir, 'tokens.txt'))));
       expect(err.code).toBe('incomplete');
-      expect(err.message).toBe('模型文件夹缺少 tokens.txt');
+      expect(err.message).toBe('模型文件夹缺少 tokens.txt。之前使用的模型保持不变。');
     });
 
     it('an encoder the runtime refuses (garbage bytes) → refused, and this process survives', async () => {
@@ -230,7 +238,7 @@ describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M mod
     await halfway;
     await first.dispose();
     expect((await rejection(pending)).code).toBe('cancelled');
-    const kept = readFileSync(join(modelsDir, '.partial', `${A}.tar.bz2.part`)).length;
+    const kept = readFileSync(join(modelsDir, '.partial', `${A}.${sha256(good).slice(0, 16)}.tar.bz2.part`)).length;
     expect(kept).toBeGreaterThan(200_000);
     expect(modelOf(createModelManager({ modelsDir, catalog }).list(), A)).toMatchObject({ state: 'absent', partialBytes: kept });
 

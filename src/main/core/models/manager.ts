@@ -1,19 +1,29 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '@shared/errors';
 import { Listeners, type Unsubscribe } from '@shared/listeners';
-import type { ModelEvent, ModelInfo, ModelListing, ModelProgress, ModelState } from '@shared/ipc/models';
-import { decodeWavFile, detectModelFiles } from '../asr/local/index';
-import { CATALOG, type CatalogEntry } from './catalog';
-import { downloadToFile, fileSize } from './download';
+import {
+  MODEL_SOURCE_IDS,
+  MODEL_SOURCE_LABELS,
+  type ModelEvent,
+  type ModelInfo,
+  type ModelListing,
+  type ModelProgress,
+  type ModelSourceId,
+  type ModelState,
+} from '@shared/ipc/models';
+import { decodeWavFile } from '../asr/local/engine';
+import { detectModelFiles } from '../asr/local/model-files';
+import { CATALOG, isPinned, sourceBytes, type ArchiveSource, type CatalogEntry, type FilesSource, type ModelSource } from './catalog';
+import { downloadToFile, fileSize, sizeCap } from './download';
 import { isDiskFull, MESSAGES, ModelError } from './errors';
 import { extractTarBz2 } from './extract';
 import { folderBytes } from './folder-files';
 import type { ModelManager } from './types';
 import { readyFiles, writeReadyMarker } from './ready-marker';
 import { loadState, saveState, type ModelsState } from './state-store';
-import { verifyModelFolder, type ModelRuntime } from './verify';
+import { sha256OfFile, verifyModelFolder, type ModelRuntime } from './verify';
 
 export interface ModelManagerOptions {
   /** Holds `<id>/` per installed model, `.partial/`, staging folders and state.json. */
@@ -25,6 +35,11 @@ export interface ModelManagerOptions {
   /** Consecutive failed download attempts before giving up (default 5). */
   downloadAttempts?: number;
   retryDelayMs?: (failedAttempts: number) => number;
+  /** No byte for this long moves the download to the next source (default 30 s). */
+  stallMs?: number;
+  /** Extraction caps (defaults in extract.ts). */
+  maxEntries?: number;
+  maxUnpackedBytes?: number;
   now?: () => Date;
   log?: (message: string, err?: unknown) => void;
   /**
@@ -47,7 +62,18 @@ interface Job {
   /** The user cancelled (the .part goes); a dispose keeps it for the next start. */
   cancelledByUser: boolean;
   done: Promise<unknown>;
+  /** The source in use now, and the controller that ends only its attempt. */
+  source: ModelSourceId | null;
+  sourceController: AbortController | null;
+  /** The user chose this source while the download ran: it is tried next, at once. */
+  switchTo: ModelSourceId | null;
 }
+
+/** Failures whose bytes are bad, not merely unfinished: never resumed from. */
+const BAD_BYTES = new Set(['checksum', 'too_large', 'corrupt_archive', 'unsafe_archive', 'incomplete', 'refused']);
+
+/** Failures that end the whole download rather than moving it to the next source. */
+const FINAL_CODES = new Set(['cancelled', 'disk_full', 'unknown_model', 'busy']);
 
 /**
  * Downloads, installs and chooses on-device speech models. Every step happens in a staging
@@ -71,7 +97,44 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
   let state = loadState(statePath, log);
 
   const modelDir = (id: string) => join(modelsDir, id);
-  const partPath = (id: string) => join(modelsDir, PARTIAL_DIR, `${id}.tar.bz2.part`);
+  const partialDir = join(modelsDir, PARTIAL_DIR);
+  /**
+   * Where a source's bytes collect. Sources that pin the same SHA-256 serve the same bytes, so
+   * they share the file: a download moved to another source resumes where the last one stopped.
+   */
+  const archivePart = (id: string, source: ArchiveSource) =>
+    join(partialDir, `${id}.${source.sha256 ? source.sha256.slice(0, 16) : source.id}.tar.bz2.part`);
+  const filesPartDir = (id: string) => join(partialDir, `${id}.files`);
+  const filePart = (id: string, path: string, sha256: string | null, source: ModelSourceId) =>
+    join(filesPartDir(id), `${sha256 ? sha256.slice(0, 16) : source}-${path.replace(/[\\/]/g, '__')}.part`);
+  /** Every kept partial download of a model. */
+  const partials = (id: string): string[] => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(partialDir);
+    } catch {
+      return [];
+    }
+    const archives = names.filter((n) => n.startsWith(`${id}.`) && n.endsWith('.part')).map((n) => join(partialDir, n));
+    let files: string[] = [];
+    try {
+      files = readdirSync(filesPartDir(id)).map((n) => join(filesPartDir(id), n));
+    } catch {
+      // None.
+    }
+    return [...archives, ...files];
+  };
+  const partialBytesOf = (id: string) => partials(id).reduce((sum, p) => sum + fileSize(p), 0);
+  const removePartials = (id: string) => {
+    for (const p of partials(id)) removeFile(p);
+    rmSync(filesPartDir(id), { recursive: true, force: true });
+  };
+
+  /** The entry's sources in the order a download tries them: the user's choice first. */
+  function orderedSources(entry: CatalogEntry, first: ModelSourceId | null = state.source): ModelSource[] {
+    const chosen = entry.sources.find((s) => s.id === first);
+    return chosen ? [chosen, ...entry.sources.filter((s) => s !== chosen)] : [...entry.sources];
+  }
   const emit = (event: ModelEvent) => listeners.emit('event', event);
 
   function entryOf(id: string): CatalogEntry {
@@ -99,7 +162,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     const job = jobs.get(entry.id);
     const installed = job ? null : readyFiles(modelDir(entry.id));
     const failure = failures.get(entry.id) ?? null;
-    const partialBytes = job || installed ? 0 : fileSize(partPath(entry.id));
+    const partialBytes = job || installed ? 0 : partialBytesOf(entry.id);
     return {
       id: entry.id,
       name: entry.name,
@@ -112,6 +175,14 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       error: job || installed ? null : failure,
       recommended: entry.recommended,
       ...(partialBytes > 0 ? { partialBytes } : {}),
+      sources: orderedSources(entry).map((source) => ({
+        id: source.id,
+        label: MODEL_SOURCE_LABELS[source.id],
+        pinned: isPinned(source),
+        confirmed: source.confirmed,
+      })),
+      source: job?.source ?? null,
+      unverified: !entry.sources.some(isPinned) && !state.acceptedUnverified.includes(entry.id),
     };
   }
 
@@ -131,32 +202,98 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         : null,
       dir: modelsDir,
       ready: activeModelDir() !== null,
+      source: state.source,
+      sourceChoices: MODEL_SOURCE_IDS.filter((id) => catalog.some((e) => e.sources.some((s) => s.id === id))).map((id) => ({
+        id,
+        label: MODEL_SOURCE_LABELS[id],
+      })),
     };
   }
 
-  /** Download → extract → verify → move into place. Leaves nothing in staging either way. */
-  async function install(entry: CatalogEntry, job: Job): Promise<void> {
+  /**
+   * Tries the sources in turn (the user's choice first; a choice made meanwhile next): a source
+   * that fails, stalls, serves too much, redirects elsewhere, or serves bytes that miss their
+   * pin or unpack badly is left for the next one. Unpinned sources only with the user's consent.
+   */
+  async function install(entry: CatalogEntry, job: Job, acceptUnverified: boolean): Promise<void> {
     const { signal } = job.controller;
-    const part = partPath(entry.id);
-    await downloadToFile({
-      url: entry.url,
-      partPath: part,
+    const allowed = (source: ModelSource) => isPinned(source) || acceptUnverified || state.acceptedUnverified.includes(entry.id);
+    const queue = orderedSources(entry);
+    const skipped = queue.filter((source) => !allowed(source));
+    let tried = queue.filter(allowed);
+    let last: ModelError | null = null;
+    while (tried.length > 0) {
+      const wanted = job.switchTo ? tried.find((s) => s.id === job.switchTo) : undefined;
+      job.switchTo = null;
+      const source = wanted ?? tried[0]!;
+      tried = tried.filter((s) => s !== source);
+      job.source = source.id;
+      job.sourceController = new AbortController();
+      emit({ type: 'source', id: entry.id, source: source.id, reason: last?.message ?? null });
+      try {
+        await installFrom(entry, source, job, AbortSignal.any([signal, job.sourceController.signal]));
+        return;
+      } catch (err) {
+        const error = asModelError(err);
+        if (signal.aborted) throw new ModelError('cancelled', MESSAGES.cancelled, { cause: err });
+        const switched = job.sourceController.signal.aborted;
+        if (!switched && FINAL_CODES.has(error.code)) throw error;
+        log(`models: ${entry.id} from ${source.id} failed: ${error.code}: ${error.message}`, err);
+        if (switched) {
+          // The user moved the download: this source stays a candidate behind the chosen one.
+          tried = [...tried, source];
+          continue;
+        }
+        last = error;
+        setJobState(entry.id, job, 'downloading');
+      } finally {
+        job.sourceController = null;
+      }
+    }
+    if (!last && skipped.length > 0) throw new ModelError('unverified', MESSAGES.unverified);
+    // The pinned sources failed; the unpinned ones wait for the user's consent (asked once).
+    if (last && skipped.length > 0) {
+      const labels = skipped.map((source) => MODEL_SOURCE_LABELS[source.id]).join('、');
+      throw new ModelError('unverified', MESSAGES.unverifiedLeft(last.message, labels), { cause: last });
+    }
+    if (!last) throw new ModelError('not_found', MESSAGES.notFound);
+    const several = entry.sources.filter(allowed).length > 1;
+    throw new ModelError(last.code, several ? MESSAGES.allSourcesFailed(last.message) : last.message, { cause: last });
+  }
+
+  async function installFrom(entry: CatalogEntry, source: ModelSource, job: Job, signal: AbortSignal): Promise<void> {
+    const total = sourceBytes(source);
+    const report = (progress: ModelProgress) => {
+      job.progress = { ...progress, source: source.id };
+      emit({ type: 'progress', id: entry.id, progress: job.progress });
+    };
+    const common = {
       signal,
-      expectedBytes: entry.archiveBytes,
-      onProgress: (progress) => {
-        job.progress = progress;
-        emit({ type: 'progress', id: entry.id, progress });
-      },
       fetch: options.fetch,
       attempts: options.downloadAttempts,
       retryDelayMs: options.retryDelayMs,
+      stallMs: options.stallMs,
+      allowedHosts: source.hosts,
       log,
-    });
-
-    setJobState(entry.id, job, 'extracting');
+    };
     const staging = join(modelsDir, `.staging-${entry.id}-${randomBytes(4).toString('hex')}`);
     try {
-      await extractTarBz2(part, staging, { signal });
+      if (source.kind === 'archive') {
+        const part = archivePart(entry.id, source);
+        await downloadToFile({
+          ...common,
+          url: source.url,
+          partPath: part,
+          expectedBytes: source.bytes,
+          maxBytes: sizeCap(source.bytes),
+          onProgress: report,
+        });
+        await checkPin(part, source.sha256, entry.id, source.url);
+        setJobState(entry.id, job, 'extracting');
+        await extractTarBz2(part, staging, { signal, maxEntries: options.maxEntries, maxBytes: options.maxUnpackedBytes });
+      } else {
+        await fetchFiles(entry, source, staging, job, signal, common, report, total);
+      }
       const root = join(staging, entry.folder);
       if (!isDirectory(root)) throw new ModelError('incomplete', MESSAGES.noModelFolder(entry.folder));
       setJobState(entry.id, job, 'verifying');
@@ -173,36 +310,108 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         throw err;
       }
     } catch (err) {
-      // The archive itself is bad: the next attempt must fetch a fresh one, not resume it.
-      if (err instanceof ModelError && ['corrupt_archive', 'incomplete', 'refused'].includes(err.code)) removeFile(part);
+      // Bytes that are bad (not merely unfinished) must not be resumed by the next source.
+      if (err instanceof ModelError && BAD_BYTES.has(err.code)) {
+        if (source.kind === 'archive') removeFile(archivePart(entry.id, source));
+        // Pinned files passed their check (a mismatch removed its own); the unpinned may be bad.
+        else for (const file of source.files) if (!file.sha256) removeFile(filePart(entry.id, file.path, null, source.id));
+      }
       throw err;
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }
-    removeFile(part);
+    removePartials(entry.id);
   }
 
-  async function download(id: string): Promise<ModelListing> {
+  /** A Hugging Face style source: each file downloaded, checked against its pin, placed in staging. */
+  async function fetchFiles(
+    entry: CatalogEntry,
+    source: FilesSource,
+    staging: string,
+    job: Job,
+    signal: AbortSignal,
+    common: Omit<Parameters<typeof downloadToFile>[0], 'url' | 'partPath' | 'onProgress'>,
+    report: (progress: ModelProgress) => void,
+    total: number,
+  ): Promise<void> {
+    let done = 0;
+    for (const file of source.files) {
+      const part = filePart(entry.id, file.path, file.sha256, source.id);
+      const url = `${source.baseUrl}/${file.path.split('/').map(encodeURIComponent).join('/')}`;
+      // A pinned file another source already delivered whole is not fetched again.
+      const have = file.sha256 && fileSize(part) === file.bytes && (await sha256OfFile(part)) === file.sha256;
+      const { bytes } = have
+        ? { bytes: file.bytes }
+        : await downloadToFile({
+            ...common,
+            url,
+            partPath: part,
+            expectedBytes: file.sha256 ? file.bytes : undefined,
+            // A pinned size is exact; an unpinned one is an upper bound, so it is the cap itself.
+            maxBytes: file.sha256 ? sizeCap(file.bytes) : file.bytes,
+            onProgress: (p) =>
+              report({
+                ...p,
+                receivedBytes: done + p.receivedBytes,
+                totalBytes: total,
+                percent: Math.min(100, Math.floor(((done + p.receivedBytes) / total) * 1000) / 10),
+              }),
+          });
+      if (signal.aborted) throw new ModelError('cancelled', MESSAGES.cancelled);
+      await checkPin(part, file.sha256, entry.id, file.path);
+      done += file.sha256 ? file.bytes : bytes;
+      const target = join(staging, entry.folder, ...file.path.split('/'));
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(part, target);
+    }
+    job.progress = null;
+  }
+
+  async function checkPin(path: string, sha256: string | null, id: string, what: string): Promise<void> {
+    if (!sha256) return;
+    const actual = await sha256OfFile(path);
+    if (actual === sha256) return;
+    log(`models: ${id}: ${what} has sha256 ${actual}, the catalog pins ${sha256}`);
+    removeFile(path);
+    throw new ModelError('checksum', MESSAGES.checksum(what.split('/').pop() ?? what));
+  }
+
+  async function download(id: string, downloadOptions: { acceptUnverified?: boolean } = {}): Promise<ModelListing> {
     const entry = entryOf(id);
     if (jobs.has(id)) throw new ModelError('busy', MESSAGES.busy);
     if (readyFiles(modelDir(id))) return activate(id);
+    const acceptUnverified = downloadOptions.acceptUnverified === true;
+    if (acceptUnverified && !state.acceptedUnverified.includes(id)) setState({ ...state, acceptedUnverified: [...state.acceptedUnverified, id] });
 
-    const job: Job = { controller: new AbortController(), state: 'downloading', progress: null, cancelledByUser: false, done: Promise.resolve() };
+    const job: Job = {
+      controller: new AbortController(),
+      state: 'downloading',
+      progress: null,
+      cancelledByUser: false,
+      done: Promise.resolve(),
+      source: null,
+      sourceController: null,
+      switchTo: null,
+    };
     jobs.set(id, job);
     failures.delete(id);
     emit({ type: 'state', id, state: 'downloading', error: null });
-    const run = install(entry, job);
+    const run = install(entry, job, acceptUnverified);
     job.done = run.catch(() => undefined);
     try {
       await run;
     } catch (err) {
-      const error = asModelError(err);
+      let error = asModelError(err);
       jobs.delete(id);
       if (error.code === 'cancelled') {
-        if (job.cancelledByUser) removeFile(partPath(id));
+        if (job.cancelledByUser) removePartials(id);
         emit({ type: 'state', id, state: 'absent', error: null });
       } else {
         log(`models: ${id} failed: ${error.code}: ${error.message}`, err);
+        // The model in use before is untouched by a failed install: say so.
+        if (activeModelDir() !== null && error.code !== 'unverified') {
+          error = new ModelError(error.code, `${error.message}。${MESSAGES.previousKept}`, { cause: error });
+        }
         const failure = { code: error.code, message: error.message };
         failures.set(id, failure);
         emit({ type: 'state', id, state: 'failed', error: failure });
@@ -252,7 +461,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         log(`models: ${trash} stays until the next start: ${errorMessage(err)}`, err);
       }
     }
-    removeFile(partPath(id));
+    removePartials(id);
     failures.delete(id);
     if (state.active?.kind === 'catalog' && state.active.id === id) setState({ ...state, active: null });
     emit({ type: 'state', id, state: 'absent', error: null });
@@ -264,6 +473,20 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     entryOf(id);
     if (!readyFiles(modelDir(id))) throw new ModelError('incomplete', MESSAGES.notInstalled);
     setState({ ...state, active: { kind: 'catalog', id } });
+    emit({ type: 'changed' });
+    return list();
+  }
+
+  function setSource(source: ModelSourceId): ModelListing {
+    if (!MODEL_SOURCE_IDS.includes(source)) throw new ModelError('unknown_source', MESSAGES.unknownSource(String(source)));
+    setState({ ...state, source });
+    // A download under way leaves its current source for the chosen one now (its bytes are
+    // kept: a source with the same pins resumes them).
+    for (const job of jobs.values()) {
+      if (job.source === source || !job.sourceController) continue;
+      job.switchTo = source;
+      job.sourceController.abort(new Error(`switched to ${source}`));
+    }
     emit({ type: 'changed' });
     return list();
   }
@@ -289,6 +512,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     cancel,
     remove,
     activate,
+    setSource,
     useFolder,
     onEvent: (listener): Unsubscribe => listeners.on('event', listener),
     async dispose() {

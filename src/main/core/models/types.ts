@@ -1,6 +1,7 @@
 // The types of the speech-model area, a leaf the folder's files import (never its index).
 import type { Unsubscribe } from '@shared/listeners';
 import type { ModelEvent, ModelListing } from '@shared/ipc/models';
+import type { SourceId } from './catalog';
 
 export type ModelErrorCode =
   | 'network' // no connection, DNS, reset beyond the resume attempts
@@ -13,14 +14,23 @@ export type ModelErrorCode =
   | 'cancelled'
   | 'busy' // a download of this model is already running
   | 'unknown_model'
-  | 'io_error'; // any other file-system failure while installing (permissions, a locked file)
+  | 'io_error' // any other file-system failure while installing (permissions, a locked file)
+  | 'stalled' // no byte for the stall limit: the next source is tried
+  | 'too_large' // more bytes than the catalog's size plus the margin
+  | 'redirect_refused' // a redirect to a host the source does not name, or https→http
+  | 'checksum' // the SHA-256 of an archive or file differs from the catalog's pin
+  | 'unsafe_archive' // a link, device, absolute or `..` path, or too many entries/bytes
+  | 'unverified' // the source has no pin and the user has not accepted that yet
+  | 'unknown_source';
 
 export interface ModelManager {
   list(): ModelListing;
   /** The folder local recognition loads, or null when no model is ready. */
   activeModelDir(): string | null;
   /** Download → extract → verify → smoke decode → move into place → activate. Rejects with ModelError. */
-  download(id: string): Promise<ModelListing>;
+  download(id: string, options?: { acceptUnverified?: boolean }): Promise<ModelListing>;
+  /** The source tried first from now on (a download under way switches to it at once). */
+  setSource(source: SourceId): ModelListing;
   cancel(id: string): ModelListing;
   remove(id: string): Promise<ModelListing>;
   activate(id: string): ModelListing;

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { errorMessage } from '@shared/errors';
 import { encodeWav } from '../audio/wav';
 import { SAMPLE_RATE } from '../audio/pcm';
@@ -78,4 +79,11 @@ function isDirectory(path: string): boolean {
 
 function isFile(path: string): boolean {
   return existsSync(path) && statSync(path).isFile();
+}
+
+/** The SHA-256 of a file, lower-case hex, read as a stream (archives are hundreds of MB). */
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }

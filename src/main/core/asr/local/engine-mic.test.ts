@@ -11,7 +11,8 @@ import { useVirtualMics } from '../../../../../test/support/virtual-mic';
 import { createVoiceInput } from '../../audio/index';
 import { concatPcm, msToSamples, samplesToMs } from '../../audio/pcm';
 import type { AsrClient } from '../../voice/ports';
-import { createLocalAsrEngine, type LocalAsrEngine, type LocalAsrResult } from './index';
+import { createLocalAsrEngine, type LocalAsrResult } from './engine';
+import type { LocalAsrEngine } from './types';
 
 const MODEL = fileURLToPath(new URL('../../../../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
 

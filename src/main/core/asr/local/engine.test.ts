@@ -7,7 +7,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readWavPcm } from '../../../../../test/support/speech';
 import type { AsrClient, AsrError } from '../../voice/ports';
 import { AsrFailure } from '../errors';
-import { createLocalAsrEngine, decodeWavFile, type LocalAsrEngine, type LocalAsrResult } from './index';
+import { createLocalAsrEngine, decodeWavFile, type LocalAsrResult } from './engine';
+import type { LocalAsrEngine } from './types';
 import { rejection as rejectionWith } from '../../../../../test/support/rejection';
 
 const rejection = (promise: Promise<unknown>) => rejectionWith(promise, AsrFailure);

@@ -1,10 +1,11 @@
 import type { AppEvent } from '@shared/events';
 import type { IpcResult, ModelEvent, ModelInfo, ModelListing, SuikoujiApi } from '@shared/ipc/index';
+import { MODEL_SOURCE_LABELS, type ModelSourceId } from '@shared/ipc/models';
 
 /** The model commands and the event stream (a fake in component tests). */
 export type ModelsApi = Pick<
   SuikoujiApi,
-  'modelList' | 'modelDownload' | 'modelCancel' | 'modelDelete' | 'modelActivate' | 'modelUseFolder' | 'onEvent'
+  'modelList' | 'modelDownload' | 'modelCancel' | 'modelDelete' | 'modelActivate' | 'modelSetSource' | 'modelUseFolder' | 'onEvent'
 >;
 
 /**
@@ -15,6 +16,8 @@ export class SpeechModels {
   listing = $state<ModelListing | null>(null);
   /** The last failure of a command, in Chinese (download errors also arrive on the model itself). */
   problem = $state<string | null>(null);
+  /** Why a download left its last source, per model (cleared when it ends). */
+  switchReasons = $state<Record<string, string>>({});
 
   #api: ModelsApi;
   #active = true;
@@ -65,18 +68,51 @@ export class SpeechModels {
     }
     const models = this.listing.models.map((m): ModelInfo => {
       if (m.id !== event.id) return m;
+      // A new source keeps the bar where it is: the bytes already on disk still count.
+      if (event.type === 'source') {
+        this.switchReasons = event.reason ? { ...this.switchReasons, [m.id]: event.reason } : this.switchReasons;
+        return { ...m, source: event.source };
+      }
       if (event.type === 'progress')
         return { ...m, state: m.state === 'absent' || m.state === 'failed' ? 'downloading' : m.state, progress: event.progress, error: null };
       const settled = event.state === 'ready' || event.state === 'absent' || event.state === 'failed';
+      if (settled && this.switchReasons[m.id])
+        this.switchReasons = Object.fromEntries(Object.entries(this.switchReasons).filter(([id]) => id !== m.id));
       return { ...m, state: event.state, error: event.error, progress: settled ? null : m.progress };
     });
     this.listing = { ...this.listing, models };
   }
 
-  /** Resolves true once the model is ready; progress shows meanwhile through events. */
-  download(id: string): Promise<boolean> {
+  /**
+   * Resolves true once the model is ready; progress shows meanwhile through events.
+   * `acceptUnverified`: the user agreed to a source without a published SHA-256 (asked once).
+   */
+  download(id: string, acceptUnverified = false): Promise<boolean> {
     this.#mark(id, { state: 'downloading', error: null });
-    return this.#run(() => this.#api.modelDownload({ id }));
+    return this.#run(() => this.#api.modelDownload(acceptUnverified ? { id, acceptUnverified: true } : { id }));
+  }
+
+  /** The source tried first from now on; a download under way moves to it at once. */
+  setSource(source: ModelSourceId): Promise<boolean> {
+    return this.#run(() => this.#api.modelSetSource({ source }));
+  }
+
+  /** The source a model downloads from now, or would start with. */
+  sourceOf(model: ModelInfo): ModelSourceId | null {
+    return model.source ?? model.sources?.[0]?.id ?? null;
+  }
+
+  /** The next of the model's sources after the one in use (wrapping), for 「换一个下载源」. */
+  nextSourceOf(model: ModelInfo): ModelSourceId | null {
+    const sources = model.sources ?? [];
+    if (sources.length < 2) return null;
+    const at = sources.findIndex((s) => s.id === this.sourceOf(model));
+    return sources[(at + 1) % sources.length]!.id;
+  }
+
+  /** The model may only be downloaded after the user agrees to an unverified source. */
+  needsConsent(model: ModelInfo): boolean {
+    return model.unverified === true || model.error?.code === 'unverified';
   }
 
   cancel(id: string): Promise<boolean> {
@@ -130,4 +166,9 @@ export class SpeechModels {
     if (!this.listing) return;
     this.listing = { ...this.listing, models: this.listing.models.map((m) => (m.id === id ? { ...m, ...change } : m)) };
   }
+}
+
+/** 「GitHub」「HF 镜像（hf-mirror.com）」…: a source as the user sees it. */
+export function sourceLabel(source: ModelSourceId | null | undefined): string {
+  return source ? MODEL_SOURCE_LABELS[source] : '';
 }

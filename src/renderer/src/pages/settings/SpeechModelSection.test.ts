@@ -163,3 +163,70 @@ describe('speech model section', () => {
     expect(screen.getByRole('alert').textContent).toBe('这个文件夹里没有 tokens.txt，不是完整的语音模型。');
   });
 });
+
+describe('download sources and unverified models', () => {
+  const SOURCES = [
+    { id: 'github', label: 'GitHub', pinned: true, confirmed: true },
+    { id: 'huggingface', label: 'Hugging Face', pinned: false, confirmed: false },
+  ] as const;
+
+  async function openWith(change: Partial<typeof SMALL_MODEL>) {
+    const fake = fakeApi();
+    fake.api.listing = {
+      ...fake.api.listing,
+      models: [{ ...SMALL_MODEL, sources: [...SOURCES], ...change }],
+      source: null,
+      sourceChoices: [
+        { id: 'github', label: 'GitHub' },
+        { id: 'huggingface', label: 'Hugging Face' },
+      ],
+    };
+    render(SpeechModelSection, { props: { api: fake.api } });
+    await tick();
+    await tick();
+    return fake;
+  }
+
+  it('the chooser offers every source and sends the choice', async () => {
+    const { api } = await openWith({});
+    const select = screen.getByRole('combobox', { name: '下载源' }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['GitHub', 'Hugging Face']);
+    await fireEvent.change(select, { target: { value: 'huggingface' } });
+    await tick();
+    expect(api.calls.at(-1)).toEqual({ name: 'modelSetSource', input: { source: 'huggingface' } });
+  });
+
+  it('says which source is in use, and a switch keeps the bar where it was', async () => {
+    const { emit } = await openWith({});
+    await fireEvent.click(within(item()).getByRole('button', { name: '下载' }));
+    await tick();
+    emit({ channel: 'models', event: { type: 'source', id: SMALL_MODEL.id, source: 'github', reason: null } });
+    emit({
+      channel: 'models',
+      event: {
+        type: 'progress',
+        id: SMALL_MODEL.id,
+        progress: { receivedBytes: 30 * MB, totalBytes: 60 * MB, percent: 50, bytesPerSecond: 0, source: 'github' },
+      },
+    });
+    await tick();
+    expect(within(item()).getByTestId('model-source').textContent).toBe('正在从 GitHub 下载');
+    emit({ channel: 'models', event: { type: 'source', id: SMALL_MODEL.id, source: 'huggingface', reason: '下载停滞超过 30 秒没有进展' } });
+    await tick();
+    expect(within(item()).getByTestId('model-source').textContent).toBe('正在从 Hugging Face 下载');
+    expect((within(item()).getByRole('progressbar', { name: '下载进度' }) as HTMLProgressElement).value).toBe(50);
+  });
+
+  it('an unverified model asks once before it is downloaded, then sends the consent', async () => {
+    const { api } = await openWith({ unverified: true });
+    expect(item().textContent).toContain('未校验');
+    await fireEvent.click(within(item()).getByRole('button', { name: '下载' }));
+    await tick();
+    expect(api.calls.some((c) => c.name === 'modelDownload')).toBe(false);
+    const ask = within(item()).getByRole('group', { name: '确认下载未校验的模型' });
+    expect(ask.textContent).toContain('没有公开的校验值（SHA-256）');
+    await fireEvent.click(within(ask).getByRole('button', { name: '仍要下载' }));
+    await tick();
+    expect(api.calls.at(-1)).toEqual({ name: 'modelDownload', input: { id: SMALL_MODEL.id, acceptUnverified: true } });
+  });
+});
