@@ -65,6 +65,14 @@ describe('CSV export', () => {
     expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,,,`);
   });
 
+  it('quotes a lone CR, which readers take for the end of a record, and reads it back whole', () => {
+    source.saveBatch([item({ amount: 12, description: '第一行\r第二行', date: '2026-02-03' })]);
+    const { text } = exportCsv(source);
+    expect(text).toContain(',"第一行\r第二行",');
+    const parsed = parseImport(Buffer.from(text, 'utf8'), source.categoryCandidates());
+    expect(parsed.rows.map((r) => r.description)).toEqual(['第一行\r第二行']);
+  });
+
   it('exports only the filtered rows, in chunks that add up to the whole', () => {
     source.saveBatch(Array.from({ length: 25 }, (_, i) => item({ amount: i + 1, date: `2026-02-${String(i + 1).padStart(2, '0')}` })));
     source.saveBatch([item({ category: '交通', date: '2026-03-01' })]);
