@@ -8,6 +8,7 @@ import { openLedger, type Ledger } from '../ledger/index';
 import { createDispatch, type Dispatch } from './handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
 import type { Handlers } from './types';
+import { refused } from '../../../../test/support/dispatch';
 import { entry, NOW } from '../../../../test/support/ledger-fixtures';
 
 // exportFile and openImportFile through the real dispatch, with the shell's dialogs scripted:
@@ -35,8 +36,6 @@ const saveDialog = (path: string | null) => (name: string, format: ExportFormat)
   asked.push({ name, format });
   return Promise.resolve(path);
 };
-
-const refused = (code: string, message: string | RegExp) => ({ ok: false, error: { code, message: expect.stringMatching(message) } });
 
 describe('exportFile', () => {
   it('offers 随口记_<local time>.xlsx and writes the filtered rows where the user chose', async () => {

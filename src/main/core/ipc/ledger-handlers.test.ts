@@ -20,6 +20,7 @@ import { LedgerHistory, openLedger, type Ledger } from '../ledger/index';
 import { createDispatch, type Dispatch } from './handlers';
 import { createLedgerHandlers } from './ledger-handlers';
 import type { Handlers } from './types';
+import { refused, valueOf } from '../../../../test/support/dispatch';
 import { item, NOW } from '../../../../test/support/ledger-fixtures';
 
 // The 记一笔, balance and budget commands through the real dispatch: zod at the boundary,
@@ -37,13 +38,7 @@ beforeEach(() => {
 });
 afterEach(() => ledger.close());
 
-async function value<T>(name: string, input: unknown): Promise<T> {
-  const result = await dispatch(name, input);
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
-
-const refused = (code: string, message: string | RegExp) => ({ ok: false, error: { code, message: expect.stringMatching(message) } });
+const value = <T>(name: string, input: unknown) => valueOf<T>(dispatch, name, input);
 
 describe('记一笔 and accounts', () => {
   it('adds a form entry in yuan, undoable, and a transfer that keeps the total', async () => {

@@ -6,6 +6,7 @@ import { LedgerHistory, openLedger, type Ledger } from '../ledger/index';
 import { createDispatch, type Dispatch } from './handlers';
 import { createRecurringHandlers } from './recurring-handlers';
 import type { Handlers } from './types';
+import { refused, valueOf } from '../../../../test/support/dispatch';
 
 // The 周期记账 commands through the real dispatch: zod at the boundary, the ledger's rules
 // behind it, a fake clock for the days.
@@ -25,13 +26,8 @@ beforeEach(() => {
 });
 afterEach(() => ledger.close());
 
-async function value<T>(name: string, input: unknown): Promise<T> {
-  const result = await dispatch(name, input);
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
+const value = <T>(name: string, input: unknown) => valueOf<T>(dispatch, name, input);
 
-const refused = (code: string, message: string | RegExp) => ({ ok: false, error: { code, message: expect.stringMatching(message) } });
 const rent = {
   type: 'EXPENSE',
   amountYuan: 3000,
