@@ -396,7 +396,24 @@ export interface RecentCategory {
   name: string;
 }
 
-export type ImportFormat = 'suikouji' | 'alipay' | 'wechat';
+export type ImportFormat = 'suikouji' | 'alipay' | 'wechat' | 'jd' | 'meituan';
+
+/**
+ * Why bill lines are left out of an import. Each kind is shown with its count and sum in the
+ * preview: closed or failed trades, purchases refunded in full (with their refunds: net zero),
+ * money between the user's own wallet, bank and savings (提现, 充值, 零钱通, 余额宝, 理财),
+ * credit-card and pay-later repayments, transfers between the user's own accounts, and any other
+ * line the bill itself marks 不计收支 / 中性交易.
+ */
+export const SKIP_REASONS = ['closed', 'refunded', 'withdrawal', 'wealth', 'repayment', 'own-transfer', 'neutral'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface SkippedLines {
+  reason: SkipReason;
+  count: number;
+  /** The lines' amounts, summed (what they would have counted as). */
+  fen: number;
+}
 
 export interface ImportRowDto {
   /** 1-based line of the file the row came from. */
@@ -421,22 +438,34 @@ export interface ImportRowDto {
   /** Our own CSV only: the row's tags, and the parent its (sub-)category is made under when missing. */
   tags?: string[];
   parentCategory?: string;
+  /** A bill's row: the merchant (交易对方 / 商户名称) its category memory is keyed by. */
+  merchant?: string;
 }
 
 export interface ImportPreview {
   format: ImportFormat;
-  encoding: 'utf-8' | 'gbk';
+  /** The text encoding of a CSV; 'xlsx' for a workbook. */
+  encoding: 'utf-8' | 'gbk' | 'xlsx';
+  /** Rows the file would write, duplicates included. */
   total: number;
   duplicates: number;
-  /** Bill lines that move no money (不计收支, closed trades) and are left out. */
-  ignored: number;
+  /** Bill lines left out, by reason (empty for our own CSV). */
+  skipped: SkippedLines[];
+  /** Refunds netted against their purchases: partial refunds as refund rows linked to the purchase, full ones left out with it. */
+  refunds: { count: number; fen: number };
+  /** What 统计 will count from the rows written (duplicates left out): spending net of refunds, and income. */
+  expenseFen: number;
+  incomeFen: number;
   /** The first rows, for the preview table. */
   rows: ImportRowDto[];
 }
 
 export interface ImportOutcome {
+  format: ImportFormat;
   imported: number;
-  skippedDuplicates: number;
+  /** Bill lines left out (see ImportPreview.skipped), all reasons together. */
+  skipped: number;
+  duplicates: number;
 }
 
 export interface HistoryState {
