@@ -32,10 +32,23 @@ export function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof LedgerRuleError || err instanceof ImportError) throw new CommandError(err.code, err.message);
-    if (err instanceof LedgerValidationError) throw new CommandError(err.code, err.reason);
-    throw err;
+    throw commandError(err);
   }
+}
+
+/** The same for work that settles later (reading an import file). */
+export async function guardAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw commandError(err);
+  }
+}
+
+function commandError(err: unknown): unknown {
+  if (err instanceof LedgerRuleError || err instanceof ImportError) return new CommandError(err.code, err.message);
+  if (err instanceof LedgerValidationError) return new CommandError(err.code, err.reason);
+  return err;
 }
 
 function fileBytes(base64: string): Uint8Array {
@@ -74,8 +87,8 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     renameAccount: (input) => changed(() => ledger.renameAccount(input.id, input.name)),
     setDefaultAccount: (input) => changed(() => ledger.setDefaultAccount(input.id)),
     deleteAccount: (input) => changed(() => (ledger.deleteAccount(input.id), { deleted: true as const })),
-    previewImport: (input) => guard(() => history.previewImport(fileBytes(input.dataBase64))),
-    commitImport: (input) => guard(() => history.importFile(fileBytes(input.dataBase64))),
+    previewImport: (input) => guardAsync(() => history.previewImport(fileBytes(input.dataBase64))),
+    commitImport: (input) => guardAsync(() => history.importFile(fileBytes(input.dataBase64))),
     undo: () => guard(() => history.undo()),
     redo: () => guard(() => history.redo()),
     historyState: () => history.state(),

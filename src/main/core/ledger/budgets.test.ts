@@ -174,7 +174,7 @@ describe('budget alerts', () => {
     expect(fired()).toEqual([['餐饮', 100, 120]]);
   });
 
-  it('the manual form, an undone delete and an import alert like a voice save', () => {
+  it('the manual form, an undone delete and an import alert like a voice save', async () => {
     const row = history.addTransaction(entry({ amountFen: 80_00, date: '2026-02-16' }));
     expect(fired()).toEqual([['餐饮', 80, 80]]);
     ledger.setBudgets('2026-02', [{ categoryId: id('餐饮'), amountFen: 160_00 }]);
@@ -189,7 +189,7 @@ describe('budget alerts', () => {
     history.redo();
     expect(alerts).toHaveLength(1);
     const csv = '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n2026-02-09,12:00:00,支出,餐饮,100,钱包,聚餐\r\n';
-    history.importFile(new TextEncoder().encode(csv));
+    await history.importFile(new TextEncoder().encode(csv));
     expect(fired().at(-1)).toEqual(['餐饮', 100, 100]);
   });
 

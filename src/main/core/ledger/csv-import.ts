@@ -1,67 +1,94 @@
-import { OTHER_CATEGORY } from '@shared/categories';
-import { CodedError } from '@shared/errors';
 import { DEBT_FLOWS, type LedgerFlow, type TransactionType } from '@shared/domain';
+import { errorMessage } from '@shared/errors';
 import { FLOW_LABELS } from '@shared/flow-text';
 import { startsLikeFormula } from '@shared/ipc/fields';
-import type { ImportFormat } from '@shared/ipc/ledger';
+import type { ImportFormat, SkippedLines } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { isCalendarDate } from '@shared/time';
-import { matchCategory, type CategoryCandidate } from '../categories/index';
+import type { CategoryCandidate } from '../categories/index';
+import type { Categorizer } from './bills/bill-categories';
+import { billRows } from './bills/bill-rows';
+import { findLayout, readLines } from './bills/layouts';
+import { pacer, type Pacer } from './bills/pace';
+import type { ImportContext, TableRow } from './bills/table';
+import { createWordCategorizer } from './bills/words';
+import { isXlsx, readXlsxTable } from './bills/xlsx-table';
 import { CSV_HEADER, LEGACY_COLUMNS, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
-import { CsvSyntaxError, parseCsv, unescapeCell, type CsvRecord } from './csv';
+import { CsvSyntaxError, parseCsv, unescapeCell } from './csv';
+import { DETAIL_HEADER } from './export-file';
+import { ImportError } from './import-error';
 import type { ImportRow } from './ledger';
 import { cleanTags, TAG_SEPARATOR } from './tags';
 
-/** A file that cannot be imported; nothing is written. `line` is 1-based, 0 for the whole file. */
-export class ImportError extends CodedError<'import_invalid'> {
-  constructor(
-    readonly line: number,
-    reason: string,
-  ) {
-    super('import_invalid', line > 0 ? `第${line}行：${reason}。文件未导入任何记录。` : `${reason}。文件未导入任何记录。`);
-  }
-}
+export { ImportError };
 
 export interface ParsedImport {
   format: ImportFormat;
-  encoding: 'utf-8' | 'gbk';
+  encoding: 'utf-8' | 'gbk' | 'xlsx';
   rows: ImportRow[];
-  /** Bill lines that move no money (不计收支, closed or failed trades). */
-  ignored: number;
+  /** Bill lines left out, by reason. */
+  skipped: SkippedLines[];
+  /** Refunds netted against their purchases. */
+  refunds: { count: number; fen: number };
 }
 
 const TYPE_BY_LABEL = new Map(Object.entries(TYPE_LABELS).map(([type, label]) => [label, type as TransactionType]));
 
 /**
- * Reads an import file: our own export, an Alipay bill (GBK) or a WeChat Pay bill (UTF-8).
- * `categories` are the user's, for mapping the bills' own category names onto them;
- * `accounts` are the names of the user's accounts. A name from the file that starts like a
- * formula is refused unless the ledger already has it (see importName).
+ * Reads an import file — our own CSV or workbook, or a bill exported by Alipay, WeChat Pay,
+ * JD or Meituan, as CSV (GBK or UTF-8) or .xlsx — recognised by its content. A name from the
+ * file that starts like a formula is refused unless the ledger already has it (see
+ * importName). Runs on the main thread in slices (see pace.ts); nothing is written.
  */
-export function parseImport(bytes: Uint8Array, categories: readonly CategoryCandidate[], accounts: readonly string[] = []): ParsedImport {
+export async function parseImport(bytes: Uint8Array, context: ImportContext): Promise<ParsedImport> {
+  const pace = pacer();
+  const { table, encoding } = await readTable(bytes);
+  if (table.length === 0) throw new ImportError(0, '文件是空的');
+  const first = table[0]!.cells.map((f) => f.trim());
+  if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) {
+    return { format: 'suikouji', encoding, rows: await parseOwn(table, context.categories, context.accounts, pace), skipped: [], refunds: NO_REFUNDS };
+  }
+  if (encoding === 'xlsx' && DETAIL_HEADER.every((h, i) => first[i] === h)) {
+    return { format: 'suikouji', encoding, rows: await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace), skipped: [], refunds: NO_REFUNDS };
+  }
+  const found = findLayout(table);
+  if (!found) throw new ImportError(0, '无法识别的文件格式：应为支付宝、微信支付、京东或美团导出的账单（CSV 或 Excel），或随口记导出的 CSV/Excel');
+  const lines = await readLines(found, table, pace);
+  const format = found.layout.format;
+  const categorize: Categorizer = { categories: context.categories, memory: context.merchantCategories, words: createWordCategorizer(context.categories) };
+  return { format, encoding, ...(await billRows(format, lines, categorize, pace)) };
+}
+
+const NO_REFUNDS = { count: 0, fen: 0 };
+
+async function readTable(bytes: Uint8Array): Promise<{ table: TableRow[]; encoding: 'utf-8' | 'gbk' | 'xlsx' }> {
+  if (isXlsx(bytes)) {
+    try {
+      return { table: await readXlsxTable(bytes), encoding: 'xlsx' };
+    } catch (err) {
+      throw new ImportError(0, errorMessage(err));
+    }
+  }
   const { text, encoding } = decode(bytes);
-  let records: CsvRecord[];
   try {
-    records = parseCsv(text);
+    return { table: parseCsv(text).map((r) => ({ line: r.line, cells: r.fields })), encoding };
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw new ImportError(err.line, '引号没有闭合');
     throw err;
   }
-  if (records.length === 0) throw new ImportError(0, '文件是空的');
-  const first = records[0]!.fields.map((f) => f.trim());
-  if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1])
-    return { format: 'suikouji', encoding, ...parseOwn(records, categories, accounts), ignored: 0 };
-  const headerAt = records.findIndex((r) => {
-    const f = r.fields.map((x) => x.trim());
-    return f.includes('收/支') && f.some((x) => x === '交易时间' || x === '交易创建时间');
+}
+
+/** Our workbook's 明细 sheet in the CSV's columns: its 转入账户/对方 is an account of the user's or a person. */
+function fromWorkbook(table: readonly TableRow[], accounts: readonly string[]): TableRow[] {
+  const rows = table.slice(1).map(({ line, cells }) => {
+    const [date = '', time = '', type = '', category = '', amount = '', account = '', other = '', description = '', flow = '', reimburse = '', tags = '', parent = ''] = cells;
+    const toAccount = type.trim() === TYPE_LABELS.TRANSFER && !flow.trim() && accounts.includes(other.trim()) ? other : '';
+    return {
+      line,
+      cells: [date.replace(/ 00:00:00$/, ''), time.replace(/^1899-12-3[01] /, ''), type, category, amount, account, description, toAccount, toAccount ? '' : other, flow, reimburse, '', '', '', tags, parent],
+    };
   });
-  if (headerAt >= 0) {
-    // Decided by the columns, not the text: an Alipay line may well mention 微信.
-    const columns = new Set(records[headerAt]!.fields.map((f) => f.trim()));
-    const format: ImportFormat = columns.has('交易类型') && columns.has('支付方式') ? 'wechat' : 'alipay';
-    return { format, encoding, ...parseBill(records, headerAt, format, categories) };
-  }
-  throw new ImportError(1, `无法识别的文件格式：第一行应为「${CSV_HEADER.join(',')}」，或是支付宝/微信导出的账单`);
+  return [{ line: table[0]!.line, cells: [...CSV_HEADER] }, ...rows];
 }
 
 function decode(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'gbk' } {
@@ -161,14 +188,16 @@ const FLOW_TYPE: Record<LedgerFlow, TransactionType> = {
 /** A row id as the ledger makes them: a UUID, or a recurring entry's `r:` + its occurrence key. */
 const ROW_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|r:[0-9a-z]{1,40}:\d{4}-\d{2}-\d{2})$/i;
 
-function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[], accounts: readonly string[]): { rows: ImportRow[] } {
-  const header = records[0]!.fields.map((f) => f.trim());
+async function parseOwn(records: readonly TableRow[], categories: readonly CategoryCandidate[], accounts: readonly string[], pace: Pacer): Promise<ImportRow[]> {
+  const header = records[0]!.cells.map((f) => f.trim());
   // Any prefix of our columns from the first 7 on: files of older versions have fewer.
   if (header.length < LEGACY_COLUMNS || header.length > CSV_HEADER.length || header.some((h, i) => h !== CSV_HEADER[i])) {
     throw new ImportError(records[0]!.line, `列不正确，应为「${CSV_HEADER.join(',')}」`);
   }
   const ids = new Set<string>();
-  const rows = records.slice(1).map(({ line, fields }) => {
+  const rows: ImportRow[] = [];
+  for (const { line, cells: fields } of records.slice(1)) {
+    await pace();
     if (fields.length !== header.length) throw new ImportError(line, `应有${header.length}列，实际${fields.length}列`);
     const [date, time, typeLabel, category, amount, account, description] = fields as [string, string, string, string, string, string, string];
     const type = TYPE_BY_LABEL.get(typeLabel.trim());
@@ -185,13 +214,13 @@ function parseOwn(records: CsvRecord[], categories: readonly CategoryCandidate[]
       account: accountName,
       description: unescapeCell(description).slice(0, 200),
     };
-    return {
+    rows.push({
       ...row,
       ...flowColumns(fields.slice(LEGACY_COLUMNS), type, line, accounts, ids),
       ...treeColumns(fields.slice(TAGS_COLUMN), type, categoryName, line, categories),
-    };
-  });
-  return { rows };
+    });
+  }
+  return rows;
 }
 
 const TAGS_COLUMN = CSV_HEADER.indexOf('标签');
@@ -281,89 +310,4 @@ function rowId(cell: string, line: number): string | undefined {
   if (!cell) return undefined;
   if (!ROW_ID.test(cell)) throw new ImportError(line, `编号「${cell}」无效`);
   return cell;
-}
-
-/** Alipay's 交易分类 names for spending that share no characters with our expense categories. */
-const BILL_CATEGORY_ALIASES: Record<string, string> = {
-  日用百货: '购物',
-  服饰装扮: '购物',
-  数码电器: '购物',
-  美容美发: '购物',
-  母婴亲子: '购物',
-  家居家装: '购物',
-  充值缴费: '账单',
-  生活服务: '账单',
-  文化休闲: '娱乐',
-  休闲娱乐: '娱乐',
-  运动户外: '娱乐',
-  医疗健康: '医疗',
-  教育培训: '教育',
-  住房物业: '住房',
-  酒店旅游: '旅行',
-  转账红包: '人情往来',
-  亲友代付: '人情往来',
-};
-
-const COLUMN_NAMES = {
-  time: ['交易时间', '交易创建时间', '付款时间'],
-  direction: ['收/支'],
-  amount: ['金额', '金额(元)', '金额（元）'],
-  description: ['商品说明', '商品名称', '商品'],
-  counterpart: ['交易对方'],
-  category: ['交易分类', '交易类型'],
-  status: ['交易状态', '当前状态'],
-} as const;
-
-function parseBill(
-  records: CsvRecord[],
-  headerAt: number,
-  format: ImportFormat,
-  categories: readonly CategoryCandidate[],
-): { rows: ImportRow[]; ignored: number } {
-  const header = records[headerAt]!.fields.map((f) => f.trim());
-  const col = (names: readonly string[]) => header.findIndex((h) => names.includes(h));
-  const idx = Object.fromEntries(Object.entries(COLUMN_NAMES).map(([k, names]) => [k, col(names)])) as Record<keyof typeof COLUMN_NAMES, number>;
-  for (const key of ['time', 'direction', 'amount'] as const) {
-    if (idx[key] < 0) throw new ImportError(records[headerAt]!.line, `账单缺少「${COLUMN_NAMES[key][0]}」列`);
-  }
-  const account = format === 'alipay' ? '支付宝' : '微信';
-  const rows: ImportRow[] = [];
-  let ignored = 0;
-  for (const { line, fields } of records.slice(headerAt + 1)) {
-    const cell = (i: number) => (i >= 0 ? (fields[i] ?? '').trim() : '');
-    // Bills end with a footer of dashes and notes; the data ends at the first line that is not a trade.
-    if (fields.length < header.filter((h) => h !== '').length - 1) {
-      if (/^-{5,}/.test(cell(0)) || cell(0) === '') break;
-      throw new ImportError(line, `应有${header.length}列，实际${fields.length}列`);
-    }
-    const direction = cell(idx.direction);
-    const status = cell(idx.status);
-    if ((direction !== '支出' && direction !== '收入') || /关闭|失败|撤销/.test(status)) {
-      ignored++;
-      continue;
-    }
-    const type: TransactionType = direction === '支出' ? 'EXPENSE' : 'INCOME';
-    const when = /^(\S+)\s+(\S+)$/.exec(cell(idx.time));
-    if (!when) throw new ImportError(line, `交易时间「${cell(idx.time)}」无效`);
-    const billCategory = cell(idx.category);
-    // The aliases are spending names; income keeps the bill's own words (转账红包 → 红包).
-    const alias = type === 'EXPENSE' ? BILL_CATEGORY_ALIASES[billCategory] : undefined;
-    const wanted = alias ?? (format === 'alipay' ? billCategory : cell(idx.description));
-    const category = matchCategory(wanted, type, categories)?.name ?? OTHER_CATEGORY;
-    const description = [cell(idx.counterpart), cell(idx.description)]
-      .filter((s) => s && s !== '/')
-      .join(' ')
-      .slice(0, 200);
-    rows.push({
-      line,
-      date: parseDate(when[1]!, line),
-      time: parseTime(when[2]!, line),
-      type,
-      category,
-      amountFen: parseAmount(cell(idx.amount), line),
-      account,
-      description,
-    });
-  }
-  return { rows, ignored };
 }

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CategoryCandidate } from '../categories/index';
 import { BOM, CSV_HEADER, exportCsv, ImportError, LedgerHistory, openLedger, parseImport, type Ledger } from './index';
 import { escapeCell, parseCsv, unescapeCell } from './csv';
 import { startsLikeFormula } from '@shared/ipc/fields';
 import { entry, item, NOW, rentRule } from '../../../../test/support/ledger-fixtures';
+
+const context = (categories: readonly CategoryCandidate[], accounts: readonly string[] = []) => ({ categories, accounts, merchantCategories: new Map<string, string>() });
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -65,11 +68,11 @@ describe('CSV export', () => {
     expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,,,`);
   });
 
-  it('quotes a lone CR, which readers take for the end of a record, and reads it back whole', () => {
+  it('quotes a lone CR, which readers take for the end of a record, and reads it back whole', async () => {
     source.saveBatch([item({ amount: 12, description: '第一行\r第二行', date: '2026-02-03' })]);
     const { text } = exportCsv(source);
     expect(text).toContain(',"第一行\r第二行",');
-    const parsed = parseImport(Buffer.from(text, 'utf8'), source.categoryCandidates());
+    const parsed = await parseImport(Buffer.from(text, 'utf8'), context(source.categoryCandidates()));
     expect(parsed.rows.map((r) => r.description)).toEqual(['第一行\r第二行']);
   });
 
@@ -97,7 +100,7 @@ describe('CSV export', () => {
 });
 
 describe('CSV round trip', () => {
-  it('export → import into an empty ledger gives identical rows and fen-exact sums', () => {
+  it('export → import into an empty ledger gives identical rows and fen-exact sums', async () => {
     source.addAccount('信用卡');
     source.addCategory('咖啡', 'EXPENSE');
     source.saveBatch([
@@ -111,7 +114,7 @@ describe('CSV round trip', () => {
     ]);
     const { text } = exportCsv(source);
     const history = new LedgerHistory(target);
-    expect(history.importFile(utf8(text))).toEqual({ imported: 7, skippedDuplicates: 0 });
+    expect(await history.importFile(utf8(text))).toMatchObject({ imported: 7, duplicates: 0 });
     expect(comparable(target)).toEqual(comparable(source));
     for (const type of ['EXPENSE', 'INCOME', 'TRANSFER'] as const) {
       expect(target.totals({ from: '2000-01-01', to: '2099-12-31', type })).toEqual(source.totals({ from: '2000-01-01', to: '2099-12-31', type }));
@@ -120,17 +123,17 @@ describe('CSV round trip', () => {
     expect(target.list({ limit: 10 }).rows.every((r) => r.source === 'import')).toBe(true);
   });
 
-  it('skips rows already in the ledger (exact duplicates) and reports them in the preview', () => {
+  it('skips rows already in the ledger (exact duplicates) and reports them in the preview', async () => {
     source.saveBatch([item({ amount: 1 }), item({ amount: 2 })]);
     const history = new LedgerHistory(source);
     const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,,,\r\n');
-    const preview = history.previewImport(bytes);
+    const preview = await history.previewImport(bytes);
     expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', total: 3, duplicates: 2 });
     expect(preview.rows.map((r) => r.duplicate)).toEqual([true, true, false]);
     expect(source.count()).toBe(2);
-    expect(history.importFile(bytes)).toEqual({ imported: 1, skippedDuplicates: 2 });
+    expect(await history.importFile(bytes)).toMatchObject({ imported: 1, duplicates: 2 });
     expect(source.count()).toBe(3);
-    expect(history.importFile(bytes)).toEqual({ imported: 0, skippedDuplicates: 3 });
+    expect(await history.importFile(bytes)).toMatchObject({ imported: 0, duplicates: 3 });
   });
 });
 
@@ -147,12 +150,12 @@ describe('malformed imports are rejected with the line number and nothing writte
     ['a bad time', header + good.replace('12:00:00', '25:00:00'), 2, /时间/],
     ['a bad type', header + good.replace('支出', '花费'), 2, /类型「花费」无效/],
     ['an unclosed quote', header + good + '2026-02-01,12:00:00,支出,餐饮,35,钱包,"午饭\r\n', 3, /引号/],
-  ])('%s', (_name, text, line, message) => {
+  ])('%s', async (_name, text, line, message) => {
     const ledger = openLedger({ path: ':memory:', now: () => NOW });
     const history = new LedgerHistory(ledger);
     let error: unknown;
     try {
-      history.importFile(utf8(text));
+      await history.importFile(utf8(text));
     } catch (err) {
       error = err;
     }
@@ -165,12 +168,12 @@ describe('malformed imports are rejected with the line number and nothing writte
     ledger.close();
   });
 
-  it('bad encoding: names the first line that is neither UTF-8 nor GBK', () => {
+  it('bad encoding: names the first line that is neither UTF-8 nor GBK', async () => {
     const ledger = openLedger({ path: ':memory:', now: () => NOW });
     const bytes = new Uint8Array([...utf8(header + good), 0x32, 0x30, 0xff, 0xfe, 0x0d, 0x0a]);
-    expect(() => new LedgerHistory(ledger).importFile(bytes)).toThrow(/第3行：文件编码无法识别/);
+    await expect(new LedgerHistory(ledger).importFile(bytes)).rejects.toThrow(/第3行：文件编码无法识别/);
     const bomThenGbk = new Uint8Array([...utf8(header), ...gbk('2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n')]);
-    expect(() => new LedgerHistory(ledger).importFile(bomThenGbk)).toThrow(/第2行：文件编码无法识别/);
+    await expect(new LedgerHistory(ledger).importFile(bomThenGbk)).rejects.toThrow(/第2行：文件编码无法识别/);
     expect(ledger.count()).toBe(0);
     ledger.close();
   });
@@ -194,23 +197,34 @@ describe('bill exports', () => {
     '',
   ].join('\r\n');
 
-  it('reads an Alipay bill in GBK, maps its categories, leaves out lines that move no money', () => {
+  it('reads an Alipay bill in GBK, maps its categories, leaves out lines that move no money', async () => {
     const ledger = openLedger({ path: ':memory:', now: () => NOW });
     const history = new LedgerHistory(ledger);
-    const preview = history.previewImport(gbk(alipay));
-    expect(preview).toMatchObject({ format: 'alipay', encoding: 'gbk', total: 3, ignored: 2, duplicates: 0 });
+    const preview = await history.previewImport(gbk(alipay));
+    expect(preview).toMatchObject({
+      format: 'alipay',
+      encoding: 'gbk',
+      total: 3,
+      duplicates: 0,
+      skipped: [
+        { reason: 'closed', count: 1, fen: 990 },
+        { reason: 'wealth', count: 1, fen: 35 },
+      ],
+      expenseFen: 4350,
+      incomeFen: 120000,
+    });
     expect(preview.rows.map((r) => [r.line, r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description])).toEqual([
       [9, '2026-02-03', '12:01:02', 'EXPENSE', '餐饮', 1800, '支付宝', '兰州拉面 牛肉面'],
       [10, '2026-02-04', '08:30:00', 'EXPENSE', '交通', 2550, '支付宝', '滴滴出行 快车'],
       [13, '2026-02-07', '18:00:00', 'INCOME', '红包', 120000, '支付宝', '李四 微信群里说的红包'],
     ]);
-    expect(history.importFile(gbk(alipay))).toEqual({ imported: 3, skippedDuplicates: 0 });
+    expect(await history.importFile(gbk(alipay))).toMatchObject({ imported: 3, duplicates: 0 });
     expect(ledger.totals({ from: '2026-02-01', to: '2026-02-28', type: 'EXPENSE' })).toEqual({ totalFen: 4350, count: 2 });
-    expect(history.importFile(gbk(alipay))).toEqual({ imported: 0, skippedDuplicates: 3 });
+    expect(await history.importFile(gbk(alipay))).toMatchObject({ imported: 0, duplicates: 3 });
     ledger.close();
   });
 
-  it('reads a WeChat Pay bill (UTF-8, ¥ amounts, tab-padded ids) and rejects a bad amount by line', () => {
+  it('reads a WeChat Pay bill (UTF-8, ¥ amounts, tab-padded ids) and rejects a bad amount by line', async () => {
     const wechat = [
       '微信支付账单明细,,,,,,,,',
       '微信昵称：[张三],,,,,,,,',
@@ -224,14 +238,14 @@ describe('bill exports', () => {
     ].join('\n');
     const ledger = openLedger({ path: ':memory:', now: () => NOW });
     const history = new LedgerHistory(ledger);
-    const preview = history.previewImport(utf8(wechat));
-    expect(preview).toMatchObject({ format: 'wechat', encoding: 'utf-8', total: 2, ignored: 1 });
+    const preview = await history.previewImport(utf8(wechat));
+    expect(preview).toMatchObject({ format: 'wechat', encoding: 'utf-8', total: 2, skipped: [{ reason: 'withdrawal', count: 1, fen: 10000 }] });
     expect(preview.rows.map((r) => [r.line, r.type, r.amountFen, r.account])).toEqual([
       [6, 'EXPENSE', 990, '微信'],
       [7, 'INCOME', 6600, '微信'],
     ]);
     const bad = wechat.replace('¥66.00', '¥六十六');
-    expect(() => history.importFile(utf8(bad))).toThrow(/第7行：金额「¥六十六」无效/);
+    await expect(history.importFile(utf8(bad))).rejects.toThrow(/第7行：金额「¥六十六」无效/);
     expect(ledger.count()).toBe(0);
     ledger.close();
   });
@@ -292,7 +306,7 @@ describe('CSV injection', () => {
     }
   });
 
-  it('exports hostile descriptions, categories and accounts as text, the amount as a number, and imports them back exactly', () => {
+  it('exports hostile descriptions, categories and accounts as text, the amount as a number, and imports them back exactly', async () => {
     source.addCategory('=出租车', 'EXPENSE');
     source.addAccount('@信用卡');
     const rows = [...hostile, ...harmless, ...tricky].map((description, i) => ({
@@ -334,13 +348,13 @@ describe('CSV injection', () => {
     expect(records[1]!.fields.slice(3, 7)).toEqual(["'=出租车", '1.01', "'@信用卡", "'+1+1"]);
 
     // Read back by a ledger that has the names: every cell comes back as it was.
-    const parsed = parseImport(utf8(text), source.categoryCandidates(), ['钱包', '@信用卡']);
+    const parsed = await parseImport(utf8(text), context(source.categoryCandidates(), ['钱包', '@信用卡']));
     expect(parsed.rows.map(({ line: _line, id: _id, ...row }) => row)).toEqual(rows.map(({ line: _line, ...row }) => row));
-    expect(() => parseImport(utf8(text), source.categoryCandidates())).toThrow(/第3行：账户「@信用卡」/);
-    expect(() => parseImport(utf8(text), [], ['@信用卡'])).toThrow(/第3行：分类「=出租车」/);
+    await expect(parseImport(utf8(text), context(source.categoryCandidates()))).rejects.toThrow(/第3行：账户「@信用卡」/);
+    await expect(parseImport(utf8(text), context([], ['@信用卡']))).rejects.toThrow(/第3行：分类「=出租车」/);
   });
 
-  it('round-trips hostile descriptions through export and import into an empty ledger', () => {
+  it('round-trips hostile descriptions through export and import into an empty ledger', async () => {
     const rows = [...hostile, ...harmless, ...tricky].map((description, i) => ({
       line: i + 2,
       date: '2026-02-01',
@@ -354,9 +368,9 @@ describe('CSV injection', () => {
     source.importRows(rows);
     const { text } = exportCsv(source);
     const history = new LedgerHistory(target);
-    expect(history.importFile(utf8(text))).toEqual({ imported: rows.length, skippedDuplicates: 0 });
+    expect(await history.importFile(utf8(text))).toMatchObject({ imported: rows.length, duplicates: 0 });
     expect(comparable(target)).toEqual(comparable(source));
-    expect(history.importFile(utf8(text))).toEqual({ imported: 0, skippedDuplicates: rows.length });
+    expect(await history.importFile(utf8(text))).toMatchObject({ imported: 0, duplicates: rows.length });
   });
 
   it.each([
@@ -365,12 +379,12 @@ describe('CSV injection', () => {
     ['a full-width category', '2026-02-01,12:00:00,支出,＝1+1,35,钱包,午饭', /第2行：分类「＝1\+1」/],
     ['an account', '2026-02-01,12:00:00,支出,餐饮,35,-1+1,午饭', /第2行：账户「-1\+1」以 = \+ - @ 等符号开头/],
     ['an account after spaces', '2026-02-01,12:00:00,支出,餐饮,35,"\t@A1",午饭', /第2行：账户「@A1」/],
-  ])('refuses to create %s that starts like a formula, naming the line, and writes nothing', (_name, row, message) => {
+  ])('refuses to create %s that starts like a formula, naming the line, and writes nothing', async (_name, row, message) => {
     const history = new LedgerHistory(target);
     const bytes = utf8(`\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n${row}\r\n`);
-    expect(() => history.previewImport(bytes)).toThrow(message);
-    expect(() => history.importFile(bytes)).toThrow(ImportError);
-    expect(() => history.importFile(bytes)).toThrow(/文件未导入任何记录/);
+    await expect(history.previewImport(bytes)).rejects.toThrow(message);
+    await expect(history.importFile(bytes)).rejects.toThrow(ImportError);
+    await expect(history.importFile(bytes)).rejects.toThrow(/文件未导入任何记录/);
     expect(target.count()).toBe(0);
     expect(target.listCategories().some((c) => c.name.includes('1'))).toBe(false);
   });
@@ -380,26 +394,26 @@ describe('re-import compares rows as multisets', () => {
   const header = '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n';
   const tea = '2026-02-03,15:00:00,支出,餐饮,15,钱包,奶茶\r\n';
 
-  it('imports identical twin rows, then only the copies the ledger lacks', () => {
+  it('imports identical twin rows, then only the copies the ledger lacks', async () => {
     const history = new LedgerHistory(target);
-    expect(history.importFile(utf8(header + tea))).toEqual({ imported: 1, skippedDuplicates: 0 });
+    expect(await history.importFile(utf8(header + tea))).toMatchObject({ imported: 1, duplicates: 0 });
     const twins = utf8(header + tea + tea);
-    expect(history.previewImport(twins)).toMatchObject({ total: 2, duplicates: 1 });
-    expect(history.previewImport(twins).rows.map((r) => r.duplicate)).toEqual([true, false]);
-    expect(history.importFile(twins)).toEqual({ imported: 1, skippedDuplicates: 1 });
-    expect(history.importFile(twins)).toEqual({ imported: 0, skippedDuplicates: 2 });
-    expect(history.importFile(utf8(header + tea + tea + tea))).toEqual({ imported: 1, skippedDuplicates: 2 });
+    expect(await history.previewImport(twins)).toMatchObject({ total: 2, duplicates: 1 });
+    expect((await history.previewImport(twins)).rows.map((r) => r.duplicate)).toEqual([true, false]);
+    expect(await history.importFile(twins)).toMatchObject({ imported: 1, duplicates: 1 });
+    expect(await history.importFile(twins)).toMatchObject({ imported: 0, duplicates: 2 });
+    expect(await history.importFile(utf8(header + tea + tea + tea))).toMatchObject({ imported: 1, duplicates: 2 });
     expect(target.totals({ from: '2026-02-03', to: '2026-02-03', type: 'EXPENSE' })).toEqual({ totalFen: 4500, count: 3 });
   });
 
-  it('restores a backup with twins saved in the same second into a ledger that lost one of them', () => {
+  it('restores a backup with twins saved in the same second into a ledger that lost one of them', async () => {
     source.saveBatch([item({ amount: 15, description: '奶茶' }), item({ amount: 15, description: '奶茶' }), item({ amount: 9 })]);
     const backup = exportCsv(source).text;
     const history = new LedgerHistory(target);
-    expect(history.importFile(utf8(backup))).toEqual({ imported: 3, skippedDuplicates: 0 });
+    expect(await history.importFile(utf8(backup))).toMatchObject({ imported: 3, duplicates: 0 });
     const tea1 = target.list({ limit: 10 }).rows.find((r) => r.description === '奶茶')!;
     target.deleteTransaction(tea1.id);
-    expect(history.importFile(utf8(backup))).toEqual({ imported: 1, skippedDuplicates: 2 });
+    expect(await history.importFile(utf8(backup))).toMatchObject({ imported: 1, duplicates: 2 });
     expect(comparable(target)).toEqual(comparable(source));
   });
 });
@@ -435,7 +449,7 @@ describe('money flows in our CSV', () => {
       )
       .sort();
 
-  it('exports what each row is, and imports it back into an empty ledger with the same balances, people, links and statistics', () => {
+  it('exports what each row is, and imports it back into an empty ledger with the same balances, people, links and statistics', async () => {
     flowLedger(source);
     const { text } = exportCsv(source);
     const lines = text.slice(1).split('\r\n');
@@ -446,7 +460,7 @@ describe('money flows in our CSV', () => {
     expect(lines.find((l) => l.startsWith('2026-02-06'))).toMatch(/,转账,1000,钱包,.*,,小李,借出,,[0-9a-f-]{36},,,,$/);
 
     const history = new LedgerHistory(target);
-    expect(history.importFile(utf8(text))).toEqual({ imported: source.count(), skippedDuplicates: 0 });
+    expect(await history.importFile(utf8(text))).toMatchObject({ imported: source.count(), duplicates: 0 });
     expect(flows(target)).toEqual(flows(source));
     expect(target.people()).toEqual(source.people());
     expect(target.accountBalances().accounts.map((a) => [a.name, a.balanceFen])).toEqual(
@@ -461,17 +475,17 @@ describe('money flows in our CSV', () => {
       /可退的 380 元/,
     );
     // Importing the same file again adds nothing.
-    expect(history.importFile(utf8(text))).toEqual({ imported: 0, skippedDuplicates: source.count() });
+    expect(await history.importFile(utf8(text))).toMatchObject({ imported: 0, duplicates: source.count() });
   });
 
-  it('gives imported rows new ids where the ledger already has theirs, and keeps links between them', () => {
+  it('gives imported rows new ids where the ledger already has theirs, and keeps links between them', async () => {
     const { shoes } = flowLedger(source);
     const text = exportCsv(source).text;
     // A second copy of the same rows, dated a year later so they are not duplicates: their ids are taken.
     const later = text.replace(/\r\n2026-/g, '\r\n2027-');
     const history = new LedgerHistory(source);
     const before = source.count();
-    expect(history.importFile(utf8(later))).toEqual({ imported: before, skippedDuplicates: 0 });
+    expect(await history.importFile(utf8(later))).toMatchObject({ imported: before, duplicates: 0 });
     const shoes2027 = source.list({ limit: 100 }).rows.find((r) => r.description === '淘宝买鞋' && r.date.startsWith('2027'))!;
     expect(shoes2027.id).not.toBe(shoes.id);
     const refund2027 = source.list({ limit: 100 }).rows.find((r) => r.flow === 'refund' && r.date.startsWith('2027'))!;
@@ -479,10 +493,10 @@ describe('money flows in our CSV', () => {
     expect(source.monthSummary('2027-02').byCategory.find((c) => c.category === '购物')).toMatchObject({ totalFen: 380_00 });
   });
 
-  it('still imports a file of the seven older columns', () => {
+  it('still imports a file of the seven older columns', async () => {
     const old =
       '\uFEFF日期,时间,类型,分类,金额,账户,备注\r\n2026-02-01,12:00:00,支出,餐饮,35,钱包,午饭\r\n2026-02-01,12:00:00,转账,转账,20,钱包,存钱\r\n';
-    expect(new LedgerHistory(target).importFile(utf8(old))).toEqual({ imported: 2, skippedDuplicates: 0 });
+    expect(await new LedgerHistory(target).importFile(utf8(old))).toMatchObject({ imported: 2, duplicates: 0 });
     expect(
       target
         .list({ limit: 10 })
@@ -503,27 +517,27 @@ describe('money flows in our CSV', () => {
     ['待报销 on income', '收入,工资,35,钱包,,,,,待报销,,,', /只有支出才能报销/],
     ['an id that is not one', '支出,餐饮,35,钱包,,,,,,x1,,', /编号「x1」无效/],
     ['a refund link on a plain expense', '支出,餐饮,35,钱包,,,,,,,0b7c3a9e-1f2d-4c5b-8a6e-9d0f1e2a3b4c,', /只有退款才有退款对应编号/],
-  ])('refuses %s with the line, and writes nothing', (_what, cells, message) => {
+  ])('refuses %s with the line, and writes nothing', async (_what, cells, message) => {
     const file = `\uFEFF${CSV_HEADER.slice(0, 14).join(',')}\r\n2026-02-01,12:00:00,支出,餐饮,1,钱包,好的,,,,,,,\r\n2026-02-01,12:00:00,${cells}\r\n`;
-    expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(message);
-    expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(/第3行/);
+    await expect(new LedgerHistory(target).importFile(utf8(file))).rejects.toThrow(message);
+    await expect(new LedgerHistory(target).importFile(utf8(file))).rejects.toThrow(/第3行/);
     expect(target.count()).toBe(0);
   });
 
-  it('refuses a header that is not a prefix of our columns', () => {
+  it('refuses a header that is not a prefix of our columns', async () => {
     const file = `\uFEFF${[...CSV_HEADER.slice(0, 7), '对方'].join(',')}\r\n2026-02-01,12:00:00,支出,餐饮,1,钱包,好的,小李\r\n`;
-    expect(() => new LedgerHistory(target).importFile(utf8(file))).toThrow(/列不正确/);
+    await expect(new LedgerHistory(target).importFile(utf8(file))).rejects.toThrow(/列不正确/);
   });
 });
 
 describe('recurring entries in our CSV', () => {
-  it('exports rows a recurring rule made and imports them back with their ids', () => {
+  it('exports rows a recurring rule made and imports them back with their ids', async () => {
     source.addRecurringRule(rentRule());
     const { saved } = source.catchUpRecurring();
     expect(saved).toHaveLength(2);
     const { text } = exportCsv(source);
     expect(text).toMatch(/,房租,,,,,r:r[0-9a-f]{16}:2026-01-05,,,,\r\n/);
-    expect(new LedgerHistory(target).importFile(utf8(text))).toEqual({ imported: 2, skippedDuplicates: 0 });
+    expect(await new LedgerHistory(target).importFile(utf8(text))).toMatchObject({ imported: 2, duplicates: 0 });
     expect(
       target
         .list({})

@@ -74,13 +74,13 @@ describe('LedgerHistory', () => {
     expect(ledger.count()).toBe(0);
   });
 
-  it('undoes an import', () => {
+  it('undoes an import', async () => {
     const other = openLedger({ path: ':memory:', now: () => NOW });
     other.saveBatch([item({ amount: 1, date: '2025-01-01' }), item({ amount: 2, date: '2025-01-02' })]);
     const bytes = new TextEncoder().encode(exportCsv(other).text);
     other.close();
     const before = snapshot();
-    expect(history.importFile(bytes).imported).toBe(2);
+    expect((await history.importFile(bytes)).imported).toBe(2);
     const after = snapshot();
     history.undo();
     expect(snapshot()).toEqual(before);

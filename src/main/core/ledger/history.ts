@@ -13,9 +13,10 @@ import type {
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
 import { parseImport } from './csv-import';
+import type { ImportContext } from './bills/table';
 import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
-import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
+import type { ImportRow, Ledger, RawTransaction, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
 import type { CatchUpResult } from './recurring';
 import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
@@ -154,33 +155,40 @@ export class LedgerHistory implements LedgerPort {
     return row;
   }
 
-  previewImport(bytes: Uint8Array): ImportPreview {
-    const parsed = parseImport(
-      bytes,
-      this.ledger.categoryCandidates(),
-      this.ledger.accounts().map((a) => a.name),
-    );
+  async previewImport(bytes: Uint8Array): Promise<ImportPreview> {
+    const parsed = await parseImport(bytes, this.importContext());
     const { duplicate } = this.ledger.importRows(parsed.rows, { dryRun: true });
     return {
       format: parsed.format,
       encoding: parsed.encoding,
       total: parsed.rows.length,
       duplicates: duplicate.filter(Boolean).length,
-      ignored: parsed.ignored,
+      skipped: parsed.skipped,
+      refunds: parsed.refunds,
+      ...countedTotals(parsed.rows.filter((_, i) => !duplicate[i])),
       rows: parsed.rows.slice(0, PREVIEW_ROWS).map((r, i) => ({ ...r, duplicate: duplicate[i]! })),
     };
   }
 
   /** All or nothing: a malformed file throws ImportError before anything is written. */
-  importFile(bytes: Uint8Array): ImportOutcome {
-    const parsed = parseImport(
-      bytes,
-      this.ledger.categoryCandidates(),
-      this.ledger.accounts().map((a) => a.name),
-    );
+  async importFile(bytes: Uint8Array): Promise<ImportOutcome> {
+    const parsed = await parseImport(bytes, this.importContext());
     const { ids, duplicate } = this.ledger.importRows(parsed.rows);
     if (ids.length > 0) this.record({ kind: 'import', rows: this.ledger.rawRows(ids) }, 'import');
-    return { imported: ids.length, skippedDuplicates: duplicate.filter(Boolean).length };
+    return {
+      format: parsed.format,
+      imported: ids.length,
+      skipped: parsed.skipped.reduce((n, s) => n + s.count, 0),
+      duplicates: duplicate.filter(Boolean).length,
+    };
+  }
+
+  private importContext(): ImportContext {
+    return {
+      categories: this.ledger.categoryCandidates(),
+      accounts: this.ledger.accounts().map((a) => a.name),
+      merchantCategories: new Map(),
+    };
   }
 
   totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals {
@@ -361,4 +369,23 @@ function label(entry: Entry): string {
   const n = entry.kind === 'edit' ? entry.after.length : entry.rows.length;
   const verb = { save: '记账', import: '导入', delete: '删除', edit: '修改' }[entry.kind];
   return `${verb} ${n} 笔`;
+}
+
+/**
+ * Spending and income of rows about to be written, as 统计 counts them: a refund takes its
+ * amount off spending, a 待报销 expense is not spending (it is paid back) and a reimbursement
+ * is not income; transfers, debts included, are neither.
+ */
+export function countedTotals(rows: readonly ImportRow[]): { expenseFen: number; incomeFen: number } {
+  let expenseFen = 0;
+  let incomeFen = 0;
+  for (const r of rows) {
+    if (r.type === 'EXPENSE') {
+      if (r.flow === 'refund') expenseFen -= r.amountFen;
+      else if (!r.reimbursable) expenseFen += r.amountFen;
+    } else if (r.type === 'INCOME' && r.flow !== 'reimbursement') {
+      incomeFen += r.amountFen;
+    }
+  }
+  return { expenseFen, incomeFen };
 }
