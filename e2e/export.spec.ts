@@ -113,8 +113,14 @@ test.describe('export and import through the native dialogs', () => {
     await page.getByRole('button', { name: '导入账单' }).click();
     const dialog = page.getByRole('dialog', { name: '导入预览' });
     await expect(dialog).toContainText('导入 我的账单.csv');
-    await expect(dialog).toContainText('共 2 笔');
-    await expect(dialog).toContainText('跳过重复 1 笔');
+    // Before anything is written: what the file is, what will be written, and what 统计 will count.
+    const summary = dialog.getByRole('list', { name: '导入概要' });
+    await expect(summary).toContainText('随口记 CSV（UTF-8）');
+    await expect(summary).toContainText('共 2 笔，将导入 1 笔，跳过重复 1 笔');
+    await expect(summary).toContainText('支出 ¥66.60 · 收入 ¥0');
+    // Our own CSV leaves no bill lines out.
+    await expect(dialog.getByRole('list', { name: '略过不计收支' })).toHaveCount(0);
+    await screenshots(page, 'import-preview');
     await dialog.getByRole('button', { name: '确认导入' }).click();
     await expect(toast(page)).toContainText('已导入 1 笔，跳过重复 1 笔');
     expect(app.ledger.search('导入的台灯')).toHaveLength(1);

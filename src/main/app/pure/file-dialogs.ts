@@ -24,13 +24,13 @@ export function exportDialogOptions(suggestedName: string, format: ExportFormat,
   };
 }
 
-/** 支付宝 and 微信 both export their bills as CSV. */
+/** 支付宝, 京东 and 美团 export their bills as CSV, 微信 as an Excel workbook. */
 export function importDialogOptions() {
   return {
     title: '选择账单文件',
     buttonLabel: '导入',
     filters: [
-      { name: '账单文件（CSV）', extensions: ['csv'] },
+      { name: '账单（CSV、Excel）', extensions: ['csv', 'xlsx'] },
       { name: '所有文件', extensions: ['*'] },
     ],
     properties: ['openFile'] satisfies 'openFile'[],

@@ -210,10 +210,13 @@ describe('file dialogs', () => {
     expect(withExportExtension('/d/2月.csv', 'csv')).toBe('/d/2月.csv');
   });
 
-  it('import: one file, CSV bills first', () => {
+  it('import: one file, CSV and Excel bills first, then any file', () => {
     const options = importDialogOptions();
     expect(options.properties).toEqual(['openFile']);
-    expect(options.filters[0]).toEqual({ name: '账单文件（CSV）', extensions: ['csv'] });
+    expect(options.filters).toEqual([
+      { name: '账单（CSV、Excel）', extensions: ['csv', 'xlsx'] },
+      { name: '所有文件', extensions: ['*'] },
+    ]);
   });
 });
 

@@ -199,7 +199,10 @@ describe('export and import through the shell’s dialogs', () => {
       encoding: 'gbk',
       total: 2,
       duplicates: 1,
-      ignored: 0,
+      skipped: [{ reason: 'closed', count: 2, fen: 1800 }],
+      refunds: { count: 0, fen: 0 },
+      expenseFen: 4250,
+      incomeFen: 0,
       rows: [
         {
           line: 3,
@@ -226,7 +229,7 @@ describe('export and import through the shell’s dialogs', () => {
       ],
     };
     fake.handle('previewImport', () => preview);
-    fake.handle('commitImport', () => ({ imported: 1, skippedDuplicates: 1 }));
+    fake.handle('commitImport', () => ({ format: 'alipay', imported: 1, skipped: 2, duplicates: 1 }));
     render(LedgerPage);
     await screen.findByText('午饭');
 
@@ -243,10 +246,11 @@ describe('export and import through the shell’s dialogs', () => {
     expect(dialog.textContent).toContain('导入 支付宝账单.csv');
     expect(dialog.textContent).toContain('支付宝账单（GBK）');
     expect(dialog.textContent).toContain('跳过重复 1 笔');
+    expect(dialog.textContent).toContain('已关闭或失败的交易 2 笔，¥18');
     await fireEvent.click(within(dialog).getByRole('button', { name: '确认导入' }));
     const toast = await screen.findByRole('status');
     expect(fake.inputsOf('commitImport')).toEqual([{ dataBase64: 'YWJj' }]);
-    expect(toast.textContent).toContain('已导入 1 笔，跳过重复 1 笔');
+    expect(toast.textContent).toContain('已导入 1 笔，跳过重复 1 笔，略过不计收支 2 笔');
     expect(within(toast).getByRole('button', { name: '撤销' })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
