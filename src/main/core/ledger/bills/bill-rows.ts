@@ -78,7 +78,8 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
   for (const p of purchases) {
     await pace();
     const l = p.line;
-    if (p.closed && p.refunds.length === 0) {
+    // A closed trade moved no money unless the bill says it refunded some (old Alipay's 成功退款).
+    if (p.closed && p.refunds.length === 0 && l.statedRefundFen === 0 && !l.fullyRefunded) {
       skip('closed', l);
       continue;
     }
@@ -120,7 +121,7 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
     rows.push({
       ...base(l, 'EXPENSE', chooseCategory({ ...l, category: '手续费', kind: '', item: '手续费', merchant: '' }, 'EXPENSE', format, categorize)),
       amountFen: l.feeFen,
-      description: `服务费 ${describe(l) || l.kind}`.trim().slice(0, 200),
+      description: ['服务费', l.kind, describe(l)].filter(Boolean).join(' ').slice(0, 200),
     });
   }
   rows.sort((a, b) => a.line - b.line);

@@ -30,6 +30,7 @@ export function classify(l: BillLine): LineRole {
   // A refund is money in, never a purchase: a line of money out that mentions 退款 is the purchase itself.
   if (l.direction !== 'out' && refundWords) {
     if (CLOSED.test(l.status)) return { role: 'skip', reason: 'closed' };
+    if (l.amountFen === 0) return { role: 'skip', reason: 'neutral' };
     return { role: 'refund' };
   }
   const returned = l.fullyRefunded || RETURNED.test(l.status);

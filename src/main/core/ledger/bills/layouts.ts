@@ -144,7 +144,8 @@ const LAYOUTS: readonly Layout[] = [
   },
 ];
 
-const GENERIC_MERCHANT = /平台商户$|^京东外部商户$/;
+/** Names of a platform rather than a shop: every order there would share one memory. */
+const GENERIC_MERCHANT = /平台商户$|^京东外部商户$|^美团商家$|^美团$/;
 
 /** The merchant a category memory is keyed by, or '' where the bill names only a platform. */
 export function merchantOf(l: BillLine, format: BillFormat): string {
