@@ -42,4 +42,6 @@ export const LEDGER_COMMANDS = [
   'listTags',
   'renameTag',
   'deleteTag',
+  'merchantRules',
+  'deleteMerchantRule',
 ] as const;

@@ -188,6 +188,10 @@ export const ledgerSchemas = {
   renameTag: z.object({ id, name: tagName }).strict(),
   /** Takes the tag off every row; the rows stay. */
   deleteTag: z.object({ id }).strict(),
+  /** The merchant memory of bill imports, by merchant, for 设置. */
+  merchantRules: z.object({}).strict(),
+  /** Forgets what one merchant's rows of one type were filed under. */
+  deleteMerchantRule: z.object({ merchant: z.string().trim().min(1, '商户名不能为空').max(1000, '商户名太长'), type: txType }).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
 export interface Page<T> {
@@ -272,6 +276,14 @@ export interface TagInfo {
   name: string;
   /** Rows carrying it. */
   count: number;
+}
+
+/** A merchant memory rule of bill imports: this merchant's rows of this type go to this category. */
+export interface MerchantRule {
+  merchant: string;
+  type: TransactionType;
+  category: string;
+  updatedAt: string;
 }
 
 export interface AccountInfo {
@@ -526,6 +538,8 @@ export interface LedgerOutputs {
   listTags: TagInfo[];
   renameTag: TagInfo;
   deleteTag: { deleted: true; rows: number };
+  merchantRules: MerchantRule[];
+  deleteMerchantRule: { deleted: true };
 }
 
 /** The 借贷 page: everyone with a debt either way, and the two totals. */

@@ -14,6 +14,7 @@ import type {
   HistoryStep,
   ImportFile,
   LedgerFilter,
+  MerchantRule,
   TagInfo,
 } from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
@@ -104,6 +105,8 @@ export class FakeLedgerApi {
   syncFolder: string | null = null;
   /** The books: one until a test or createBook adds more. Switching keeps the rows (main's books are tested there). */
   books: BookListing = { current: 'main', books: [{ id: 'main', name: '我的账本', createdAt: '2026-01-01T00:00:00.000Z', archived: false }] };
+  /** The merchant memory of bill imports (设置 lists and deletes these), by merchant as main sorts them. */
+  merchantRules: MerchantRule[] = [];
   /** Every command the page sent, with its input as it crossed the (cloning) transport. */
   calls: { name: CommandName; input: unknown }[] = [];
   readonly api: SuikoujiApi;
@@ -363,6 +366,11 @@ export class FakeLedgerApi {
       return this.#edited(this.category(c.name, c.type));
     },
     listTags: () => this.#tags(),
+    merchantRules: () => this.merchantRules.map((r) => ({ ...r })),
+    deleteMerchantRule: ({ merchant, type }) => {
+      this.merchantRules = this.merchantRules.filter((r) => r.merchant !== merchant || r.type !== type);
+      return { deleted: true as const };
+    },
     renameTag: ({ id, name }) => {
       const old = this.#tagById(id).name;
       if (!this.#tagIds.has(name)) this.#tagIds.set(name, id);

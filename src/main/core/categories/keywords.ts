@@ -10,10 +10,13 @@ export interface CategoryRef {
   type: TransactionType;
 }
 
-interface Keyword {
+/** A lexicon word and the preset category it files under (打车 → 交通). */
+export interface CategoryKeyword {
   word: string;
   category: CategoryRef;
 }
+
+type Keyword = CategoryKeyword;
 
 function buildKeywords(): Keyword[] {
   const list: Keyword[] = [];
@@ -65,7 +68,13 @@ class KeywordIndex {
   }
 }
 
-const DEFAULT_INDEX = new KeywordIndex(buildKeywords());
+/**
+ * Every lexicon keyword, a preset's own name included, in the order of the tables (expense
+ * before income). Bill imports match them against whole words (../ledger/bills/words.ts).
+ */
+export const CATEGORY_KEYWORDS: readonly CategoryKeyword[] = buildKeywords();
+
+const DEFAULT_INDEX = new KeywordIndex(CATEGORY_KEYWORDS);
 
 const PRESET_NAMES = new Set(PRESET_CATEGORIES.filter((c) => c.name !== OTHER_CATEGORY).map((c) => c.name));
 

@@ -11,6 +11,7 @@ import type {
   PeriodStats,
   TagInfo,
   HistoryState,
+  MerchantRule,
   PeopleBalances,
   RecentCategory,
   RefundCandidate,
@@ -253,5 +254,39 @@ describe('tags and sub-categories', () => {
       refused('validation_failed', /tag/),
     );
     expect(ledger.count()).toBe(0);
+  });
+});
+
+describe('merchant rules of bill imports', () => {
+  it('lists the rules the user’s edits made, and deletes one', async () => {
+    const { ids } = ledger.importRows([
+      {
+        line: 2,
+        date: '2026-02-01',
+        time: '12:00:00',
+        type: 'EXPENSE',
+        category: '其他',
+        amountFen: 2500,
+        account: '钱包',
+        description: '午饭',
+        merchant: '美团',
+      },
+    ]);
+    expect(await value<MerchantRule[]>('merchantRules', {})).toEqual([]);
+    await value('updateTransaction', { id: ids[0], patch: { category: '餐饮' } });
+    expect(await value<MerchantRule[]>('merchantRules', {})).toEqual([
+      { merchant: '美团', type: 'EXPENSE', category: '餐饮', updatedAt: '2026-02-17T12:30:00+08:00' },
+    ]);
+    expect(await value('deleteMerchantRule', { merchant: '美团', type: 'EXPENSE' })).toEqual({ deleted: true });
+    expect(await value<MerchantRule[]>('merchantRules', {})).toEqual([]);
+  });
+
+  it('refuses malformed input at the boundary and a rule that is not there in Chinese', async () => {
+    expect(await dispatch('merchantRules', { extra: true })).toMatchObject(refused('validation_failed', /extra/));
+    expect(await dispatch('deleteMerchantRule', { merchant: '美团' })).toMatchObject(refused('validation_failed', /type/));
+    expect(await dispatch('deleteMerchantRule', { merchant: '  ', type: 'EXPENSE' })).toMatchObject(refused('validation_failed', /商户名不能为空/));
+    expect(await dispatch('deleteMerchantRule', { merchant: '美团', type: 'EXPENSE' })).toMatchObject(
+      refused('not_found', '「美团」的分类规则不存在或已被删除'),
+    );
   });
 });

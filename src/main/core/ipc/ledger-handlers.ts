@@ -78,6 +78,9 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     listTags: () => ledger.listTags(),
     renameTag: (input) => changed(() => ledger.renameTag(input.id, input.name)),
     deleteTag: (input) => changed(() => ({ deleted: true as const, rows: ledger.deleteTag(input.id) })),
+    merchantRules: () => ledger.merchantRules(),
+    // A rule is no bookkeeping: nothing to undo, nothing for the other windows to redraw.
+    deleteMerchantRule: (input) => guard(() => (ledger.deleteMerchantRule(input.merchant, input.type), { deleted: true as const })),
     renameCategory: (input) => changed(() => ledger.renameCategory(input.id, input.name)),
     setCategoryHidden: (input) => changed(() => ledger.setCategoryHidden(input.id, input.hidden)),
     reorderCategories: (input) => changed(() => ledger.reorderCategories(input.type, input.ids)),

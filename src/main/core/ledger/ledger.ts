@@ -18,6 +18,7 @@ import type {
   RecentCategory,
   RefundCandidate,
   SettlementProposal,
+  MerchantRule,
   TagInfo,
 } from '@shared/ipc/ledger';
 import { localDate, systemNow, type ZonedNow } from '@shared/time';
@@ -33,6 +34,7 @@ import { type LedgerOpenError, LedgerWriteRefusedError, READ_ONLY_MESSAGE } from
 import { Journal } from '../sync/journal';
 import { damagedError, guardWrites, openChecked, QUICK_CHECK_WORKER, restoreSidecars, SYNC_CHECK_MAX_BYTES, type Sidecars } from './open-file';
 import { Stats } from './stats';
+import { Merchants } from './merchants';
 import { Tags } from './tags';
 import { Transactions } from './transactions';
 import { MoneyFlows } from './money-flows';
@@ -90,6 +92,7 @@ export class Ledger implements LedgerPort {
   private readonly recurring: Recurring;
   private spokenRules: readonly RecurringRuleInfo[] = [];
   private readonly tags: Tags;
+  private readonly merchants: Merchants;
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -109,12 +112,14 @@ export class Ledger implements LedgerPort {
     this.drafts = new DraftStore(this.db, this.clock);
     this.flows = new MoneyFlows(this.db, this.clock);
     this.tags = new Tags(this.db, this.clock);
+    this.merchants = new Merchants(this.db, this.clock);
     this.rows = new Transactions(this.db, this.clock, {
       categories: this.categoryBook,
       accounts: this.accountBook,
       drafts: this.drafts,
       flows: this.flows,
       tags: this.tags,
+      merchants: this.merchants,
     });
     this.stats = new Stats(this.db);
     this.recurring = new Recurring(this.db, this.clock, { categories: this.categoryBook, accounts: this.accountBook, rows: this.rows });
@@ -388,6 +393,23 @@ export class Ledger implements LedgerPort {
   /** Takes the tag off every row (the rows stay); returns how many carried it. */
   deleteTag(id: number): number {
     return this.tags.delete(id);
+  }
+
+  // ---- merchant memory of bill imports (./merchants.ts) ----------------------------------
+
+  /** The category the user chose for each merchant, keyed by merchantKey(type, merchant) (./bills/table.ts). */
+  merchantCategories(): Map<string, string> {
+    return this.merchants.categories();
+  }
+
+  /** Every merchant rule, by merchant, for 设置. */
+  merchantRules(): MerchantRule[] {
+    return this.merchants.rules();
+  }
+
+  /** Forgets a merchant's rule; LedgerRuleError 'not_found' when there is none. */
+  deleteMerchantRule(merchant: string, type: TransactionType): void {
+    this.merchants.deleteRule(merchant, type);
   }
 
   // ---- accounts (./accounts.ts) ------------------------------------------------------

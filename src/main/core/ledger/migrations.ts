@@ -347,6 +347,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transaction_tags_by_tag ON transaction_tags (tag_id, transaction_id);
     `,
   },
+  {
+    version: 9,
+    description: 'the merchant of each row imported from a bill, and the category the user chose per merchant',
+    up: `
+      -- Both tables belong to this device: they are not declared in sync/tables.ts, so they
+      -- neither travel nor go into snapshots (adopting one empties them, see sync/merge.ts).
+      -- A bill row's merchant (交易对方 / 商户名称), beside the row rather than a column of
+      -- it, because transactions sync whole and this does not. Gone with its row.
+      CREATE TABLE imported_merchants (
+        transaction_id  TEXT PRIMARY KEY REFERENCES transactions (id) ON DELETE CASCADE,
+        merchant        TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- The category the user moved a merchant's imported row to, per type: later imports of
+      -- that merchant follow it. Gone with its category.
+      CREATE TABLE merchant_categories (
+        merchant     TEXT NOT NULL,
+        type         TEXT NOT NULL CHECK (type IN ('EXPENSE', 'INCOME', 'TRANSFER')),
+        category_id  INTEGER NOT NULL REFERENCES categories (id) ON DELETE CASCADE,
+        updated_at   TEXT NOT NULL,
+        PRIMARY KEY (merchant, type)
+      ) WITHOUT ROWID;
+      -- Deleting a category finds its rules without a scan.
+      CREATE INDEX merchant_categories_by_category ON merchant_categories (category_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

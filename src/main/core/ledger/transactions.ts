@@ -22,6 +22,7 @@ import type { DraftStore } from './draft-store';
 import { editedTarget, prepareEntry, type ManualEntry, type PreparedEntry } from './entries';
 import { LedgerNotFoundError, LedgerValidationError } from './errors';
 import { filterClause, likePattern } from './filter';
+import type { Merchants } from './merchants';
 import type { MoneyFlows } from './money-flows';
 import { cleanTags, TAG_SEPARATOR, type Tags } from './tags';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
@@ -120,7 +121,14 @@ export class Transactions {
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => ZonedNow,
-    private readonly parts: { categories: Categories; accounts: Accounts; drafts: DraftStore; flows: MoneyFlows; tags: Tags },
+    private readonly parts: {
+      categories: Categories;
+      accounts: Accounts;
+      drafts: DraftStore;
+      flows: MoneyFlows;
+      tags: Tags;
+      merchants: Merchants;
+    },
   ) {
     const insert = `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
          occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
@@ -364,6 +372,11 @@ export class Transactions {
           id,
         );
       if (tags !== undefined) this.parts.tags.replace(id, tags);
+      // The user filing a bill's row under a category of their choice: that merchant's next
+      // imports follow (a category re-filed only because the type flipped teaches nothing).
+      if (patch.category !== undefined && (category.name !== current.category || type !== current.type)) {
+        this.parts.merchants.learn(id, type, category.id);
+      }
     });
     write();
     return this.get(id)!;
@@ -658,6 +671,7 @@ export class Transactions {
           reimbursedBy: r.reimbursable ? linked(r.reimbursedBy) : null,
           tags: cleanTags(r.tags),
         });
+        this.parts.merchants.remember(id, r.merchant);
         ids.push(id);
       });
     })();

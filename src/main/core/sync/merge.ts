@@ -5,7 +5,7 @@ import { DeviceClock } from './hlc';
 import type { Journal } from './journal';
 import type { RowChange, SnapshotRow } from './rows';
 import { asRefusal, COPIED_TABLES, readRows, travellingRows, type AttachedSnapshot } from './snapshot';
-import { DELETED, SYNCED_TABLES, TABLES_BY_NAME, travellingValue, type SyncedColumn, type SyncedTable } from './tables';
+import { DELETED, LOCAL_TABLES_WITH_REFERENCES, SYNCED_TABLES, TABLES_BY_NAME, travellingValue, type SyncedColumn, type SyncedTable } from './tables';
 
 /** Below this many rows for one table, loading in bulk saves less than rebuilding its indexes costs. */
 const BULK_MIN = 2000;
@@ -137,6 +137,7 @@ export class Merger {
           const n = this.db.prepare(`INSERT INTO main.${table} SELECT * FROM ${snapshot.source(table)}`).run().changes;
           if (!referenced.some((t) => t.name === table) && table !== 'sync_rows') adopted += n;
         }
+        for (const table of LOCAL_TABLES_WITH_REFERENCES) this.db.exec(`DELETE FROM main.${table}`);
         for (const table of SYNCED_TABLES) {
           if (this.db.prepare('SELECT 1 FROM pragma_foreign_key_check(?) LIMIT 1').get(table.name) !== undefined) {
             throw snapshot.refused('引用了不存在的行');

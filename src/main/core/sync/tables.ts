@@ -180,6 +180,14 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
   },
 ];
 
+/**
+ * Tables of this device alone (never journalled nor copied) that hold local ids of synced
+ * rows: the merchant memory of bill imports (ledger migration 9). Adopting a snapshot replaces
+ * those rows and their ids with foreign keys off, so it empties these too; a remembered
+ * category would otherwise point at whichever category took its old id.
+ */
+export const LOCAL_TABLES_WITH_REFERENCES: readonly string[] = ['imported_merchants', 'merchant_categories'];
+
 export const TABLES_BY_NAME: ReadonlyMap<string, SyncedTable> = new Map(SYNCED_TABLES.map((t) => [t.name, t]));
 
 /** The pseudo-column of a row's existence: 1 deleted, 0 alive. A delete wins over concurrent edits of other columns. */
