@@ -54,19 +54,149 @@ export interface AlipayTrade {
 
 /** The month every Alipay layout tells (newest first, as Alipay lists it). */
 export const ALIPAY_MONTH: readonly AlipayTrade[] = [
-  { time: '2026-03-20 19:00:00', category: '退款', counterpart: '优衣库官方旗舰店', item: '退款-羽绒服', direction: '不计收支', amount: '100.00', method: '花呗', status: '退款成功', orderNo: '2026031522001100001_R1' },
-  { time: '2026-03-18 10:00:00', category: '信用借还', counterpart: '花呗', item: '花呗主动还款-2026年02月账单', direction: '不计收支', amount: '500.00', method: '招商银行储蓄卡(1234)', status: '还款成功', orderNo: '2026031822001100002' },
-  { time: '2026-03-16 12:00:00', category: '退款', counterpart: '苹果官方旗舰店', item: '退款-AirPods', direction: '收入', amount: '999.00', method: '余额', status: '退款成功', orderNo: '2026031422001100003_R1' },
-  { time: '2026-03-16 09:00:00', category: '投资理财', counterpart: '余额宝', item: '余额宝-自动转入', direction: '不计收支', amount: '1000.00', method: '招商银行储蓄卡(1234)', status: '交易成功', orderNo: '2026031622001100004' },
-  { time: '2026-03-15 20:00:00', category: '服饰装扮', counterpart: '优衣库官方旗舰店', item: '羽绒服', direction: '支出', amount: '499.00', method: '花呗', status: '交易成功', orderNo: '2026031522001100001' },
-  { time: '2026-03-14 11:00:00', category: '数码电器', counterpart: '苹果官方旗舰店', item: 'AirPods', direction: '支出', amount: '999.00', method: '余额', status: '交易关闭', orderNo: '2026031422001100003' },
-  { time: '2026-03-10 12:30:00', category: '餐饮美食', counterpart: '上海交通大学第一食堂', item: '午餐', direction: '支出', amount: '15.50', method: '余额', status: '交易成功', orderNo: '2026031022001100005' },
-  { time: '2026-03-09 08:00:00', category: '交通出行', counterpart: '滴滴出行', item: '快车', direction: '支出', amount: '23.40', method: '花呗', status: '交易成功', orderNo: '2026030922001100006' },
-  { time: '2026-03-05 09:00:00', category: '转账红包', counterpart: '张三', item: '转账', direction: '收入', amount: '200.00', method: '余额', status: '交易成功', orderNo: '2026030522001100007' },
-  { time: '2026-03-04 10:00:00', category: '日用百货', counterpart: '便利店', item: '纸巾', direction: '支出', amount: '9.90', method: '余额', status: '交易关闭', orderNo: '2026030422001100008' },
-  { time: '2026-03-03 10:00:00', category: '充值缴费', counterpart: '中国移动', item: '话费充值', direction: '支出', amount: '50.00', method: '余额', status: '交易成功', orderNo: '2026030322001100009' },
-  { time: '2026-03-02 10:00:00', category: '其他', counterpart: '某某科技有限公司', item: '二月工资', direction: '收入', amount: '8,000.00', method: '余额', status: '交易成功', orderNo: '2026030222001100010' },
-  { time: '2026-03-01 10:00:00', category: '充值提现', counterpart: '余额提现', item: '提现-实时提现', direction: '不计收支', amount: '300.00', method: '余额', status: '交易成功', orderNo: '2026030122001100011' },
+  {
+    time: '2026-03-20 19:00:00',
+    category: '退款',
+    counterpart: '优衣库官方旗舰店',
+    item: '退款-羽绒服',
+    direction: '不计收支',
+    amount: '100.00',
+    method: '花呗',
+    status: '退款成功',
+    orderNo: '2026031522001100001_R1',
+  },
+  {
+    time: '2026-03-18 10:00:00',
+    category: '信用借还',
+    counterpart: '花呗',
+    item: '花呗主动还款-2026年02月账单',
+    direction: '不计收支',
+    amount: '500.00',
+    method: '招商银行储蓄卡(1234)',
+    status: '还款成功',
+    orderNo: '2026031822001100002',
+  },
+  {
+    time: '2026-03-16 12:00:00',
+    category: '退款',
+    counterpart: '苹果官方旗舰店',
+    item: '退款-AirPods',
+    direction: '收入',
+    amount: '999.00',
+    method: '余额',
+    status: '退款成功',
+    orderNo: '2026031422001100003_R1',
+  },
+  {
+    time: '2026-03-16 09:00:00',
+    category: '投资理财',
+    counterpart: '余额宝',
+    item: '余额宝-自动转入',
+    direction: '不计收支',
+    amount: '1000.00',
+    method: '招商银行储蓄卡(1234)',
+    status: '交易成功',
+    orderNo: '2026031622001100004',
+  },
+  {
+    time: '2026-03-15 20:00:00',
+    category: '服饰装扮',
+    counterpart: '优衣库官方旗舰店',
+    item: '羽绒服',
+    direction: '支出',
+    amount: '499.00',
+    method: '花呗',
+    status: '交易成功',
+    orderNo: '2026031522001100001',
+  },
+  {
+    time: '2026-03-14 11:00:00',
+    category: '数码电器',
+    counterpart: '苹果官方旗舰店',
+    item: 'AirPods',
+    direction: '支出',
+    amount: '999.00',
+    method: '余额',
+    status: '交易关闭',
+    orderNo: '2026031422001100003',
+  },
+  {
+    time: '2026-03-10 12:30:00',
+    category: '餐饮美食',
+    counterpart: '上海交通大学第一食堂',
+    item: '午餐',
+    direction: '支出',
+    amount: '15.50',
+    method: '余额',
+    status: '交易成功',
+    orderNo: '2026031022001100005',
+  },
+  {
+    time: '2026-03-09 08:00:00',
+    category: '交通出行',
+    counterpart: '滴滴出行',
+    item: '快车',
+    direction: '支出',
+    amount: '23.40',
+    method: '花呗',
+    status: '交易成功',
+    orderNo: '2026030922001100006',
+  },
+  {
+    time: '2026-03-05 09:00:00',
+    category: '转账红包',
+    counterpart: '张三',
+    item: '转账',
+    direction: '收入',
+    amount: '200.00',
+    method: '余额',
+    status: '交易成功',
+    orderNo: '2026030522001100007',
+  },
+  {
+    time: '2026-03-04 10:00:00',
+    category: '日用百货',
+    counterpart: '便利店',
+    item: '纸巾',
+    direction: '支出',
+    amount: '9.90',
+    method: '余额',
+    status: '交易关闭',
+    orderNo: '2026030422001100008',
+  },
+  {
+    time: '2026-03-03 10:00:00',
+    category: '充值缴费',
+    counterpart: '中国移动',
+    item: '话费充值',
+    direction: '支出',
+    amount: '50.00',
+    method: '余额',
+    status: '交易成功',
+    orderNo: '2026030322001100009',
+  },
+  {
+    time: '2026-03-02 10:00:00',
+    category: '其他',
+    counterpart: '某某科技有限公司',
+    item: '二月工资',
+    direction: '收入',
+    amount: '8,000.00',
+    method: '余额',
+    status: '交易成功',
+    orderNo: '2026030222001100010',
+  },
+  {
+    time: '2026-03-01 10:00:00',
+    category: '充值提现',
+    counterpart: '余额提现',
+    item: '提现-实时提现',
+    direction: '不计收支',
+    amount: '300.00',
+    method: '余额',
+    status: '交易成功',
+    orderNo: '2026030122001100011',
+  },
 ];
 
 /** What the month comes to, whichever Alipay layout tells it. */
@@ -108,7 +238,9 @@ export function alipayCurrent(trades: readonly AlipayTrade[] = ALIPAY_MONTH): st
     ...ALIPAY_NOTES,
     '',
     '------------------------支付宝（中国）网络技术有限公司  电子客户回单------------------------',
-    ['交易时间', '交易分类', '交易对方', '对方账号', '商品说明', '收/支', '金额', '收/付款方式', '交易状态', '交易订单号', '商家订单号', '备注', ''].map((h) => pad(h)).join(','),
+    ['交易时间', '交易分类', '交易对方', '对方账号', '商品说明', '收/支', '金额', '收/付款方式', '交易状态', '交易订单号', '商家订单号', '备注', '']
+      .map((h) => pad(h))
+      .join(','),
     ...trades.map((t) =>
       csvLine([
         pad(t.time),
@@ -169,8 +301,37 @@ export function alipay2021(trades: readonly AlipayTrade[] = ALIPAY_MONTH): strin
  * fees in their own column, a footer of totals.
  */
 export function alipayWeb(): string {
-  const row = (no: string, time: string, kind: string, counterpart: string, item: string, amount: string, direction: string, status: string, fee: string, refund: string) =>
-    csvLine([`${no}\t`, '\t', time, time, time, '其他（包括阿里巴巴和外部商家）', kind, counterpart, item, amount, direction, status, fee, refund, '', '', '']);
+  const row = (
+    no: string,
+    time: string,
+    kind: string,
+    counterpart: string,
+    item: string,
+    amount: string,
+    direction: string,
+    status: string,
+    fee: string,
+    refund: string,
+  ) =>
+    csvLine([
+      `${no}\t`,
+      '\t',
+      time,
+      time,
+      time,
+      '其他（包括阿里巴巴和外部商家）',
+      kind,
+      counterpart,
+      item,
+      amount,
+      direction,
+      status,
+      fee,
+      refund,
+      '',
+      '',
+      '',
+    ]);
   const lines = [
     '支付宝交易记录明细查询',
     '账号:[20880000000000000156]',
@@ -197,7 +358,19 @@ export function alipayWeb(): string {
 
 // ---- WeChat Pay -----------------------------------------------------------------------------
 
-export const WECHAT_HEADER = ['交易时间', '交易类型', '交易对方', '商品', '收/支', '金额(元)', '支付方式', '当前状态', '交易单号', '商户单号', '备注'];
+export const WECHAT_HEADER = [
+  '交易时间',
+  '交易类型',
+  '交易对方',
+  '商品',
+  '收/支',
+  '金额(元)',
+  '支付方式',
+  '当前状态',
+  '交易单号',
+  '商户单号',
+  '备注',
+];
 
 /** [time, kind, counterpart, item, direction, amount (yuan), method, status, note] */
 export type WechatTrade = [string, string, string, string, string, number, string, string, string];
@@ -257,7 +430,19 @@ export function wechatCsv(trades: readonly WechatTrade[] = WECHAT_MONTH): string
     ...WECHAT_PREAMBLE.map((l) => l + ','.repeat(width - 1)),
     WECHAT_HEADER.join(','),
     ...trades.map(([time, kind, counterpart, item, direction, amount, method, status, note], i) =>
-      csvLine([time, kind, counterpart, item, direction, `¥${amount.toFixed(2)}`, method, status, `42000${String(i).padStart(23, '0')}\t`, `10${i}\t`, note]),
+      csvLine([
+        time,
+        kind,
+        counterpart,
+        item,
+        direction,
+        `¥${amount.toFixed(2)}`,
+        method,
+        status,
+        `42000${String(i).padStart(23, '0')}\t`,
+        `10${i}\t`,
+        note,
+      ]),
     ),
   ];
   return `${lines.join('\n')}\n`;
@@ -309,8 +494,26 @@ export function jdCsv(): string {
     row('2026-03-20 19:00:00', '京东平台商户', '退款-羽绒服男款 黑色 XL', '89.84', '中国银行信用卡(1875)', '退款成功', '不计收支', '网购'),
     row('2026-03-18 10:00:00', '京东白条', '白条主动还款', '500.00', '中国银行储蓄卡(3147)', '还款成功', '不计收支', '白条'),
     row('2026-03-16 12:00:00', '京东平台商户', '退款-蓝牙耳机 白色', '468.32', '中国银行信用卡(1875)', '退款成功', '不计收支', '网购'),
-    row('2026-03-15 20:00:00', '京东平台商户', '羽绒服男款 黑色 XL 等多件', '131.77(已退款89.84)', '中国银行信用卡(1875)', '交易成功', '支出', '服饰内衣'),
-    row('2026-03-14 11:00:00', '京东平台商户', '蓝牙耳机 白色 等多件', '468.32(已全额退款)', '中国银行信用卡(1875)', '交易成功', '不计收支', '数码电器'),
+    row(
+      '2026-03-15 20:00:00',
+      '京东平台商户',
+      '羽绒服男款 黑色 XL 等多件',
+      '131.77(已退款89.84)',
+      '中国银行信用卡(1875)',
+      '交易成功',
+      '支出',
+      '服饰内衣',
+    ),
+    row(
+      '2026-03-14 11:00:00',
+      '京东平台商户',
+      '蓝牙耳机 白色 等多件',
+      '468.32(已全额退款)',
+      '中国银行信用卡(1875)',
+      '交易成功',
+      '不计收支',
+      '数码电器',
+    ),
     row('2026-03-12 09:00:00', '京东平台商户', '手机壳', '19.90', '钱包余额', '交易关闭', '不计收支', '数码电器'),
     row('2026-03-10 12:30:00', '京东物流', '京东物流', '12.00', '钱包余额', '交易成功', '支出', '收发快递'),
     row('2026-03-09 08:00:00', '京东平台商户', '新鲜水果 苹果 5斤', '39.90', '微信-招商银行信用卡', '交易成功', '支出', '食品酒饮'),
@@ -336,7 +539,19 @@ export const JD_EXPECTED = {
 /** Meituan's export (UTF-8 with BOM, CRLF): ids quoted and ending in a tab, ¥ amounts, 实付 after discounts. */
 export function meituanCsv(): string {
   const row = (time: string, kind: string, title: string, direction: string, method: string, order: string, paid: string, no: string) =>
-    csvLine([time, time.replace(/:(\d{2})$/, (_, s: string) => `:${String((Number(s) + 7) % 60).padStart(2, '0')}`), kind, title, direction, method, order, paid, `${no}\t`, `M${no}\t`, '/']);
+    csvLine([
+      time,
+      time.replace(/:(\d{2})$/, (_, s: string) => `:${String((Number(s) + 7) % 60).padStart(2, '0')}`),
+      kind,
+      title,
+      direction,
+      method,
+      order,
+      paid,
+      `${no}\t`,
+      `M${no}\t`,
+      '/',
+    ]);
   const lines = [
     '美团交易账单明细',
     '美团用户名：[SJT000000000]',

@@ -46,16 +46,32 @@ export async function parseImport(bytes: Uint8Array, context: ImportContext): Pr
   if (table.length === 0) throw new ImportError(0, '文件是空的');
   const first = table[0]!.cells.map((f) => f.trim());
   if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) {
-    return { format: 'suikouji', encoding, rows: await parseOwn(table, context.categories, context.accounts, pace), skipped: [], refunds: NO_REFUNDS };
+    return {
+      format: 'suikouji',
+      encoding,
+      rows: await parseOwn(table, context.categories, context.accounts, pace),
+      skipped: [],
+      refunds: NO_REFUNDS,
+    };
   }
   if (encoding === 'xlsx' && DETAIL_HEADER.every((h, i) => first[i] === h)) {
-    return { format: 'suikouji', encoding, rows: await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace), skipped: [], refunds: NO_REFUNDS };
+    return {
+      format: 'suikouji',
+      encoding,
+      rows: await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace),
+      skipped: [],
+      refunds: NO_REFUNDS,
+    };
   }
   const found = findLayout(table);
   if (!found) throw new ImportError(0, '无法识别的文件格式：应为支付宝、微信支付、京东或美团导出的账单（CSV 或 Excel），或随口记导出的 CSV/Excel');
   const lines = await readLines(found, table, pace);
   const format = found.layout.format;
-  const categorize: Categorizer = { categories: context.categories, memory: context.merchantCategories, words: createWordCategorizer(context.categories) };
+  const categorize: Categorizer = {
+    categories: context.categories,
+    memory: context.merchantCategories,
+    words: createWordCategorizer(context.categories),
+  };
   return { format, encoding, ...(await billRows(format, lines, categorize, pace)) };
 }
 
@@ -81,11 +97,41 @@ async function readTable(bytes: Uint8Array): Promise<{ table: TableRow[]; encodi
 /** Our workbook's 明细 sheet in the CSV's columns: its 转入账户/对方 is an account of the user's or a person. */
 function fromWorkbook(table: readonly TableRow[], accounts: readonly string[]): TableRow[] {
   const rows = table.slice(1).map(({ line, cells }) => {
-    const [date = '', time = '', type = '', category = '', amount = '', account = '', other = '', description = '', flow = '', reimburse = '', tags = '', parent = ''] = cells;
+    const [
+      date = '',
+      time = '',
+      type = '',
+      category = '',
+      amount = '',
+      account = '',
+      other = '',
+      description = '',
+      flow = '',
+      reimburse = '',
+      tags = '',
+      parent = '',
+    ] = cells;
     const toAccount = type.trim() === TYPE_LABELS.TRANSFER && !flow.trim() && accounts.includes(other.trim()) ? other : '';
     return {
       line,
-      cells: [date.replace(/ 00:00:00$/, ''), time.replace(/^1899-12-3[01] /, ''), type, category, amount, account, description, toAccount, toAccount ? '' : other, flow, reimburse, '', '', '', tags, parent],
+      cells: [
+        date.replace(/ 00:00:00$/, ''),
+        time.replace(/^1899-12-3[01] /, ''),
+        type,
+        category,
+        amount,
+        account,
+        description,
+        toAccount,
+        toAccount ? '' : other,
+        flow,
+        reimburse,
+        '',
+        '',
+        '',
+        tags,
+        parent,
+      ],
     };
   });
   return [{ line: table[0]!.line, cells: [...CSV_HEADER] }, ...rows];
@@ -188,7 +234,12 @@ const FLOW_TYPE: Record<LedgerFlow, TransactionType> = {
 /** A row id as the ledger makes them: a UUID, or a recurring entry's `r:` + its occurrence key. */
 const ROW_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|r:[0-9a-z]{1,40}:\d{4}-\d{2}-\d{2})$/i;
 
-async function parseOwn(records: readonly TableRow[], categories: readonly CategoryCandidate[], accounts: readonly string[], pace: Pacer): Promise<ImportRow[]> {
+async function parseOwn(
+  records: readonly TableRow[],
+  categories: readonly CategoryCandidate[],
+  accounts: readonly string[],
+  pace: Pacer,
+): Promise<ImportRow[]> {
   const header = records[0]!.cells.map((f) => f.trim());
   // Any prefix of our columns from the first 7 on: files of older versions have fewer.
   if (header.length < LEGACY_COLUMNS || header.length > CSV_HEADER.length || header.some((h, i) => h !== CSV_HEADER[i])) {

@@ -5,34 +5,13 @@ import { escapeCell, parseCsv, unescapeCell } from './csv';
 import { startsLikeFormula } from '@shared/ipc/fields';
 import { entry, item, NOW, rentRule } from '../../../../test/support/ledger-fixtures';
 
-const context = (categories: readonly CategoryCandidate[], accounts: readonly string[] = []) => ({ categories, accounts, merchantCategories: new Map<string, string>() });
+const context = (categories: readonly CategoryCandidate[], accounts: readonly string[] = []) => ({
+  categories,
+  accounts,
+  merchantCategories: new Map<string, string>(),
+});
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
-
-/** GBK encoder built from the platform's own GBK decoder (Node has no GBK encoder). */
-function gbk(text: string): Uint8Array {
-  const table = new Map<string, number[]>();
-  const decoder = new TextDecoder('gbk');
-  for (let lead = 0x81; lead <= 0xfe; lead++) {
-    for (let trail = 0x40; trail <= 0xfe; trail++) {
-      if (trail === 0x7f) continue;
-      const ch = decoder.decode(new Uint8Array([lead, trail]));
-      if (ch.length === 1 && ch !== '\uFFFD' && !table.has(ch)) table.set(ch, [lead, trail]);
-    }
-  }
-  const out: number[] = [];
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 0x80) out.push(ch.charCodeAt(0));
-    else
-      out.push(
-        ...(table.get(ch) ??
-          (() => {
-            throw new Error(`no GBK code for ${ch}`);
-          })()),
-      );
-  }
-  return new Uint8Array(out);
-}
+import { gbk, utf8 } from '../../../../test/support/bill-fixtures';
 
 let source: Ledger;
 let target: Ledger;

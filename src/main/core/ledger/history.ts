@@ -187,7 +187,7 @@ export class LedgerHistory implements LedgerPort {
     return {
       categories: this.ledger.categoryCandidates(),
       accounts: this.ledger.accounts().map((a) => a.name),
-      merchantCategories: new Map(),
+      merchantCategories: this.ledger.merchantCategories(),
     };
   }
 

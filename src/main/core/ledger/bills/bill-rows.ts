@@ -59,7 +59,13 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
     else if (role.role === 'refund') refundLines.push(l);
     else {
       const full = returnedInFull(l, role.closed);
-      purchases.push({ line: l, closed: role.closed, statedFen: full ? l.amountFen : Math.min(l.statedRefundFen, l.amountFen), refunds: [], refundedFen: 0 });
+      purchases.push({
+        line: l,
+        closed: role.closed,
+        statedFen: full ? l.amountFen : Math.min(l.statedRefundFen, l.amountFen),
+        refunds: [],
+        refundedFen: 0,
+      });
     }
   }
   const unmatched = await matchRefunds(purchases, refundLines, format, pace);
@@ -72,7 +78,17 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
   const describe = (l: BillLine) => [l.merchant, l.item].filter(Boolean).join(' ').slice(0, 200);
   const base = (l: BillLine, type: TransactionType, category: string): ImportRow => {
     const merchant = merchantOf(l, format);
-    return { line: l.line, date: l.date, time: l.time, type, category, amountFen: l.amountFen, account, description: describe(l), ...(merchant ? { merchant } : {}) };
+    return {
+      line: l.line,
+      date: l.date,
+      time: l.time,
+      type,
+      category,
+      amountFen: l.amountFen,
+      account,
+      description: describe(l),
+      ...(merchant ? { merchant } : {}),
+    };
   };
 
   for (const p of purchases) {
@@ -101,7 +117,13 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
     // What the purchase says was refunded beyond the refund lines the bill has.
     const rest = p.statedFen - p.refundedFen;
     if (rest > 0) {
-      rows.push({ ...base(l, 'EXPENSE', category), amountFen: rest, description: `退款 ${describe(l)}`.slice(0, 200), flow: 'refund', refundOf: purchase.id });
+      rows.push({
+        ...base(l, 'EXPENSE', category),
+        amountFen: rest,
+        description: `退款 ${describe(l)}`.slice(0, 200),
+        flow: 'refund',
+        refundOf: purchase.id,
+      });
     }
   }
   for (const r of unmatched) {

@@ -18,6 +18,7 @@ import {
   utf8,
   utf8Bom,
   WECHAT_EXPECTED,
+  WECHAT_MONTH,
   wechatCsv,
 } from '../../../../../test/support/bill-fixtures';
 import { LedgerHistory, openLedger, type Ledger } from '../index';
@@ -129,6 +130,14 @@ describe('WeChat Pay', () => {
     expect(rows.filter((r) => r.flow === 'refund')).toHaveLength(1);
     expect(rows.find((r) => r.description.startsWith('服务费'))).toMatchObject({ amountFen: 30, type: 'EXPENSE', account: '微信' });
     expect(rows.find((r) => r.description === '李四')).toMatchObject({ type: 'INCOME', category: '红包' });
+    // No category in the bill: the merchant's and item's words, as whole words.
+    const categories = Object.fromEntries(rows.map((r) => [r.description, r.category]));
+    expect(categories).toMatchObject({
+      '上海交通大学第一食堂 午餐': '餐饮',
+      '滴滴出行 快车': '交通',
+      '早餐店 收款方备注:二维码收款': '餐饮',
+      '优衣库 羽绒服': '购物',
+    });
   });
 });
 
@@ -145,6 +154,18 @@ describe('JD and Meituan', () => {
     await importsExactly(utf8Bom(meituanCsv()), MEITUAN_EXPECTED);
     const refund = rowsOf().find((r) => r.flow === 'refund')!;
     expect(refund).toMatchObject({ amountFen: 1190, account: '美团' });
+    const categories = Object.fromEntries(rowsOf().map((r) => [r.description, r.category]));
+    expect(categories).toMatchObject({ '云南米线（某某店）': '餐饮', '打车 快车订单': '交通' });
+  });
+
+  it('nets a JD partial refund told only inside the amount cell', async () => {
+    const text = jdCsv()
+      .split('\n')
+      .filter((l) => !l.includes('退款-'))
+      .join('\n');
+    const preview = await history.previewImport(utf8Bom(text));
+    expect(preview).toMatchObject({ expenseFen: JD_EXPECTED.expenseFen, refunds: JD_EXPECTED.refunds });
+    expect(preview.skipped.find((s) => s.reason === 'refunded')).toEqual({ reason: 'refunded', count: 1, fen: 46832 });
   });
 });
 
@@ -178,6 +199,25 @@ describe('what is not a bill', () => {
     const line = text.split('\r\n').findIndex((l) => l.includes('二十三')) + 1;
     await expect(history.importFile(gbk(text))).rejects.toThrow(new RegExp(`第${line}行：金额「二十三\\s*」无效`));
     expect(ledger.count()).toBe(0);
+  });
+});
+
+describe('the category a merchant had', () => {
+  it('follows the user’s change of an imported row’s category in later imports, until the rule is deleted', async () => {
+    const first = WECHAT_MONTH.find(([, , who]) => who === '早餐店')!;
+    const rest = WECHAT_MONTH.filter(([, , who]) => who === '滴滴出行');
+    await history.importFile(utf8(wechatCsv([first])));
+    const row = rowsOf()[0]!;
+    const other = row.category === '餐饮' ? '购物' : '餐饮';
+    history.updateTransaction(row.id, { category: other });
+    const later = wechatCsv([['2026-03-21 07:45:00', ...first.slice(1)] as unknown as typeof first, ...rest]);
+    const preview = await history.previewImport(utf8(later));
+    expect(preview.rows.map((r) => [r.merchant, r.category])).toEqual([
+      ['早餐店', other],
+      ['滴滴出行', '交通'],
+    ]);
+    ledger.deleteMerchantRule('早餐店', 'EXPENSE');
+    expect((await history.previewImport(utf8(later))).rows[0]!.category).toBe(row.category);
   });
 });
 

@@ -4,11 +4,7 @@
 import type { SkipReason } from '@shared/ipc/ledger';
 import type { BillLine } from './layouts';
 
-export type LineRole =
-  | { role: 'purchase'; closed: boolean }
-  | { role: 'income' }
-  | { role: 'refund' }
-  | { role: 'skip'; reason: SkipReason };
+export type LineRole = { role: 'purchase'; closed: boolean } | { role: 'income' } | { role: 'refund' } | { role: 'skip'; reason: SkipReason };
 
 const CLOSED = /关闭|失败|撤销|已取消|未付款|等待付款|未支付|已冻结/;
 const REFUND = /退款/;

@@ -155,7 +155,8 @@ export function merchantOf(l: BillLine, format: BillFormat): string {
 
 /** Columns that mark a bank's or card's statement rather than a payment app's bill. */
 const BANK_BALANCE = /^(本次余额|账户余额|联机余额|余额|交易后余额|可用余额)$/;
-const BANK_COLUMNS = /^(记账日期?|交易日期?|摘要|借方发生额|贷方发生额|借方金额|贷方金额|对方户名|对方账号|交易金额|收入金额|支出金额|存入|支取|卡号末四位|入账金额|交易摘要)$/;
+const BANK_COLUMNS =
+  /^(记账日期?|交易日期?|摘要|借方发生额|贷方发生额|借方金额|贷方金额|对方户名|对方账号|交易金额|收入金额|支出金额|存入|支取|卡号末四位|入账金额|交易摘要)$/;
 
 /** How far down a bill's header may be: the preambles are about 25 lines. */
 const HEADER_SEARCH = 60;
