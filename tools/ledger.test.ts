@@ -9,7 +9,21 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '@core/ledger/index';
 import { parseZonedIso } from '@shared/time';
-import { runLedgerCommand } from './ledger';
+import {
+  ALIPAY_EXPECTED,
+  alipayCurrent,
+  bankStatement,
+  gbk,
+  JD_EXPECTED,
+  jdCsv,
+  MEITUAN_EXPECTED,
+  meituanCsv,
+  utf8,
+  utf8Bom,
+  WECHAT_EXPECTED,
+  wechatCsv,
+} from '../test/support/bill-fixtures';
+import { runLedgerCommand, runLedgerTool } from './ledger';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'skj-ledger-tool-'));
@@ -401,5 +415,86 @@ describe('runLedgerCommand', () => {
       expect(r.err).toHaveLength(1);
       expect(readFileSync(path).equals(before)).toBe(true);
     });
+  });
+});
+
+describe('import and summary', () => {
+  /** In-process through the async runner, as the CLI runs every command. */
+  async function runAsync(...argv: string[]): Promise<Run> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runLedgerTool(argv, { out: (l) => out.push(l), err: (l) => err.push(l), now: () => NOW, cwd: dir });
+    return { code, out, err };
+  }
+
+  it('imports a bill as a script runs it: one JSON line, then the same figures as 统计 from summary', () => {
+    const bill = join(dir, 'alipay.csv');
+    writeFileSync(bill, gbk(alipayCurrent()));
+    const path = join(dir, 'imported.db');
+    const first = cli('--db', path, 'import', bill);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const skipped = ALIPAY_EXPECTED.skipped.reduce((n, s) => n + s.count, 0);
+    expect(first.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { format: 'alipay', imported: ALIPAY_EXPECTED.rows, skipped, duplicates: 0 },
+    ]);
+    const again = cli('--db', path, 'import', bill);
+    expect(JSON.parse(again.stdout)).toEqual({ format: 'alipay', imported: 0, skipped, duplicates: ALIPAY_EXPECTED.rows });
+    const summary = cli('--db', path, 'summary', '--from', '2026-03-01', '--to', '2026-03-31');
+    expect(summary.code).toBe(0);
+    expect(JSON.parse(summary.stdout)).toEqual({ incomeFen: ALIPAY_EXPECTED.incomeFen, expenseFen: ALIPAY_EXPECTED.expenseFen });
+  });
+
+  it('reads each format and answers summary over the whole ledger without dates', async () => {
+    const path = join(dir, 'formats.db');
+    const files: [string, Uint8Array, string][] = [
+      ['wechat.csv', utf8(wechatCsv()), 'wechat'],
+      ['jd.csv', utf8Bom(jdCsv()), 'jd'],
+      ['meituan.csv', utf8Bom(meituanCsv()), 'meituan'],
+    ];
+    for (const [name, bytes, format] of files) {
+      writeFileSync(join(dir, name), bytes);
+      const r = await runAsync('--db', path, 'import', name);
+      expect(r.err).toEqual([]);
+      expect(JSON.parse(r.out[0]!)).toMatchObject({ format, duplicates: 0 });
+    }
+    const r = await runAsync('--db', path, 'summary');
+    expect(JSON.parse(r.out[0]!)).toEqual({
+      incomeFen: WECHAT_EXPECTED.incomeFen + JD_EXPECTED.incomeFen + MEITUAN_EXPECTED.incomeFen,
+      expenseFen: WECHAT_EXPECTED.expenseFen + JD_EXPECTED.expenseFen + MEITUAN_EXPECTED.expenseFen,
+    });
+    // Outside the bills' month there is nothing.
+    expect(JSON.parse((await runAsync('--db', path, 'summary', '--from', '2026-04-01', '--to', '2026-04-30')).out[0]!)).toEqual({ incomeFen: 0, expenseFen: 0 });
+  });
+
+  it('refuses a file it cannot import with one line and exit 1, writing nothing', async () => {
+    const path = join(dir, 'untouched.db');
+    expect((await runAsync('--db', path, 'import', 'nothing-here.csv')).code).toBe(1);
+    writeFileSync(join(dir, 'bank.csv'), utf8(bankStatement()));
+    const bank = cli('--db', path, 'import', join(dir, 'bank.csv'));
+    expect(bank.code).toBe(1);
+    expect(bank.stdout).toBe('');
+    expect(bank.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bank.stderr).toMatch(/这是银行流水，暂不支持/);
+    // A file the run created is gone again; an existing ledger keeps its bytes.
+    for (const suffix of ['', '-wal', '-shm']) expect(existsSync(path + suffix)).toBe(false);
+    const kept = join(dir, 'kept.db');
+    await runAsync('--db', kept, 'add', '{"amount": 1}');
+    const before = readFileSync(kept);
+    const broken = alipayCurrent().replace('23.40 ', '二十三');
+    writeFileSync(join(dir, 'broken.csv'), gbk(broken));
+    const r = await runAsync('--db', kept, 'import', 'broken.csv');
+    expect(r.code).toBe(1);
+    expect(r.err).toHaveLength(1);
+    expect(r.err[0]).toMatch(/金额「二十三\s*」无效/);
+    expect(readFileSync(kept).equals(before)).toBe(true);
+  });
+
+  it('refuses bad dates and options where they do not belong', async () => {
+    expect((await runAsync('--db', ':memory:', 'summary', '--from', '2026-02-30')).err[0]).toMatch(/--from 必须是存在的日期/);
+    expect((await runAsync('--db', ':memory:', 'summary', '--from', '2026-03-02', '--to', '2026-03-01')).err[0]).toMatch(/晚于/);
+    expect((await runAsync('--db', ':memory:', 'list', '--from', '2026-03-01')).err[0]).toMatch(/只用于 summary/);
+    expect((await runAsync('--db', ':memory:', 'import')).err[0]).toMatch(/参数不够/);
+    expect(run('--db', ':memory:', 'import', join(dir, 'alipay.csv')).err[0]).toMatch(/异步/);
   });
 });

@@ -4,11 +4,13 @@
 //   edit ID JSON                          patches a row (any subset of the keys), prints the row
 //   delete ID                             deletes a row
 //   category-rename OLD NEW [--type T]    renames a category (the EXPENSE one unless --type)
+//   import FILE                           imports a bill or export, all or nothing
+//   summary [--from D --to D]             income and spending as 统计 counts them
 // A row: {"id", "date": "YYYY-MM-DD", "time": "HH:MM:SS", "amount": 35.5 (yuan), "type",
 // "category", "account", "description"} and, for a TRANSFER, "toAccount" or "counterparty".
 // A missing --db file is created as a new ledger. Bad input: one line on stderr, exit 1, and
 // the ledger is left as it was (a file this run created is removed again).
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -16,7 +18,7 @@ import { TRANSACTION_TYPES, type TransactionRow, type TransactionType } from '@s
 import { errorMessage } from '@shared/errors';
 import { fenToYuan, MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '@shared/time';
-import { type Ledger, LedgerValidationError, type ManualEntry, openLedger, type TransactionPatch } from '@core/ledger/index';
+import { type Ledger, LedgerHistory, LedgerValidationError, type ManualEntry, openLedger, type TransactionPatch } from '@core/ledger/index';
 
 export const USAGE = `usage: ledger --db PATH COMMAND
   list                                  every row, one JSON object a line (newest first)
@@ -24,6 +26,11 @@ export const USAGE = `usage: ledger --db PATH COMMAND
   edit ID JSON                          change some fields of a row; prints the row
   delete ID                             delete a row
   category-rename OLD NEW [--type TYPE] rename a category (the EXPENSE one unless --type)
+  import FILE                           import an Alipay, WeChat Pay, JD or Meituan bill
+                                        (CSV or .xlsx) or our own CSV/.xlsx, all or nothing;
+                                        prints {"format","imported","skipped","duplicates"}
+  summary [--from DATE --to DATE]       {"incomeFen","expenseFen"} as 统计 counts them
+                                        (transfers apart, spending net of refunds)
 Row keys: id, date (YYYY-MM-DD), time (HH:MM:SS, local), amount (yuan, e.g. 35.5),
   type (EXPENSE|INCOME|TRANSFER), category, account, description, and for a TRANSFER
   toAccount (one of your accounts) or counterparty (anyone else).
@@ -102,12 +109,14 @@ function parseJson<T>(text: string | undefined, schema: z.ZodType<T>, what: stri
 interface Args {
   db: string | undefined;
   type: TransactionType | undefined;
+  from: string | undefined;
+  to: string | undefined;
   help: boolean;
   positional: string[];
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { db: undefined, type: undefined, help: false, positional: [] };
+  const args: Args = { db: undefined, type: undefined, from: undefined, to: undefined, help: false, positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -120,10 +129,14 @@ function parseArgs(argv: readonly string[]): Args {
     }
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (flag === '--db' || flag === '--type') {
+    if (flag === '--db' || flag === '--type' || flag === '--from' || flag === '--to') {
       const value = inline ?? argv[++i];
       if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new InputError(`${flag} 需要一个值`);
       if (flag === '--db') args.db = value;
+      else if (flag === '--from' || flag === '--to') {
+        if (!isCalendarDate(value)) throw new InputError(`${flag} 必须是存在的日期（YYYY-MM-DD，收到 ${value}）`);
+        args[flag === '--from' ? 'from' : 'to'] = value;
+      }
       else if ((TRANSACTION_TYPES as readonly string[]).includes(value)) args.type = value as TransactionType;
       else throw new InputError(`--type 必须是 EXPENSE、INCOME 或 TRANSFER（收到 ${value}）`);
       continue;
@@ -156,11 +169,12 @@ function needArgs(positional: string[], count: number, usage: string): void {
 
 /** A command checked against its arguments, ready to run on an open ledger. */
 type Sink = Required<Omit<LedgerIo, 'cwd'>>;
-type Command = (ledger: Ledger, io: Sink) => void;
+type Command = (ledger: Ledger, io: Sink) => void | Promise<void>;
 
-function prepareCommand(args: Args): Command {
+function prepareCommand(args: Args, cwd: string): Command {
   const [command, ...rest] = args.positional;
   if (args.type && command !== 'category-rename') throw new InputError('--type 只用于 category-rename');
+  if ((args.from || args.to) && command !== 'summary') throw new InputError('--from 和 --to 只用于 summary');
   switch (command) {
     case 'list':
       needArgs(args.positional, 0, 'list');
@@ -190,13 +204,48 @@ function prepareCommand(args: Args): Command {
         io.out(JSON.stringify({ category: renamed.name, type: renamed.type }));
       };
     }
+    case 'import': {
+      needArgs(args.positional, 1, 'import FILE');
+      const bytes = readBill(resolve(cwd, rest[0]!));
+      return async (ledger, io) => {
+        const outcome = await new LedgerHistory(ledger).importFile(bytes);
+        io.out(JSON.stringify({ format: outcome.format, imported: outcome.imported, skipped: outcome.skipped, duplicates: outcome.duplicates }));
+      };
+    }
+    case 'summary': {
+      needArgs(args.positional, 0, 'summary [--from YYYY-MM-DD --to YYYY-MM-DD]');
+      const from = args.from ?? '0001-01-01';
+      const to = args.to ?? '9999-12-31';
+      if (from > to) throw new InputError(`--from（${from}）晚于 --to（${to}）`);
+      return (ledger, io) => {
+        const incomeFen = ledger.totals({ from, to, type: 'INCOME' }).totalFen;
+        const expenseFen = ledger.totals({ from, to, type: 'EXPENSE' }).totalFen;
+        io.out(JSON.stringify({ incomeFen, expenseFen }));
+      };
+    }
     case undefined:
-      throw new InputError(`缺少命令（list、add、edit、delete、category-rename），见 --help`);
+      throw new InputError(`缺少命令（${COMMANDS}），见 --help`);
     default:
-      throw new InputError(`未知命令 ${command}（可用：list、add、edit、delete、category-rename）`);
+      throw new InputError(`未知命令 ${command}（可用：${COMMANDS}）`);
   }
 }
 
+const COMMANDS = 'list、add、edit、delete、category-rename、import、summary';
+
+/** A bill file's bytes; one a person would export is far below the cap. */
+function readBill(path: string): Uint8Array {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `文件不存在：${path}` : code === 'EISDIR' ? `这是一个文件夹：${path}` : `无法读取文件：${path}`);
+  }
+  if (bytes.length > MAX_IMPORT_BYTES) throw new InputError(`文件太大（超过 ${MAX_IMPORT_BYTES / 1024 / 1024} MB）`);
+  return bytes;
+}
+
+const MAX_IMPORT_BYTES = 40 * 1024 * 1024;
 const PAGE = 500;
 
 function listRows(ledger: Ledger, io: Sink): void {
@@ -289,12 +338,50 @@ function removeCreated(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 
-/** Runs one command; returns the exit code (0, or 1 with one line on `io.err`). */
+/** Runs one command that answers at once (every command but import); returns the exit code. */
 export function runLedgerCommand(argv: readonly string[], io: LedgerIo): number {
+  const run = start(argv, io);
+  if (typeof run === 'number') return run;
+  try {
+    const pending = run.command(run.ledger, run.sink);
+    if (pending instanceof Promise) {
+      pending.catch(() => undefined);
+      throw new InputError('这个命令需要异步运行（runLedgerTool）');
+    }
+    return run.finish(null);
+  } catch (error) {
+    return run.finish(error);
+  }
+}
+
+/** Runs any command, import included; resolves to the exit code (0, or 1 with one line on `io.err`). */
+export async function runLedgerTool(argv: readonly string[], io: LedgerIo): Promise<number> {
+  const run = start(argv, io);
+  if (typeof run === 'number') return run;
+  try {
+    await run.command(run.ledger, run.sink);
+    return run.finish(null);
+  } catch (error) {
+    return run.finish(error);
+  }
+}
+
+interface Started {
+  ledger: Ledger;
+  sink: Sink;
+  command: Command;
+  /** Closes the ledger (removing a file this run created when it failed) and reports. */
+  finish(error: unknown): number;
+}
+
+/** Parses, checks and opens: everything that can be refused without the ledger is, before the file is touched. */
+function start(argv: readonly string[], io: LedgerIo): Started | number {
   const sink: Sink = { out: io.out, err: io.err, now: io.now ?? (() => systemNow()) };
-  let ledger: Ledger | undefined;
-  let created = false;
-  let db: string | undefined;
+  const fail = (error: unknown): number => {
+    const message = error instanceof LedgerValidationError ? error.reason : errorMessage(error);
+    sink.err(`ledger: ${message.replace(/\s*\n\s*/g, ' ')}`);
+    return 1;
+  };
   try {
     const args = parseArgs(argv);
     if (args.help) {
@@ -302,21 +389,30 @@ export function runLedgerCommand(argv: readonly string[], io: LedgerIo): number 
       return 0;
     }
     if (!args.db) throw new InputError('缺少 --db PATH（账本文件），见 --help');
-    db = args.db === ':memory:' ? args.db : resolve(io.cwd ?? process.cwd(), args.db);
-    // Everything that can be checked without the ledger is, before the file is touched.
-    const command = prepareCommand(args);
-    created = db !== ':memory:' && !existsSync(db);
-    ledger = openLedger({ path: db, now: sink.now });
-    command(ledger, sink);
-    created = false;
-    return 0;
+    const cwd = io.cwd ?? process.cwd();
+    const db = args.db === ':memory:' ? args.db : resolve(cwd, args.db);
+    const command = prepareCommand(args, cwd);
+    const created = db !== ':memory:' && !existsSync(db);
+    let ledger: Ledger;
+    try {
+      ledger = openLedger({ path: db, now: sink.now });
+    } catch (error) {
+      if (created) removeCreated(db);
+      throw error;
+    }
+    return {
+      ledger,
+      sink,
+      command,
+      finish: (error) => {
+        ledger.close();
+        if (error === null) return 0;
+        if (created) removeCreated(db);
+        return fail(error);
+      },
+    };
   } catch (error) {
-    const message = error instanceof LedgerValidationError ? error.reason : errorMessage(error);
-    sink.err(`ledger: ${message.replace(/\s*\n\s*/g, ' ')}`);
-    return 1;
-  } finally {
-    ledger?.close();
-    if (created && db) removeCreated(db);
+    return fail(error);
   }
 }
 
@@ -326,10 +422,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
-  process.exitCode = runLedgerCommand(process.argv.slice(2), {
+  process.exitCode = await runLedgerTool(process.argv.slice(2), {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
-    // `npm run` works in the package folder; a relative --db means the folder npm was run in.
+    // `npm run` works in the package folder; a relative --db or FILE means the folder npm was run in.
     cwd: process.env.INIT_CWD ?? process.cwd(),
   });
 }
