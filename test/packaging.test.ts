@@ -126,7 +126,7 @@ describe('workers and the recognizer process find their packages outside the asa
   const resources = mkdtempSync(join(tmpdir(), 'skj-unpacked-'));
   afterAll(() => rmSync(resources, { recursive: true, force: true }));
 
-  it('better-sqlite3, sherpa-onnx-node, tar, unbzip2-stream and write-excel-file (with fflate) load from app.asar.unpacked alone', async () => {
+  it('better-sqlite3, sherpa-onnx-node, tar, unbzip2-stream, write-excel-file (with fflate) and read-excel-file load from app.asar.unpacked alone', async () => {
     const unpacked = productionPackageDirs()
       .flatMap(packageFiles)
       .filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
@@ -147,15 +147,21 @@ describe('workers and the recognizer process find their packages outside the asa
       const bunzip = require(workerData['unbzip2-stream'])();
       bunzip.destroy();
       const writeExcelFile = require(workerData['write-excel-file/node']);
-      // Zipping is fflate's, required by write-excel-file itself: the workbook proves both load.
-      writeExcelFile([['导出']]).toBuffer().then((xlsx) => parentPort.postMessage({
+      const readExcelFile = require(workerData['read-excel-file/node']);
+      // Zipping is fflate's, required by write-excel-file itself: the workbook proves both load;
+      // reading it back proves read-excel-file and its unzipper (unzipper-esm) load too.
+      writeExcelFile([['导出']]).toBuffer().then((xlsx) => readExcelFile(xlsx).then((sheets) => parentPort.postMessage({
         sqlite,
         recognizer: typeof sherpa.OnlineRecognizer,
         untar: typeof tar.x,
         xlsx: xlsx.subarray(0, 2).toString(),
+        readBack: sheets[0].data,
         zippedBy: Object.keys(require.cache).filter((path) => path.includes('fflate')),
+        unzippedBy: Object.keys(require.cache).filter((path) => path.includes('unzipper-esm')).length > 0,
+        // Every package these required came from there too (vitest preloads one file of its own).
+        outside: Object.keys(require.cache).filter((path) => /node_modules/.test(path) && !/app\\.asar\\.unpacked|node_modules.vitest/.test(path)),
         from: require.resolve(workerData['sherpa-onnx-node']),
-      }));`;
+      })));`;
     const answer = await new Promise<Record<string, unknown>>((done, fail) => {
       const worker = new Worker(code, { eval: true, workerData: entries });
       worker.once('message', done);
@@ -166,6 +172,9 @@ describe('workers and the recognizer process find their packages outside the asa
       recognizer: 'function',
       untar: 'function',
       xlsx: 'PK',
+      readBack: [['导出']],
+      unzippedBy: true,
+      outside: [],
       zippedBy: [expect.stringContaining(join('app.asar.unpacked', 'node_modules', 'fflate'))],
       from: entries['sherpa-onnx-node'],
     });

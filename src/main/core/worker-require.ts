@@ -6,10 +6,19 @@ import { createRequire } from 'node:module';
 
 /**
  * Every package required off the main thread: the ledger check (better-sqlite3), the
- * recognizer process (sherpa-onnx-node), model extraction (tar, unbzip2-stream) and the Excel
- * export (write-excel-file, whose zip is fflate's: required by it, and unpacked with it).
+ * recognizer process (sherpa-onnx-node), model extraction (tar, unbzip2-stream), the Excel
+ * export (write-excel-file, whose zip is fflate's: required by it, and unpacked with it) and
+ * reading .xlsx bills (read-excel-file, with what it requires: worker-f, unzipper-esm and its
+ * graceful-fs and node-int64, fflate).
  */
-export const WORKER_PACKAGES = ['better-sqlite3', 'sherpa-onnx-node', 'tar', 'unbzip2-stream', 'write-excel-file/node'] as const;
+export const WORKER_PACKAGES = [
+  'better-sqlite3',
+  'sherpa-onnx-node',
+  'tar',
+  'unbzip2-stream',
+  'write-excel-file/node',
+  'read-excel-file/node',
+] as const;
 export type WorkerPackage = (typeof WORKER_PACKAGES)[number];
 
 /** The entry file of `name` as a worker or child process must require it (outside the asar). */
