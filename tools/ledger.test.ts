@@ -435,9 +435,12 @@ describe('import and summary', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const skipped = ALIPAY_EXPECTED.skipped.reduce((n, s) => n + s.count, 0);
-    expect(first.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
-      { format: 'alipay', imported: ALIPAY_EXPECTED.rows, skipped, duplicates: 0 },
-    ]);
+    expect(
+      first.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([{ format: 'alipay', imported: ALIPAY_EXPECTED.rows, skipped, duplicates: 0 }]);
     const again = cli('--db', path, 'import', bill);
     expect(JSON.parse(again.stdout)).toEqual({ format: 'alipay', imported: 0, skipped, duplicates: ALIPAY_EXPECTED.rows });
     const summary = cli('--db', path, 'summary', '--from', '2026-03-01', '--to', '2026-03-31');
@@ -464,7 +467,10 @@ describe('import and summary', () => {
       expenseFen: WECHAT_EXPECTED.expenseFen + JD_EXPECTED.expenseFen + MEITUAN_EXPECTED.expenseFen,
     });
     // Outside the bills' month there is nothing.
-    expect(JSON.parse((await runAsync('--db', path, 'summary', '--from', '2026-04-01', '--to', '2026-04-30')).out[0]!)).toEqual({ incomeFen: 0, expenseFen: 0 });
+    expect(JSON.parse((await runAsync('--db', path, 'summary', '--from', '2026-04-01', '--to', '2026-04-30')).out[0]!)).toEqual({
+      incomeFen: 0,
+      expenseFen: 0,
+    });
   });
 
   it('refuses a file it cannot import with one line and exit 1, writing nothing', async () => {

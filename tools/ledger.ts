@@ -136,8 +136,7 @@ function parseArgs(argv: readonly string[]): Args {
       else if (flag === '--from' || flag === '--to') {
         if (!isCalendarDate(value)) throw new InputError(`${flag} 必须是存在的日期（YYYY-MM-DD，收到 ${value}）`);
         args[flag === '--from' ? 'from' : 'to'] = value;
-      }
-      else if ((TRANSACTION_TYPES as readonly string[]).includes(value)) args.type = value as TransactionType;
+      } else if ((TRANSACTION_TYPES as readonly string[]).includes(value)) args.type = value as TransactionType;
       else throw new InputError(`--type 必须是 EXPENSE、INCOME 或 TRANSFER（收到 ${value}）`);
       continue;
     }

@@ -45,20 +45,21 @@ export async function parseImport(bytes: Uint8Array, context: ImportContext): Pr
   const { table, encoding } = await readTable(bytes);
   if (table.length === 0) throw new ImportError(0, '文件是空的');
   const first = table[0]!.cells.map((f) => f.trim());
-  if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) {
-    return {
-      format: 'suikouji',
-      encoding,
-      rows: await parseOwn(table, context.categories, context.accounts, pace),
-      skipped: [],
-      refunds: NO_REFUNDS,
-    };
-  }
+  // Our workbook's 明细 sheet starts like our CSV (日期, 时间) and has its own columns after.
   if (encoding === 'xlsx' && DETAIL_HEADER.every((h, i) => first[i] === h)) {
     return {
       format: 'suikouji',
       encoding,
       rows: await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace),
+      skipped: [],
+      refunds: NO_REFUNDS,
+    };
+  }
+  if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) {
+    return {
+      format: 'suikouji',
+      encoding,
+      rows: await parseOwn(table, context.categories, context.accounts, pace),
       skipped: [],
       refunds: NO_REFUNDS,
     };

@@ -1,5 +1,8 @@
 // Bills in every layout we read, through the app's own import (parse, preview, commit into a
 // real SQLite ledger) and read back as 统计 counts them.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toZonedNow } from '@shared/time';
 import {
@@ -20,7 +23,10 @@ import {
   WECHAT_EXPECTED,
   WECHAT_MONTH,
   wechatCsv,
+  wechatSheet,
 } from '../../../../../test/support/bill-fixtures';
+import { excelResavedXlsx, xlsxOf } from '../../../../../test/support/xlsx-fixture';
+import { writeExportFile } from '../export-file';
 import { LedgerHistory, openLedger, type Ledger } from '../index';
 
 const NOW = toZonedNow('2026-04-02T10:00:00+08:00');
@@ -141,6 +147,40 @@ describe('WeChat Pay', () => {
   });
 });
 
+describe('WeChat Pay workbooks', () => {
+  it('reads the .xlsx export: 交易时间 a date cell, the amount a number cell', async () => {
+    const preview = await importsExactly(await xlsxOf(wechatSheet()), WECHAT_EXPECTED);
+    expect(preview.encoding).toBe('xlsx');
+    expect(rowsOf().find((r) => r.description === '滴滴出行 快车')).toMatchObject({
+      occurredAt: '2026-03-09T08:00:00+08:00',
+      amountFen: 2340,
+      category: '交通',
+    });
+  });
+
+  it.each([
+    ['Excel’s own save (shared strings, serial dates)', {}],
+    ['a Power Query table, times to the minute', { powerQueryHeader: true, dropSeconds: true }],
+    ['WPS with a custom date format', { dateFormat: 'yyyy/m/d h:mm' }],
+  ] as const)('reads the workbook re-saved: %s', async (_name, options) => {
+    await importsExactly(excelResavedXlsx(wechatSheet(), options), WECHAT_EXPECTED);
+  });
+
+  it('refuses a workbook that is not a bill, and a damaged one, writing nothing', async () => {
+    await expect(
+      history.importFile(
+        await xlsxOf([
+          ['姓名', '年龄'],
+          ['张三', 30],
+        ]),
+      ),
+    ).rejects.toThrow(/无法识别的文件格式/);
+    const damaged = (await xlsxOf(wechatSheet())).slice(0, 2000);
+    await expect(history.importFile(damaged)).rejects.toThrow(/Excel|文件未导入任何记录/);
+    expect(ledger.count()).toBe(0);
+  });
+});
+
 describe('JD and Meituan', () => {
   it('reads a JD bill as JD’s, never as Alipay’s: refunds inside the amount cell and on their own lines counted once', async () => {
     await importsExactly(utf8Bom(jdCsv()), JD_EXPECTED);
@@ -179,6 +219,34 @@ describe('files re-saved by Excel or WPS', () => {
   ] as const)('%s: dates without seconds, ids quoted, padding gone — the same rows and sums', async (_name, bytes, expected) => {
     await importsExactly(bytes(), expected);
     for (const r of rowsOf()) expect(r.occurredAt).toMatch(/T\d{2}:\d{2}:00\+08:00$/);
+  });
+});
+
+describe('our own workbook', () => {
+  it('imports the .xlsx 随口记 exports: the same rows, refunds still refunds, the same figures', async () => {
+    await history.importFile(gbk(alipayCurrent()));
+    await history.importFile(utf8(wechatCsv()));
+    const dir = mkdtempSync(join(tmpdir(), 'skj-own-xlsx-'));
+    try {
+      const path = join(dir, 'export.xlsx');
+      await writeExportFile(ledger, 'xlsx', {}, path);
+      const target = openLedger({ path: ':memory:', now: () => NOW });
+      const preview = await new LedgerHistory(target).previewImport(readFileSync(path));
+      expect(preview).toMatchObject({ format: 'suikouji', encoding: 'xlsx', total: ledger.count(), duplicates: 0, skipped: [] });
+      expect(await new LedgerHistory(target).importFile(readFileSync(path))).toMatchObject({ imported: ledger.count() });
+      const figures = (l: Ledger) =>
+        ['EXPENSE', 'INCOME'].map((type) => l.totals({ from: '2026-03-01', to: '2026-03-31', type: type as 'EXPENSE' }).totalFen);
+      expect(figures(target)).toEqual(figures(ledger));
+      const shape = (l: Ledger) =>
+        l
+          .list({ limit: 100 })
+          .rows.map((r) => [r.occurredAt, r.type, r.category, r.amountFen, r.account, r.description, r.flow ?? null])
+          .sort();
+      expect(shape(target)).toEqual(shape(ledger));
+      target.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
