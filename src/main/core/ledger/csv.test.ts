@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CategoryCandidate } from '../categories/index';
+import { parseCsvPaced } from './csv';
 import { BOM, CSV_HEADER, exportCsv, ImportError, LedgerHistory, openLedger, parseImport, type Ledger } from './index';
 import { escapeCell, parseCsv, unescapeCell } from './csv';
 import { startsLikeFormula } from '@shared/ipc/fields';
@@ -227,6 +228,40 @@ describe('bill exports', () => {
     await expect(history.importFile(utf8(bad))).rejects.toThrow(/第7行：金额「¥六十六」无效/);
     expect(ledger.count()).toBe(0);
     ledger.close();
+  });
+});
+
+describe('parseCsvPaced', () => {
+  const preamble = '账单明细\n导出时间：[2026-03-01]\n\n';
+  const row = (i: number) => `2026-03-01 12:00:00,店${i},商品${i},支出,${i}.50`;
+  const cases: [string, string][] = [
+    ['plain lines', preamble + Array.from({ length: 2500 }, (_, i) => row(i)).join('\n')],
+    [
+      'a quoted cell spanning the slice boundary',
+      preamble +
+        Array.from({ length: 2500 }, (_, i) =>
+          i === 996 ? `2026-03-01 12:00:00,店,"第一行\n第二行\r\n第三行\n第四行\n第五行",支出,1` : row(i),
+        ).join('\n'),
+    ],
+    [
+      'a stray quote in a plain cell',
+      preamble + Array.from({ length: 2500 }, (_, i) => (i === 10 ? `2026-03-01 12:00:00,店,点击"多多视频,支出,1` : row(i))).join('\r\n'),
+    ],
+    ['no preamble', Array.from({ length: 1500 }, (_, i) => row(i)).join('\n') + '\n'],
+  ];
+
+  it.each(cases)('reads %s exactly as parseCsv does, yielding between slices', async (_name, text) => {
+    let yields = 0;
+    const paced = await parseCsvPaced(text, () => {
+      yields++;
+      return undefined;
+    });
+    expect(paced).toEqual(parseCsv(text));
+    expect(yields).toBeGreaterThan(1);
+  });
+
+  it('names the line of an unclosed quote', async () => {
+    await expect(parseCsvPaced(`a,b\n${'x,y\n'.repeat(1500)}"open,z\n`, () => undefined)).rejects.toThrow(/第1502行：引号没有闭合/);
   });
 });
 

@@ -22,12 +22,85 @@ export class CsvSyntaxError extends CodedError<'unclosed_quote'> {
 
 /** Parses CSV text (no BOM) into records; blank lines are dropped. */
 export function parseCsv(text: string): CsvRecord[] {
+  // csv-parse builds (and deep-copies) an error object for every record whose width differs
+  // from the FIRST record's, even where relax_column_count lets the record through. A bill's
+  // first lines are a one-column preamble, so every row of its table would pay for one: 0.7 s
+  // of a 10 000-row bill. Its table is parsed on its own, so its header sets the width.
+  const at = tableStart(text);
+  if (at <= 0) return parseFrom(text, 1);
+  const head = text.slice(0, at);
+  return [...parseFrom(head, 1), ...parseFrom(text.slice(at), 1 + lineFeeds(head))];
+}
+
+/**
+ * The same, parsed a slice of lines at a time with `pace` between slices: csv-parse of a
+ * 10 000-line bill at once holds the main thread for about 100 ms. A slice ends at a line
+ * break outside quotes; a file whose quotes that count misreads (a stray quote in a plain
+ * cell) fails a slice as unclosed, and the rest is then parsed at once, as parseCsv does.
+ */
+export async function parseCsvPaced(text: string, pace: () => Promise<void> | undefined): Promise<CsvRecord[]> {
+  const at = Math.max(0, tableStart(text));
+  const records = at > 0 ? parseFrom(text.slice(0, at), 1) : [];
+  let line = 1 + lineFeeds(text.slice(0, at));
+  let offset = at;
+  while (offset < text.length) {
+    await pace();
+    const end = sliceEnd(text, offset);
+    const slice = text.slice(offset, end);
+    let parsed: CsvRecord[];
+    try {
+      parsed = parseFrom(slice, line);
+    } catch (err) {
+      if (!(err instanceof CsvSyntaxError) || end >= text.length) throw err;
+      records.push(...parseFrom(text.slice(offset), line));
+      return records;
+    }
+    for (const r of parsed) records.push(r);
+    line += lineFeeds(slice);
+    offset = end;
+  }
+  return records;
+}
+
+const SLICE_LINES = 250;
+
+/**
+ * Where a slice from `start` ends: after its SLICE_LINES-th line break outside quotes, or the
+ * end of the text. A quote opens a quoted cell only at the start of a cell, as csv-parse reads
+ * it with relax_quotes; elsewhere it is text.
+ */
+function sliceEnd(text: string, start: number): number {
+  let quoted = false;
+  let cellStart = true;
+  let lines = 0;
+  for (let i = start; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (quoted) {
+      if (ch === QUOTE) {
+        if (text.charCodeAt(i + 1) === QUOTE) i++;
+        else quoted = false;
+      }
+      continue;
+    }
+    if (ch === QUOTE && cellStart) quoted = true;
+    cellStart = ch === COMMA || ch === LF || ch === CR;
+    if (ch === LF && ++lines === SLICE_LINES) return i + 1;
+  }
+  return text.length;
+}
+
+const QUOTE = 34;
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+
+function parseFrom(text: string, firstLine: number): CsvRecord[] {
   const records: CsvRecord[] = [];
   // csv-parse's own line count (`info.lines`) counts a CRLF inside a quoted field twice, and
   // our export writes CRLFs into notes; counting here keeps the numbers an editor shows. Blank
   // lines come through as records too, so every line is seen: a record spans one line plus
   // the line feeds inside its quoted fields.
-  let line = 1;
+  let line = firstLine;
   try {
     parse(text, {
       // Bills mix CRLF and LF, and their preamble lines have fewer columns than the table.
@@ -46,6 +119,53 @@ export function parseCsv(text: string): CsvRecord[] {
     throw err;
   }
   return records;
+}
+
+/** How far into a file its preamble goes before the table: lines of one cell at most. */
+const PREAMBLE_LINES = 100;
+
+/**
+ * Where the first line of a table starts that follows narrower lines: the first of two
+ * consecutive lines with the same number of cells (three or more), when some line before it
+ * has fewer. 0 when the file starts with its table, or a quote spans lines in the preamble
+ * (then the offsets of lines cannot be told without parsing).
+ */
+function tableStart(text: string): number {
+  let offset = 0;
+  let previous: { at: number; cells: number } | undefined;
+  let narrower = false;
+  for (let n = 0; n < PREAMBLE_LINES && offset < text.length; n++) {
+    const end = text.indexOf('\n', offset);
+    if (end < 0) return 0;
+    const cells = cellCount(text.slice(offset, end));
+    if (cells < 0) return 0;
+    if (previous && previous.cells >= 3 && previous.cells === cells) return narrower ? previous.at : 0;
+    if (previous && previous.cells < cells) narrower = true;
+    previous = { at: offset, cells };
+    offset = end + 1;
+  }
+  return 0;
+}
+
+/** Cells of one physical line, or -1 when a quoted cell goes on past it (quotes read as in sliceEnd). */
+function cellCount(line: string): number {
+  let cells = 1;
+  let quoted = false;
+  let cellStart = true;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line.charCodeAt(i);
+    if (quoted) {
+      if (ch === QUOTE) {
+        if (line.charCodeAt(i + 1) === QUOTE) i++;
+        else quoted = false;
+      }
+      continue;
+    }
+    if (ch === QUOTE && cellStart) quoted = true;
+    cellStart = ch === COMMA;
+    if (ch === COMMA) cells++;
+  }
+  return quoted ? -1 : cells;
 }
 
 function lineFeeds(field: string): number {

@@ -702,18 +702,34 @@ export class Transactions {
    * same file thus adds nothing, and importing it into a ledger that has one copy adds one.
    */
   private importDuplicates(rows: readonly ImportRow[]): boolean[] {
-    const count = this.db.prepare(
-      `SELECT COUNT(*) AS n FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
-       WHERE t.occurred_date = ? AND substr(t.occurred_at, 12, 8) = ? AND t.type = ? AND c.name = ?
-         AND t.amount_fen = ? AND a.name = ? AND t.description = ?`,
+    // One read per day of the file, not one per row: a year's bill is 365 reads, not 10 000.
+    const ofDay = this.db.prepare(
+      `SELECT substr(t.occurred_at, 12, 8) AS time, t.type, c.name AS category, t.amount_fen AS amountFen, a.name AS account, t.description
+       FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id
+       WHERE t.occurred_date = ?`,
     );
+    const keyOf = (date: string, r: { time: string; type: string; category: string; amountFen: number; account: string; description: string }) =>
+      JSON.stringify([date, r.time, r.type, r.category, r.amountFen, r.account, r.description]);
     /** Ledger copies of each distinct row not yet matched by an earlier row of the file. */
     const unmatched = new Map<string, number>();
+    const days = new Set(rows.map((r) => r.date));
+    for (const date of days) {
+      for (const held of ofDay.all(date) as {
+        time: string;
+        type: string;
+        category: string;
+        amountFen: number;
+        account: string;
+        description: string;
+      }[]) {
+        const key = keyOf(date, held);
+        unmatched.set(key, (unmatched.get(key) ?? 0) + 1);
+      }
+    }
     return rows.map((r) => {
-      const fields = [r.date, r.time, r.type, r.category, r.amountFen, r.account, r.description] as const;
-      const key = JSON.stringify(fields);
-      const left = unmatched.get(key) ?? (count.get(...fields) as { n: number }).n;
-      unmatched.set(key, Math.max(0, left - 1));
+      const key = keyOf(r.date, r);
+      const left = unmatched.get(key) ?? 0;
+      if (left > 0) unmatched.set(key, left - 1);
       return left > 0;
     });
   }

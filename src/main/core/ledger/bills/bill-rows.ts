@@ -156,35 +156,64 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
  * full or closed), or up to its amount when it says nothing. Evidence: the same order number
  * (Alipay's refund is the order number and a suffix), the item the refund names, the
  * merchant, a purchase that says it expects a refund, and an amount that settles it exactly.
+ * A purchase with none of the first four is never a candidate, so only those are looked at:
+ * the ones indexed by order number, item and merchant, and the few that expect a refund.
  */
 async function matchRefunds(purchases: Purchase[], refundLines: readonly BillLine[], format: BillFormat, pace: Pacer): Promise<BillLine[]> {
-  const orderCount = new Map<string, number>();
-  for (const p of purchases) if (p.line.orderNo) orderCount.set(p.line.orderNo, (orderCount.get(p.line.orderNo) ?? 0) + 1);
-  const unique = (no: string) => no !== '' && orderCount.get(no) === 1;
+  const facts = new Map<Purchase, { stamp: string; text: string; merchant: string }>();
+  const byOrder = new Map<string, Purchase[]>();
+  const byText = new Map<string, Purchase[]>();
+  const byMerchant = new Map<string, Purchase[]>();
+  const expecting: Purchase[] = [];
+  const push = (index: Map<string, Purchase[]>, key: string, p: Purchase) => {
+    if (!key) return;
+    const list = index.get(key);
+    if (list) list.push(p);
+    else index.set(key, [p]);
+  };
+  for (const p of purchases) {
+    const f = { stamp: stamp(p.line), text: itemText(p.line.item), merchant: merchantOf(p.line, format) };
+    facts.set(p, f);
+    push(byOrder, p.line.orderNo, p);
+    push(byText, f.text, p);
+    push(byMerchant, f.merchant, p);
+    if (p.statedFen > 0) expecting.push(p);
+  }
+  const unique = (no: string) => no !== '' && byOrder.get(no)?.length === 1;
   const unmatched: BillLine[] = [];
   const byTime = [...refundLines].sort((a, b) => stamp(a).localeCompare(stamp(b)) || a.line - b.line);
   for (const r of byTime) {
     await pace();
+    const when = stamp(r);
     const text = itemText(r.item);
     const merchant = merchantOf(r, format);
+    const candidates = new Set([
+      ...(byOrder.get(r.orderNo) ?? []),
+      ...(byOrder.get(r.orderNo.split('_')[0]!) ?? []),
+      ...(byText.get(text) ?? []),
+      ...(merchant ? (byMerchant.get(merchant) ?? []) : []),
+      ...expecting,
+    ]);
     let best: Purchase | undefined;
+    let bestStamp = '';
     let bestScore = 1;
-    for (const p of purchases) {
+    for (const p of candidates) {
       const l = p.line;
-      if (stamp(l) > stamp(r)) continue;
+      const f = facts.get(p)!;
+      if (f.stamp > when) continue;
       const cap = p.statedFen > 0 ? p.statedFen : l.amountFen;
       const left = cap - p.refundedFen;
       if (left < r.amountFen) continue;
       let score = 0;
       if (unique(l.orderNo) && (r.orderNo === l.orderNo || r.orderNo.startsWith(`${l.orderNo}_`))) score += 8;
-      const other = itemText(l.item);
-      if (text.length >= 2 && other.length >= 2 && (other.includes(text) || text.includes(other))) score += 4;
-      if (merchant && merchantOf(l, format) === merchant) score += 2;
+      if (text.length >= 2 && f.text.length >= 2 && (f.text.includes(text) || text.includes(f.text))) score += 4;
+      if (merchant && f.merchant === merchant) score += 2;
       if (p.statedFen > 0) score += 2;
       if (left === r.amountFen) score += 1;
       // Ties go to the latest purchase: a refund follows the trade it returns.
-      if (score > bestScore || (score === bestScore && best && stamp(l) >= stamp(best.line))) {
+      if (score > bestScore || (score === bestScore && best && f.stamp >= bestStamp)) {
         best = p;
+        bestStamp = f.stamp;
         bestScore = score;
       }
     }

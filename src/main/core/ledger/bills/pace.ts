@@ -5,7 +5,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type Pacer = () => Promise<void> | undefined;
 
-export function pacer(sliceMs = 8): Pacer {
+export function pacer(sliceMs = 4): Pacer {
   let since = performance.now();
   return () => {
     if (performance.now() - since < sliceMs) return undefined;

@@ -45,6 +45,27 @@ export function createWordCategorizer(categories: readonly CategoryCandidate[]):
     if (category) add(k.category.type, normalize(k.word), { category, own: false });
   }
 
+  // The words of each type by their first character, longest first.
+  const byFirst = new Map<TransactionType, Map<string, string[]>>();
+  for (const [type, table] of words) {
+    const index = new Map<string, string[]>();
+    for (const word of table.keys()) {
+      const bucket = index.get(word[0]!) ?? [];
+      bucket.push(word);
+      index.set(word[0]!, bucket);
+    }
+    byFirst.set(type, index);
+  }
+  const mentions = (text: string, type: TransactionType): boolean => {
+    const index = byFirst.get(type);
+    if (!index) return false;
+    for (let i = 0; i < text.length; i++) {
+      const bucket = index.get(text[i]!);
+      if (bucket?.some((word) => text.startsWith(word, i))) return true;
+    }
+    return false;
+  };
+
   const cache = new Map<string, CategoryCandidate | null>();
   const ofText = (text: string, type: TransactionType): CategoryCandidate | null => {
     const table = words.get(type);
@@ -52,6 +73,12 @@ export function createWordCategorizer(categories: readonly CategoryCandidate[]):
     const key = `${type}\u0000${text}`;
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
+    // A text that holds none of the words, even inside longer ones, needs no cutting: most
+    // items (商品名, order numbers) are like that, and cutting is the expensive part.
+    if (!mentions(text, type)) {
+      cache.set(key, null);
+      return null;
+    }
     const parts = cut(text, true);
     let best: Meaning | null = null;
     let bestLength = 0;
