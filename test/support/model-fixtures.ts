@@ -2,7 +2,8 @@
 // archives built from the shared test model.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,14 +94,87 @@ export interface ArchiveServer {
   base: string;
   /** Each request: path and Range header. */
   requests: { path: string; range: string | undefined }[];
+  /** TLS handshakes the client broke off (an https server whose certificate it refused). */
+  tlsFailures: Error[];
   serve(path: string, file: Served): void;
   close(): Promise<void>;
 }
 
-export async function startArchiveServer(): Promise<ArchiveServer> {
+/** A key and self-signed certificate for 127.0.0.1 (PEM), made for one test run. */
+export interface TestCertificate {
+  key: Buffer;
+  cert: Buffer;
+}
+
+/** True when the `openssl` CLI is there to make test certificates. */
+export function hasOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A fresh P-256 key and a one-day self-signed certificate for IP 127.0.0.1, made by the
+ * `openssl` CLI in a temporary folder (removed with the others): no key material in the repo.
+ */
+export function selfSignedCertificate(): TestCertificate {
+  const dir = tempDir('tls');
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+      ...['-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+/**
+ * Timers a test fires by hand (the downloader's `timers` option): nothing runs until `fire`,
+ * so a stall limit of 30 s passes without a real second going by.
+ */
+export interface ManualTimers {
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+  /** The delays of the timers armed and neither fired nor cleared. */
+  pending(): number[];
+  /** Runs (once) every pending timer armed with `ms`; returns how many ran. */
+  fire(ms: number): number;
+}
+
+export function manualTimers(): ManualTimers {
+  const armed = new Map<number, { callback: () => void; ms: number }>();
+  let next = 1;
+  return {
+    setTimeout: (callback, ms) => {
+      armed.set(next, { callback, ms });
+      return next++;
+    },
+    clearTimeout: (handle) => {
+      armed.delete(handle as number);
+    },
+    pending: () => [...armed.values()].map((t) => t.ms),
+    fire: (ms) => {
+      const due = [...armed].filter(([, t]) => t.ms === ms);
+      for (const [handle] of due) armed.delete(handle);
+      for (const [, t] of due) t.callback();
+      return due.length;
+    },
+  };
+}
+
+/** A loopback archive server: plain http, or https with `tls` (its certificate, e.g. self-signed). */
+export async function startArchiveServer(options: { tls?: TestCertificate } = {}): Promise<ArchiveServer> {
   const files = new Map<string, Served & { cuts: number }>();
   const requests: ArchiveServer['requests'] = [];
-  const server: Server = createServer((req, res) => {
+  const tlsFailures: Error[] = [];
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     requests.push({ path, range: req.headers.range });
     const file = files.get(path);
@@ -160,12 +234,15 @@ export async function startArchiveServer(): Promise<ArchiveServer> {
       else res.write(piece, () => setTimeout(next, file.pieceDelayMs));
     };
     next();
-  });
+  };
+  const server: Server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createServer(handler);
+  server.on('tlsClientError', (err: Error) => tlsFailures.push(err));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
-    base: `http://127.0.0.1:${port}`,
+    base: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
+    tlsFailures,
     serve: (path, file) => files.set(path, { ...file, cuts: 0 }),
     close: () =>
       new Promise((done) => {

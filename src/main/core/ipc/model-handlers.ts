@@ -27,6 +27,7 @@ const MODEL_ERROR_CODES: ReadonlySet<string> = new Set<ModelErrorCode>([
   'stalled',
   'too_large',
   'redirect_refused',
+  'certificate',
   'checksum',
   'unsafe_archive',
   'unverified',

@@ -6,6 +6,20 @@ import { errorMessage } from '@shared/errors';
 import { isDiskFull, MESSAGES, ModelError } from './errors';
 import { ProgressMeter } from './progress-meter';
 
+/** The timers the stall watchdog and the wait between attempts use; the globals by default. */
+export interface DownloadTimers {
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+const GLOBAL_TIMERS: DownloadTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
+};
+
+/** What fetch connects through (undici's `dispatcher`); absent means Node's global one. */
+export type DownloadDispatcher = NonNullable<RequestInit['dispatcher']>;
+
 export interface DownloadOptions {
   url: string;
   /** Where the bytes land; an existing file is resumed with a Range request. */
@@ -30,6 +44,13 @@ export interface DownloadOptions {
   maxBytes?: number;
   /** No byte (or no answer) for this long fails the attempt as 'stalled'. Default 30 s. */
   stallMs?: number;
+  /** Timers for the stall watchdog and the retry wait (a test's fake clock); the globals by default. */
+  timers?: DownloadTimers;
+  /**
+   * Passed to fetch as its dispatcher: a test's agent that trusts its own certificate authority.
+   * Production passes none, so downloads keep the system's trust store and full verification.
+   */
+  dispatcher?: DownloadDispatcher;
 }
 
 /** Redirects followed before giving up (GitHub uses one, Hugging Face one or two). */
@@ -82,7 +103,7 @@ export async function downloadToFile(options: DownloadOptions): Promise<{ bytes:
         throw err.cause instanceof ModelError ? err.cause : new ModelError('network', MESSAGES.network, { cause: err.cause ?? err });
       }
       options.log?.(`model download: attempt failed (${errorMessage(err.cause ?? err)}), resuming`);
-      await sleep(delay(failures), signal).catch((abort: unknown) => {
+      await sleep(delay(failures), signal, options.timers ?? GLOBAL_TIMERS).catch((abort: unknown) => {
         throw new ModelError('cancelled', MESSAGES.cancelled, { cause: abort });
       });
     }
@@ -95,11 +116,12 @@ async function attempt(options: DownloadOptions, meter: ProgressMeter): Promise<
   const onAbort = () => controller.abort(options.signal.reason);
   options.signal.addEventListener('abort', onAbort, { once: true });
   const stallMs = options.stallMs ?? 30_000;
+  const timers = options.timers ?? GLOBAL_TIMERS;
   let stalled = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   const watch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+    timers.clearTimeout(timer);
+    timer = timers.setTimeout(() => {
       stalled = true;
       controller.abort(new Error('stalled'));
     }, stallMs);
@@ -111,7 +133,7 @@ async function attempt(options: DownloadOptions, meter: ProgressMeter): Promise<
     if (stalled && !options.signal.aborted) throw new ModelError('stalled', MESSAGES.stalled(Math.round(stallMs / 1000)), { cause: err });
     throw err;
   } finally {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
     options.signal.removeEventListener('abort', onAbort);
   }
 }
@@ -131,9 +153,16 @@ async function attemptWith(options: DownloadOptions, meter: ProgressMeter, signa
         // Followed by hand: fetch's own following would accept any host and scheme.
         redirect: 'manual',
         signal,
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
     } catch (err) {
       if (signal.aborted && !options.signal.aborted) throw err;
+      const certificate = certificateErrorCode(err);
+      if (certificate) {
+        // Another attempt would meet the same certificate: this source is left for the next.
+        options.log?.(`model download: certificate of ${url.host} refused: ${certificate}`);
+        throw new ModelError('certificate', MESSAGES.certificate, { cause: err });
+      }
       throw new Retryable('connect failed', { cause: err });
     }
     alive();
@@ -221,6 +250,33 @@ function toModelError(err: unknown): ModelError {
   return new ModelError('network', `${MESSAGES.network}（${errorMessage(err)}）`, { cause: err });
 }
 
+/** OpenSSL's verification failures as Node reports them (err.code), and a name mismatch. */
+const CERTIFICATE_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_REJECTED',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'INVALID_CA',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The code of a certificate the TLS handshake refused, found along fetch's cause chain; else null. */
+function certificateErrorCode(err: unknown): string | null {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) return code;
+  }
+  return null;
+}
+
 function contentLength(response: Response, fallback: number): number {
   const value = Number(response.headers.get('content-length'));
   return Number.isSafeInteger(value) && value > 0 ? value : fallback;
@@ -242,15 +298,15 @@ function unlinkIfExists(path: string): void {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal, timers: DownloadTimers): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       reject(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });

@@ -22,6 +22,7 @@ export const MESSAGES = {
   ioError: (detail: string) => `无法安装模型：${detail}`,
   stalled: (seconds: number) => `下载停滞超过 ${seconds} 秒没有进展`,
   tooLarge: '下载的文件比模型目录登记的大小还大，已停止（可能不是这个模型）',
+  certificate: '下载源的证书无效，已停止下载',
   redirectRefused: (host: string) => `下载地址跳转到了不受信任的地址（${host}），已拒绝`,
   checksum: (name: string) => `${name} 的校验值（SHA-256）与模型目录登记的不一致，文件可能被替换或损坏`,
   unsafeArchive: (detail: string) => `模型压缩包含有不安全的内容（${detail}），已拒绝安装`,

@@ -16,7 +16,7 @@ import {
 import { decodeWavFile } from '../asr/local/engine';
 import { detectModelFiles } from '../asr/local/model-files';
 import { CATALOG, isPinned, sourceBytes, type ArchiveSource, type CatalogEntry, type FilesSource, type ModelSource } from './catalog';
-import { downloadToFile, fileSize, sizeCap } from './download';
+import { downloadToFile, fileSize, sizeCap, type DownloadDispatcher, type DownloadTimers } from './download';
 import { isDiskFull, MESSAGES, ModelError } from './errors';
 import { extractTarBz2 } from './extract';
 import { folderBytes } from './folder-files';
@@ -37,6 +37,10 @@ export interface ModelManagerOptions {
   retryDelayMs?: (failedAttempts: number) => number;
   /** No byte for this long moves the download to the next source (default 30 s). */
   stallMs?: number;
+  /** Timers for the stall watchdog and the retry wait (a test's fake clock); the globals by default. */
+  timers?: DownloadTimers;
+  /** fetch's dispatcher for every download (a test's agent trusting its own CA); none in production. */
+  dispatcher?: DownloadDispatcher;
   /** Extraction caps (defaults in extract.ts). */
   maxEntries?: number;
   maxUnpackedBytes?: number;
@@ -273,6 +277,8 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       attempts: options.downloadAttempts,
       retryDelayMs: options.retryDelayMs,
       stallMs: options.stallMs,
+      timers: options.timers,
+      dispatcher: options.dispatcher,
       allowedHosts: source.hosts,
       log,
     };

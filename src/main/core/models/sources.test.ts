@@ -16,6 +16,7 @@ import type { ModelManager } from './types';
 import {
   archiveSource,
   buildModelArchive,
+  manualTimers,
   SHARED_MODEL,
   SHARED_MODEL_FILES,
   sha256,
@@ -156,12 +157,44 @@ describe('the downloader against hostile servers', () => {
     expect(good.requests.length).toBe(before);
   });
 
-  it('a server that stops sending (socket open) → stalled after the stall limit', async () => {
+  // The stall limit runs on hand-fired timers: the 30 s pass the moment the server's last byte
+  // is on disk, so the test neither sleeps nor depends on the machine's load. (The several
+  // sources suite below keeps a real-time stall as the smoke case.)
+  it('a server that stops sending (socket open) → stalled after the stall limit (fake timers)', async () => {
     good.serve('/stall', { body: Buffer.alloc(500_000, 7), stallAfter: 100_000 });
     const part = join(tempDir('stall'), 'x.part');
-    const err = await rejection(downloadToFile({ url: `${good.base}/stall`, partPath: part, signal: signal(), onProgress: () => {}, stallMs: 300 }));
+    const timers = manualTimers();
+    let clock = 0;
+    let fired = 0;
+    const err = await rejection(
+      downloadToFile({
+        url: `${good.base}/stall`,
+        partPath: part,
+        signal: signal(),
+        // A clock a second further on each reading: every byte count is reported, none throttled.
+        now: () => (clock += 1000),
+        onProgress: (p) => {
+          // Each chunk re-arms the watchdog; once the last byte sent is written, its time runs out.
+          if (p.receivedBytes === 100_000) fired += timers.fire(30_000);
+        },
+        timers,
+      }),
+    );
+    expect(fired).toBe(1);
     expect(err.code).toBe('stalled');
+    expect(err.message).toBe('下载停滞超过 30 秒没有进展');
     expect(statSync(part).size).toBe(100_000);
+    // The watchdog is disarmed once the attempt ends: nothing left to fire later.
+    expect(timers.pending()).toEqual([]);
+  });
+
+  it('bytes arriving keep re-arming the watchdog: a download that never stalls never fires it (fake timers)', async () => {
+    good.serve('/steady', { body: Buffer.alloc(300_000, 3) });
+    const timers = manualTimers();
+    const part = join(tempDir('steady'), 'x.part');
+    await downloadToFile({ url: `${good.base}/steady`, partPath: part, signal: signal(), onProgress: () => {}, timers, stallMs: 5000 });
+    expect(statSync(part).size).toBe(300_000);
+    expect(timers.pending()).toEqual([]);
   });
 });
 
@@ -187,8 +220,9 @@ describe.skipIf(!existsSync(SHARED_MODEL))('a model with several sources (shared
   const ids = ['github', 'huggingface', 'hf-mirror', 'modelscope'] as const;
   const pinnedAt = (i: number, path = `/${A}.tar.bz2`) => archiveSource(ids[i]!, `${server(i).base}${path}`, good.length, sha256(good));
   const entryWith = (sources: ModelSource[]): CatalogEntry => testEntry(A, '', good.length, { sources });
-  // The stall limit is real time (the servers are real): 1.5 s is short for the test and long
-  // enough that a loaded machine's event-loop lag is not taken for a stalled source.
+  // The stall limit is real time here (the servers are real), the one real-time stall smoke
+  // case: 1.5 s is short for the test and long enough that a loaded machine's event-loop lag is
+  // not taken for a stalled source. The fake-timer cases are above and below.
   function manager(dir: string, catalog: CatalogEntry[], extra: Partial<ModelManagerOptions> = {}): ModelManager {
     const m = createModelManager({ modelsDir: dir, catalog, retryDelayMs: () => 5, downloadAttempts: 2, stallMs: 1500, ...extra });
     managers.push(m);
@@ -226,6 +260,31 @@ describe.skipIf(!existsSync(SHARED_MODEL))('a model with several sources (shared
     // The swapped bytes were thrown away, so the last source started from zero, not from them.
     expect(server(3).requests.at(-1)!.range).toBeUndefined();
     expect(readdirSync(join(dir, '.partial'))).toEqual([]);
+  });
+
+  it('the manager’s timers reach the stall watchdog: a source silent after its headers moves on when the 30 s pass on a fake clock', async () => {
+    server(0).serve('/silent', { body: good, stallAfter: 0 });
+    server(1).serve('/good', { body: good });
+    const dir = tempDir('fake-stall');
+    const timers = manualTimers();
+    // The default limit (30 s), never waited for: the test fires it.
+    const m = manager(dir, [entryWith([pinnedAt(0, '/silent'), pinnedAt(1, '/good')])], { timers, stallMs: undefined });
+    const events: ModelEvent[] = [];
+    let fired = 0;
+    m.onEvent((e) => {
+      events.push(e);
+      // The first progress event comes once the silent source has answered 200: the watchdog is armed.
+      if (e.type === 'progress' && e.progress.source === 'github' && !fired) fired = timers.fire(30_000);
+    });
+
+    await m.download(A);
+
+    expect(fired).toBe(1);
+    const switches = events.filter((e) => e.type === 'source');
+    expect(switches.map((e) => e.source)).toEqual(['github', 'huggingface']);
+    expect(switches[1]!.reason).toBe('下载停滞超过 30 秒没有进展');
+    expect(installedSame(join(dir, A))).toBe(true);
+    expect(timers.pending()).toEqual([]);
   });
 
   describe('with a model in use, every bad source is refused, says why, and leaves that model active with nothing written outside', () => {

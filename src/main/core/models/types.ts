@@ -18,6 +18,7 @@ export type ModelErrorCode =
   | 'stalled' // no byte for the stall limit: the next source is tried
   | 'too_large' // more bytes than the catalog's size plus the margin
   | 'redirect_refused' // a redirect to a host the source does not name, or https→http
+  | 'certificate' // the TLS certificate failed verification: the next source is tried
   | 'checksum' // the SHA-256 of an archive or file differs from the catalog's pin
   | 'unsafe_archive' // a link, device, absolute or `..` path, or too many entries/bytes
   | 'unverified' // the source has no pin and the user has not accepted that yet
