@@ -621,6 +621,47 @@ export function excelResavedCsv(text: string): string {
 
 // ---- Not a bill -------------------------------------------------------------------------------
 
+/** Banks' and cards' statements in their layouts (made up rows), each refused as such. */
+export const BANK_STATEMENTS: readonly [string, string][] = [
+  [
+    'ICBC debit, with its preamble',
+    [
+      '明细查询文件下载',
+      '',
+      '卡号: 6222****1234,"卡别名: 工资卡"',
+      '',
+      '交易日期,摘要,交易详情,交易场所,交易国家或地区简称,钞/汇,交易金额(收入),交易金额(支出),交易币种,记账金额(收入),记账金额(支出),记账币种,余额,对方户名',
+      '2026-03-02,消费,,某某超市,CHN,钞,,35.00,人民币,,35.00,人民币,1200.00,',
+    ].join('\n'),
+  ],
+  [
+    'BOC credit card',
+    [
+      '中国银行信用卡账单(2026年03月)',
+      '交易日,银行记账日,卡号后四位,交易描述,存入,支出,币种',
+      '2026-03-01,2026-03-02,1234,某某商户CHN,,50.00,CNY',
+    ].join('\n'),
+  ],
+  [
+    'Bank of Communications credit card',
+    ['交易日期,记账日期,交易说明,交易币种/金额,入账币种/金额', '2026-03-10,2026-03-10,消费 美团,CNY 19.90,CNY 19.90'].join('\n'),
+  ],
+  [
+    'ABC debit',
+    [
+      '交易日期,交易时间,交易摘要,交易金额,本次余额,对手信息,日 志 号,交易渠道,交易附言',
+      '20260301,123456,财付通,-10.00,1100.00,微信支付,369333999,电子商务,',
+    ].join('\n'),
+  ],
+  [
+    'an English card statement',
+    [
+      'Transaction date,Post date,Description,Billing amount,Billing currency,Transaction status',
+      '09/03/2026,10/03/2026,SOME CAFE,"-18.00",CNY,POSTED',
+    ].join('\n'),
+  ],
+];
+
 /** A bank's statement (China Merchants Bank's debit-card export). */
 export function bankStatement(): string {
   return [

@@ -11,6 +11,7 @@ import {
   alipay2021,
   alipayCurrent,
   alipayWeb,
+  BANK_STATEMENTS,
   bankStatement,
   excelResavedCsv,
   gbk,
@@ -254,6 +255,17 @@ describe('what is not a bill', () => {
   it('refuses a bank statement as such and writes nothing', async () => {
     await expect(history.previewImport(utf8(bankStatement()))).rejects.toThrow(/这是银行流水，暂不支持/);
     await expect(history.importFile(gbk(bankStatement()))).rejects.toThrow(/这是银行流水，暂不支持.*文件未导入任何记录/);
+    expect(ledger.count()).toBe(0);
+  });
+
+  it.each(BANK_STATEMENTS)('refuses %s as a bank statement', async (_name, text) => {
+    await expect(history.previewImport(gbk(text))).rejects.toThrow(/这是银行流水，暂不支持/);
+    await expect(history.previewImport(utf8Bom(text))).rejects.toThrow(/这是银行流水，暂不支持/);
+  });
+
+  it('asks for a legacy .xls to be saved as .xlsx', async () => {
+    const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(504).fill(0)]);
+    await expect(history.importFile(ole)).rejects.toThrow(/不支持旧版 Excel 文件（.xls），请在 Excel 或 WPS 中另存为 .xlsx/);
     expect(ledger.count()).toBe(0);
   });
 

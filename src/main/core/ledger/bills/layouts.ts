@@ -154,9 +154,9 @@ export function merchantOf(l: BillLine, format: BillFormat): string {
 }
 
 /** Columns that mark a bank's or card's statement rather than a payment app's bill. */
-const BANK_BALANCE = /^(本次余额|账户余额|联机余额|余额|交易后余额|可用余额)$/;
+const BANK_BALANCE = /^(本次余额|账户余额|联机余额|余额|交易后余额|可用余额|balance)$/i;
 const BANK_COLUMNS =
-  /^(记账日期?|交易日期?|摘要|借方发生额|贷方发生额|借方金额|贷方金额|对方户名|对方账号|交易金额|收入金额|支出金额|存入|支取|卡号末四位|入账金额|交易摘要)$/;
+  /^(记账日期?|银行记账日|交易日期?|摘要|借方发生额|贷方发生额|借方金额|贷方金额|对方户名|对方账号|交易金额|收入金额|支出金额|存入|支取|卡号[末后]四位|入账金额|交易摘要|交易描述|交易说明|交易币种\/金额|入账币种\/金额|transaction date|posting date|post date|billing amount|card #|credit \/ debit)$/i;
 
 /** How far down a bill's header may be: the preambles are about 25 lines. */
 const HEADER_SEARCH = 60;
