@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DraftBatchDto, ParseResult, TransactionRow, TransactionType } from '@shared/domain';
 import type {
   BudgetAlert,
@@ -12,7 +13,7 @@ import type {
 } from '@shared/ipc/ledger';
 import type { ZonedNow } from '@shared/time';
 import type { LedgerPort, LedgerTotals } from '../voice/ports';
-import { parseImport } from './csv-import';
+import { parseImport, type ParsedImport } from './csv-import';
 import type { ImportContext } from './bills/table';
 import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
@@ -57,6 +58,8 @@ export class LedgerHistory implements LedgerPort {
   private readonly onChange: (reason: ChangeReason) => void;
   private readonly onBudgetAlert: ((alerts: BudgetAlert[]) => void) | null;
   private latestAlerts: readonly BudgetAlert[] = [];
+  /** The file the last preview read, so 确认导入 does not read it again (a workbook takes most of a second). */
+  private previewed: { digest: string; parsed: ParsedImport } | null = null;
 
   constructor(
     readonly ledger: Ledger,
@@ -157,6 +160,7 @@ export class LedgerHistory implements LedgerPort {
 
   async previewImport(bytes: Uint8Array): Promise<ImportPreview> {
     const parsed = await parseImport(bytes, this.importContext());
+    this.previewed = { digest: digestOf(bytes), parsed };
     const { duplicate } = this.ledger.importRows(parsed.rows, { dryRun: true });
     return {
       format: parsed.format,
@@ -172,7 +176,11 @@ export class LedgerHistory implements LedgerPort {
 
   /** All or nothing: a malformed file throws ImportError before anything is written. */
   async importFile(bytes: Uint8Array): Promise<ImportOutcome> {
-    const parsed = await parseImport(bytes, this.importContext());
+    // The same bytes as the preview's give the same rows: what the user saw is what is written.
+    // Duplicates are still decided now, against the ledger as it is.
+    const previewed = this.previewed;
+    this.previewed = null;
+    const parsed = previewed?.digest === digestOf(bytes) ? previewed.parsed : await parseImport(bytes, this.importContext());
     const { ids, duplicate } = this.ledger.importRows(parsed.rows);
     if (ids.length > 0) this.record({ kind: 'import', rows: await this.rowsPaced(ids) }, 'import');
     return {
@@ -382,6 +390,10 @@ function label(entry: Entry): string {
 }
 
 const UNDO_READ_SLICE = 500;
+
+function digestOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
 
 /**
  * Spending and income of rows about to be written, as 统计 counts them: a refund takes its

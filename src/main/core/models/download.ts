@@ -1,4 +1,5 @@
 import { mkdirSync, statSync, unlinkSync } from 'node:fs';
+import type { Dispatcher } from 'undici-types';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ModelProgress } from '@shared/ipc/models';
@@ -18,7 +19,7 @@ const GLOBAL_TIMERS: DownloadTimers = {
 };
 
 /** What fetch connects through (undici's `dispatcher`); absent means Node's global one. */
-export type DownloadDispatcher = NonNullable<RequestInit['dispatcher']>;
+export type DownloadDispatcher = Dispatcher;
 
 export interface DownloadOptions {
   url: string;
@@ -153,7 +154,8 @@ async function attemptWith(options: DownloadOptions, meter: ProgressMeter, signa
         // Followed by hand: fetch's own following would accept any host and scheme.
         redirect: 'manual',
         signal,
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        // Node's fetch takes undici's dispatcher; the DOM's RequestInit type does not know it.
+        ...((options.dispatcher ? { dispatcher: options.dispatcher } : {}) as RequestInit),
       });
     } catch (err) {
       if (signal.aborted && !options.signal.aborted) throw err;
