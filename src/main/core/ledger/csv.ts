@@ -64,15 +64,22 @@ export async function parseCsvPaced(text: string, pace: () => Promise<void> | un
 
 const SLICE_LINES = 250;
 
-/**
- * Where a slice from `start` ends: after its SLICE_LINES-th line break outside quotes, or the
- * end of the text. A quote opens a quoted cell only at the start of a cell, as csv-parse reads
- * it with relax_quotes; elsewhere it is text.
- */
+/** Where a slice from `start` ends: after its SLICE_LINES-th line break outside quotes, or the end of the text. */
 function sliceEnd(text: string, start: number): number {
+  return walk(text, start, SLICE_LINES).end;
+}
+
+/**
+ * Reads `text` from `start` through `lines` line breaks outside quotes (or to its end): where
+ * it stopped, the cells of the last line read, and whether a quoted cell was still open. A
+ * quote opens a quoted cell only at the start of a cell, as csv-parse reads it with
+ * relax_quotes; elsewhere it is text.
+ */
+function walk(text: string, start: number, lines: number): { end: number; cells: number; open: boolean } {
   let quoted = false;
   let cellStart = true;
-  let lines = 0;
+  let cells = 1;
+  let seen = 0;
   for (let i = start; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (quoted) {
@@ -84,9 +91,13 @@ function sliceEnd(text: string, start: number): number {
     }
     if (ch === QUOTE && cellStart) quoted = true;
     cellStart = ch === COMMA || ch === LF || ch === CR;
-    if (ch === LF && ++lines === SLICE_LINES) return i + 1;
+    if (ch === COMMA) cells++;
+    if (ch === LF) {
+      if (++seen === lines) return { end: i + 1, cells, open: false };
+      cells = 1;
+    }
   }
-  return text.length;
+  return { end: text.length, cells, open: quoted };
 }
 
 const QUOTE = 34;
@@ -147,25 +158,10 @@ function tableStart(text: string): number {
   return 0;
 }
 
-/** Cells of one physical line, or -1 when a quoted cell goes on past it (quotes read as in sliceEnd). */
+/** Cells of one physical line, or -1 when a quoted cell goes on past it. */
 function cellCount(line: string): number {
-  let cells = 1;
-  let quoted = false;
-  let cellStart = true;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line.charCodeAt(i);
-    if (quoted) {
-      if (ch === QUOTE) {
-        if (line.charCodeAt(i + 1) === QUOTE) i++;
-        else quoted = false;
-      }
-      continue;
-    }
-    if (ch === QUOTE && cellStart) quoted = true;
-    cellStart = ch === COMMA;
-    if (ch === COMMA) cells++;
-  }
-  return quoted ? -1 : cells;
+  const { cells, open } = walk(line, 0, Infinity);
+  return open ? -1 : cells;
 }
 
 function lineFeeds(field: string): number {
