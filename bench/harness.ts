@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /** One row of the benchmark report. Latencies in ms; `value` for non-latency figures. */
 export interface Metric {
@@ -101,4 +101,24 @@ export function createContext(onRecord: (name: string, metric: Metric) => void):
       return metric;
     },
   };
+}
+
+/**
+ * Runs fn while the main event loop's delay is sampled every millisecond: how long fn took,
+ * and the loop's p99 and longest delay meanwhile (ms, two decimals).
+ */
+export async function sampleLoopDelay(fn: () => Promise<unknown>): Promise<{ tookMs: number; p99Ms: number; maxMs: number }> {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  // The histogram records the gap between two of its ticks: one tick before and one after,
+  // so a stall at the very start or end counts too.
+  await pause();
+  const t0 = performance.now();
+  await fn();
+  const tookMs = performance.now() - t0;
+  await pause();
+  histogram.disable();
+  const toMs = (ns: number) => Number((ns / 1e6).toFixed(2));
+  return { tookMs, p99Ms: toMs(histogram.percentile(99)), maxMs: toMs(histogram.max) };
 }

@@ -13,7 +13,7 @@ import { deriveKey, open as openSealed, type KdfParams } from '@core/sync/seal';
 import { TABLES_BY_NAME } from '@core/sync/tables';
 import { WebDavRemote } from '@core/sync/webdav-remote';
 import { apacheAvailable, startWebDav, type WebDavServer } from '../../test/support/webdav-server';
-import { summarize, type BenchContext, type Suite } from '../harness';
+import { sampleLoopDelay, summarize, type BenchContext, type Suite } from '../harness';
 
 /**
  * Sync through a real WebDAV server (Apache mod_dav on loopback) with the scrypt cost users
@@ -520,26 +520,16 @@ const suite: Suite = {
 
 /** Runs fn while the main event loop's delay is sampled; records its time and the loop's p99. */
 async function measureLoop(ctx: BenchContext, name: string, fn: () => Promise<void>): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  // The histogram records the gap between two of its ticks: one tick first, so a stall at the
-  // very start counts too.
-  await sleep(20);
-  const t0 = performance.now();
-  await fn();
-  const took = performance.now() - t0;
-  await sleep(20);
-  histogram.disable();
-  const p99 = Number((histogram.percentile(99) / 1e6).toFixed(2));
+  const { tookMs, p99Ms, maxMs } = await sampleLoopDelay(fn);
   ctx.record(name, {
-    p99_ms: p99,
-    max_ms: Number((histogram.max / 1e6).toFixed(2)),
-    value: ms(took),
+    p99_ms: p99Ms,
+    max_ms: maxMs,
+    value: ms(tookMs),
     unit: 'ms (value: the round; p99/max: main-loop delay)',
     budget: 'loop p99 ≤ 16 ms',
-    ok: p99 <= 16,
+    ok: p99Ms <= 16,
   });
-  return took;
+  return tookMs;
 }
 
 export default suite;

@@ -3,6 +3,7 @@
 // with the cases that matter (refunds told in every way a bill tells them, neutral lines,
 // fees, closed trades), plus what a user's Excel or WPS makes of them on re-saving.
 import { parseCsv } from '../../src/main/core/ledger/csv';
+import { csvFields } from '../../src/main/core/ledger/csv-export';
 
 export const utf8 = (text: string) => new TextEncoder().encode(text);
 export const utf8Bom = (text: string) => utf8(`\uFEFF${text}`);
@@ -34,8 +35,6 @@ export function gbk(text: string): Uint8Array {
   }
   return new Uint8Array(out);
 }
-
-const csvLine = (cells: readonly string[]) => cells.map((c) => (/[",\n\r]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
 
 // ---- Alipay ---------------------------------------------------------------------------------
 
@@ -242,7 +241,7 @@ export function alipayCurrent(trades: readonly AlipayTrade[] = ALIPAY_MONTH): st
       .map((h) => pad(h))
       .join(','),
     ...trades.map((t) =>
-      csvLine([
+      csvFields([
         pad(t.time),
         pad(t.category),
         pad(t.counterpart),
@@ -277,7 +276,7 @@ export function alipay2021(trades: readonly AlipayTrade[] = ALIPAY_MONTH): strin
     '------------------------------------------------------------------------------------',
     '收/支,交易对方,对方账号,商品说明,收/付款方式,金额,交易状态,交易分类,交易订单号,商家订单号,交易时间,',
     ...trades.map((t, i) =>
-      csvLine([
+      csvFields([
         t.direction === '不计收支' && i % 2 ? '' : t.direction,
         t.counterpart,
         '/',
@@ -313,7 +312,7 @@ export function alipayWeb(): string {
     fee: string,
     refund: string,
   ) =>
-    csvLine([
+    csvFields([
       `${no}\t`,
       '\t',
       time,
@@ -430,7 +429,7 @@ export function wechatCsv(trades: readonly WechatTrade[] = WECHAT_MONTH): string
     ...WECHAT_PREAMBLE.map((l) => l + ','.repeat(width - 1)),
     WECHAT_HEADER.join(','),
     ...trades.map(([time, kind, counterpart, item, direction, amount, method, status, note], i) =>
-      csvLine([
+      csvFields([
         time,
         kind,
         counterpart,
@@ -474,7 +473,7 @@ export function wechatSheet(trades: readonly WechatTrade[] = WECHAT_MONTH): (str
 /** JD's export (UTF-8 with BOM): refunds inside the amount cell and on lines of their own. */
 export function jdCsv(): string {
   const row = (time: string, merchant: string, item: string, amount: string, method: string, status: string, direction: string, category: string) =>
-    csvLine([`${time}\t`, merchant, item, amount, method, status, direction, category, '100000011234\t', '1000345234234223\t', ' ']);
+    csvFields([`${time}\t`, merchant, item, amount, method, status, direction, category, '100000011234\t', '1000345234234223\t', ' ']);
   const lines = [
     '导出信息：',
     '京东账号名：jd_0000000000',
@@ -539,7 +538,7 @@ export const JD_EXPECTED = {
 /** Meituan's export (UTF-8 with BOM, CRLF): ids quoted and ending in a tab, ¥ amounts, 实付 after discounts. */
 export function meituanCsv(): string {
   const row = (time: string, kind: string, title: string, direction: string, method: string, order: string, paid: string, no: string) =>
-    csvLine([
+    csvFields([
       time,
       time.replace(/:(\d{2})$/, (_, s: string) => `:${String((Number(s) + 7) % 60).padStart(2, '0')}`),
       kind,
@@ -611,7 +610,7 @@ export function excelResavedCsv(text: string): string {
         if (when) return `${when[1]}/${Number(when[2])}/${Number(when[3])} ${Number(when[4])}:${when[5]}`;
         if (/^\d{10,}(_\w+)?$/.test(cell)) return `"${cell}"`;
         if (/^\d+\.\d0$/.test(cell)) return cell.replace(/0$/, '').replace(/\.$/, '');
-        return csvLine([cell]);
+        return csvFields([cell]);
       });
       while (cells.length < width) cells.push('');
       return cells.join(',');

@@ -1,7 +1,8 @@
-// Shared by the ledger's tests: one instant, one parse result, one form entry and one recurring rule to vary.
+// Shared by the ledger's tests: one instant, one parse result, one form entry, one recurring rule
+// and one imported bill row to vary.
 import type { ParseResult } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
-import type { ManualEntry, RecurringRuleInput } from '@core/ledger/index';
+import type { ImportRow, ManualEntry, RecurringRuleInput } from '@core/ledger/index';
 
 export const NOW = toZonedNow('2026-02-17T12:30:00+08:00');
 
@@ -35,5 +36,19 @@ export const rentRule = (over: Partial<RecurringRuleInput> = {}): RecurringRuleI
   description: '房租',
   rule: { every: 'month', day: 5 },
   start: '2026-01-01',
+  ...over,
+});
+
+/** A row as a bill import hands it to the ledger, with the merchant its category memory keys by. */
+export const billRow = (over: Partial<ImportRow> = {}): ImportRow => ({
+  line: 2,
+  date: '2026-02-01',
+  time: '12:00:00',
+  type: 'EXPENSE',
+  category: '其他',
+  amountFen: 2500,
+  account: '支付宝',
+  description: '午饭',
+  merchant: '上海交通大学第一食堂',
   ...over,
 });

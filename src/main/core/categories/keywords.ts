@@ -37,7 +37,7 @@ function buildKeywords(): Keyword[] {
 }
 
 /** Keywords indexed by first character, longest first within each bucket. */
-class KeywordIndex {
+export class KeywordIndex {
   private readonly byFirst = new Map<string, Keyword[]>();
 
   constructor(keywords: readonly Keyword[]) {

@@ -22,7 +22,7 @@ import { createDispatch, type Dispatch } from './handlers';
 import { createLedgerHandlers } from './ledger-handlers';
 import type { Handlers } from './types';
 import { refused, valueOf } from '../../../../test/support/dispatch';
-import { item, NOW } from '../../../../test/support/ledger-fixtures';
+import { billRow, item, NOW } from '../../../../test/support/ledger-fixtures';
 
 // The 记一笔, balance and budget commands through the real dispatch: zod at the boundary,
 // then the ledger's rules, answered as sentences the window shows as they are.
@@ -259,19 +259,7 @@ describe('tags and sub-categories', () => {
 
 describe('merchant rules of bill imports', () => {
   it('lists the rules the user’s edits made, and deletes one', async () => {
-    const { ids } = ledger.importRows([
-      {
-        line: 2,
-        date: '2026-02-01',
-        time: '12:00:00',
-        type: 'EXPENSE',
-        category: '其他',
-        amountFen: 2500,
-        account: '钱包',
-        description: '午饭',
-        merchant: '美团',
-      },
-    ]);
+    const { ids } = ledger.importRows([billRow({ account: '钱包', merchant: '美团' })]);
     expect(await value<MerchantRule[]>('merchantRules', {})).toEqual([]);
     await value('updateTransaction', { id: ids[0], patch: { category: '餐饮' } });
     expect(await value<MerchantRule[]>('merchantRules', {})).toEqual([

@@ -9,10 +9,10 @@ import type { CategoryCandidate } from '../categories/index';
 import type { Categorizer } from './bills/bill-categories';
 import { billRows } from './bills/bill-rows';
 import { findLayout, readLines } from './bills/layouts';
-import { pacer, type Pacer } from './bills/pace';
+import { pacer, type Pacer } from './pace';
 import type { ImportContext, TableRow } from './bills/table';
 import { createWordCategorizer } from './bills/words';
-import { isXlsx, readXlsxTable, XLSX_ERRORS } from './bills/xlsx-table';
+import { isLegacyXls, isXlsx, readXlsxTable } from './bills/xlsx-table';
 import { CSV_HEADER, LEGACY_COLUMNS, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import { CsvSyntaxError, parseCsvPaced, unescapeCell } from './csv';
 import { DETAIL_HEADER } from './export-file';
@@ -79,9 +79,7 @@ export async function parseImport(bytes: Uint8Array, context: ImportContext): Pr
 const NO_REFUNDS = { count: 0, fen: 0 };
 
 async function readTable(bytes: Uint8Array, pace: Pacer): Promise<{ table: TableRow[]; encoding: 'utf-8' | 'gbk' | 'xlsx' }> {
-  // A legacy binary .xls (what some banks still export) is not read; say what to do with it.
-  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) throw new ImportError(0, XLSX_ERRORS.legacyXls);
-  if (isXlsx(bytes)) {
+  if (isXlsx(bytes) || isLegacyXls(bytes)) {
     try {
       return { table: await readXlsxTable(bytes), encoding: 'xlsx' };
     } catch (err) {

@@ -3,6 +3,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { CodedError } from '@shared/errors';
 import { startsLikeFormula } from '@shared/ipc/fields';
+import type { Pacer } from './pace';
 
 export interface CsvRecord {
   /** 1-based line the record starts on. */
@@ -38,7 +39,7 @@ export function parseCsv(text: string): CsvRecord[] {
  * break outside quotes; a file whose quotes that count misreads (a stray quote in a plain
  * cell) fails a slice as unclosed, and the rest is then parsed at once, as parseCsv does.
  */
-export async function parseCsvPaced(text: string, pace: () => Promise<void> | undefined): Promise<CsvRecord[]> {
+export async function parseCsvPaced(text: string, pace: Pacer): Promise<CsvRecord[]> {
   const at = Math.max(0, tableStart(text));
   const records = at > 0 ? parseFrom(text.slice(0, at), 1) : [];
   let line = 1 + lineFeeds(text.slice(0, at));

@@ -8,6 +8,7 @@ import { FLOW_LABELS } from '@shared/flow-text';
 import { exportCsv, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import type { ExportRow, Ledger } from './ledger';
 import { exportCells } from './types';
+import { nextTurn } from './pace';
 import { startXlsxWriter } from './xlsx-worker';
 
 /** 随口记_YYYYMMDD_HHmmss.<format> in the user's local time at `now`. */
@@ -41,8 +42,6 @@ export async function writeExportFile(ledger: Ledger, format: ExportFormat, filt
     throw err;
   }
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The CSV chunk by chunk, each appended to the file as soon as it is made; awaiting each write

@@ -17,8 +17,10 @@ import { parseImport, type ParsedImport } from './csv-import';
 import type { ImportContext } from './bills/table';
 import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
-import type { ImportRow, Ledger, RawTransaction, TransactionPatch } from './ledger';
+import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
+import { countedTotals } from './net';
+import { nextTurn } from './pace';
 import type { CatchUpResult } from './recurring';
 import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
 
@@ -195,7 +197,7 @@ export class LedgerHistory implements LedgerPort {
   private async rowsPaced(ids: readonly string[]): Promise<RawTransaction[]> {
     const rows: RawTransaction[] = [];
     for (let at = 0; at < ids.length; at += UNDO_READ_SLICE) {
-      if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (at > 0) await nextTurn();
       rows.push(...this.ledger.rawRows(ids.slice(at, at + UNDO_READ_SLICE)));
     }
     return rows;
@@ -393,23 +395,4 @@ const UNDO_READ_SLICE = 500;
 
 function digestOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/**
- * Spending and income of rows about to be written, as 统计 counts them: a refund takes its
- * amount off spending, a 待报销 expense is not spending (it is paid back) and a reimbursement
- * is not income; transfers, debts included, are neither.
- */
-export function countedTotals(rows: readonly ImportRow[]): { expenseFen: number; incomeFen: number } {
-  let expenseFen = 0;
-  let incomeFen = 0;
-  for (const r of rows) {
-    if (r.type === 'EXPENSE') {
-      if (r.flow === 'refund') expenseFen -= r.amountFen;
-      else if (!r.reimbursable) expenseFen += r.amountFen;
-    } else if (r.type === 'INCOME' && r.flow !== 'reimbursement') {
-      incomeFen += r.amountFen;
-    }
-  }
-  return { expenseFen, incomeFen };
 }

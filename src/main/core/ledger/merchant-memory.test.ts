@@ -3,26 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerHistory, LedgerRuleError, openLedger, type ImportRow, type Ledger } from './index';
+import { LedgerHistory, LedgerRuleError, openLedger, type Ledger } from './index';
 import { merchantKey } from './bills/table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
-import { entry, NOW } from '../../../../test/support/ledger-fixtures';
+import { billRow, entry, NOW } from '../../../../test/support/ledger-fixtures';
 
 // The merchant memory of bill imports: an imported row keeps its merchant, moving it to
 // another category makes a rule for that merchant, and 设置 lists and deletes the rules.
-
-const billRow = (over: Partial<ImportRow> = {}): ImportRow => ({
-  line: 2,
-  date: '2026-02-01',
-  time: '12:00:00',
-  type: 'EXPENSE',
-  category: '其他',
-  amountFen: 2500,
-  account: '支付宝',
-  description: '午饭',
-  merchant: '上海交通大学第一食堂',
-  ...over,
-});
 
 const STAMP = '2026-02-17T12:30:00+08:00';
 

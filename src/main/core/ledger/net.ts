@@ -3,6 +3,7 @@
 // one partial index and corrected here, so the hot sums stay index-only at any ledger size.
 import type Database from 'better-sqlite3';
 import type { LedgerFlow, TransactionType } from '@shared/domain';
+import type { ImportRow } from './types';
 
 /** Marked rows of one day, type, category and kind, summed. */
 export interface MarkedGroup {
@@ -54,4 +55,27 @@ export function adjustments(g: MarkedGroup, options: NetOptions = {}): Adjustmen
   if (g.flow === 'refund') return [{ type: 'EXPENSE', fen: -2 * g.fen, n: 0 }];
   if (g.flow === 'reimbursement') return [asCounted];
   return [];
+}
+
+/**
+ * Spending and income of rows about to be written, as 统计 counts them: each row under its
+ * type, corrected by the same adjustments as 统计's sums — a refund
+ * off spending, a 待报销 expense and a reimbursement not counted; transfers are neither.
+ */
+export function countedTotals(rows: readonly ImportRow[]): { expenseFen: number; incomeFen: number } {
+  const fen: Record<TransactionType, number> = { EXPENSE: 0, INCOME: 0, TRANSFER: 0 };
+  for (const r of rows) {
+    fen[r.type] += r.amountFen;
+    const group = {
+      date: r.date,
+      type: r.type,
+      categoryId: 0,
+      flow: r.flow ?? null,
+      reimbursable: r.reimbursable ? 1 : 0,
+      fen: r.amountFen,
+      n: 1,
+    } as const;
+    for (const a of adjustments(group)) fen[a.type] += a.fen;
+  }
+  return { expenseFen: fen.EXPENSE, incomeFen: fen.INCOME };
 }

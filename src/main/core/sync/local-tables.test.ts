@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Merger } from './merge';
 import { makeDevices } from '../../../../test/support/sync-devices';
-import { entry } from '../../../../test/support/ledger-fixtures';
+import { billRow, entry } from '../../../../test/support/ledger-fixtures';
 
 // The merchant memory of bill imports is this device's own (ledger migration 9): it never
 // travels, and adopting a snapshot, which replaces the categories its rules point at, empties it.
@@ -11,19 +11,7 @@ describe('tables local to a device', () => {
     const [a, b] = devices as [(typeof devices)[0], (typeof devices)[0]];
     a.ledger.addCategory('健身', 'EXPENSE');
     a.ledger.addTransaction(entry({ category: '健身' }));
-    const { ids } = a.ledger.importRows([
-      {
-        line: 2,
-        date: '2026-02-01',
-        time: '12:00:00',
-        type: 'EXPENSE',
-        category: '其他',
-        amountFen: 2500,
-        account: '钱包',
-        description: '午饭',
-        merchant: '美团',
-      },
-    ]);
+    const { ids } = a.ledger.importRows([billRow({ account: '钱包', merchant: '美团' })]);
     a.ledger.updateTransaction(ids[0]!, { category: '餐饮' });
     expect(a.ledger.merchantRules()).toHaveLength(1);
     const journalled = a.ledger.database

@@ -10,7 +10,7 @@ import type { TransactionType } from '@shared/domain';
 import type { ImportRow } from '../types';
 import { chooseCategory, type Categorizer } from './bill-categories';
 import { classify, returnedInFull } from './classify';
-import type { Pacer } from './pace';
+import type { Pacer } from '../pace';
 import { merchantOf, type BillFormat, type BillLine } from './layouts';
 
 export const BILL_ACCOUNTS: Record<BillFormat, string> = { alipay: '支付宝', wechat: '微信', jd: '京东', meituan: '美团' };
@@ -68,10 +68,11 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
       });
     }
   }
-  const unmatched = await matchRefunds(purchases, refundLines, format, pace);
+  const unique = uniqueOrders(purchases);
+  const unmatched = await matchRefunds(purchases, refundLines, format, unique, pace);
 
   const account = BILL_ACCOUNTS[format];
-  const ids = new BillIds(format, purchases);
+  const ids = new BillIds(format, unique);
   const rows: ImportRow[] = [];
   let refundCount = 0;
   let refundFen = 0;
@@ -159,7 +160,13 @@ export async function billRows(format: BillFormat, lines: readonly BillLine[], c
  * A purchase with none of the first four is never a candidate, so only those are looked at:
  * the ones indexed by order number, item and merchant, and the few that expect a refund.
  */
-async function matchRefunds(purchases: Purchase[], refundLines: readonly BillLine[], format: BillFormat, pace: Pacer): Promise<BillLine[]> {
+async function matchRefunds(
+  purchases: Purchase[],
+  refundLines: readonly BillLine[],
+  format: BillFormat,
+  unique: (orderNo: string) => boolean,
+  pace: Pacer,
+): Promise<BillLine[]> {
   const facts = new Map<Purchase, { stamp: string; text: string; merchant: string }>();
   const byOrder = new Map<string, Purchase[]>();
   const byText = new Map<string, Purchase[]>();
@@ -179,7 +186,6 @@ async function matchRefunds(purchases: Purchase[], refundLines: readonly BillLin
     push(byMerchant, f.merchant, p);
     if (p.statedFen > 0) expecting.push(p);
   }
-  const unique = (no: string) => no !== '' && byOrder.get(no)?.length === 1;
   const unmatched: BillLine[] = [];
   const byTime = [...refundLines].sort((a, b) => stamp(a).localeCompare(stamp(b)) || a.line - b.line);
   for (const r of byTime) {
@@ -227,6 +233,13 @@ async function matchRefunds(purchases: Purchase[], refundLines: readonly BillLin
   return unmatched;
 }
 
+/** Whether an order number belongs to exactly one purchase of the bill (anonymized or odd bills repeat them). */
+function uniqueOrders(purchases: readonly Purchase[]): (orderNo: string) => boolean {
+  const count = new Map<string, number>();
+  for (const p of purchases) if (p.line.orderNo) count.set(p.line.orderNo, (count.get(p.line.orderNo) ?? 0) + 1);
+  return (orderNo) => count.get(orderNo) === 1;
+}
+
 /**
  * Ids for a bill's purchases that derive from the bill, so a refund in a later bill can link
  * to its purchase imported earlier: from the order number where the bill's is unique, else
@@ -234,17 +247,14 @@ async function matchRefunds(purchases: Purchase[], refundLines: readonly BillLin
  */
 class BillIds {
   private readonly used = new Set<string>();
-  private readonly orders = new Map<string, number>();
 
   constructor(
     private readonly format: BillFormat,
-    purchases: readonly Purchase[],
-  ) {
-    for (const p of purchases) if (p.line.orderNo) this.orders.set(p.line.orderNo, (this.orders.get(p.line.orderNo) ?? 0) + 1);
-  }
+    private readonly unique: (orderNo: string) => boolean,
+  ) {}
 
   of(l: BillLine): string {
-    const key = this.orders.get(l.orderNo) === 1 ? `order:${l.orderNo}` : `line:${stamp(l)}:${l.amountFen}:${l.merchant}:${l.item}`;
+    const key = this.unique(l.orderNo) ? `order:${l.orderNo}` : `line:${stamp(l)}:${l.amountFen}:${l.merchant}:${l.item}`;
     let id = uuidOf(`${this.format}:${key}`);
     for (let n = 2; this.used.has(id); n++) id = uuidOf(`${this.format}:${key}#${n}`);
     this.used.add(id);

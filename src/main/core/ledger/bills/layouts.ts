@@ -6,7 +6,7 @@ import type { ImportFormat } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { isCalendarDate } from '@shared/time';
 import { ImportError } from '../import-error';
-import type { Pacer } from './pace';
+import type { Pacer } from '../pace';
 import type { TableRow } from './table';
 
 export type BillFormat = Exclude<ImportFormat, 'suikouji'>;

@@ -6,7 +6,7 @@
 import { cut } from 'jieba-wasm';
 import { PRESET_CATEGORIES } from '@shared/categories';
 import type { TransactionType } from '@shared/domain';
-import { CATEGORY_KEYWORDS, type CategoryCandidate } from '../../categories/index';
+import { CATEGORY_KEYWORDS, KeywordIndex, type CategoryCandidate } from '../../categories/index';
 
 /** The category for a row's texts (most specific first: item, then merchant), or undefined. */
 export type WordCategorizer = (texts: readonly string[], type: TransactionType) => CategoryCandidate | undefined;
@@ -45,26 +45,11 @@ export function createWordCategorizer(categories: readonly CategoryCandidate[]):
     if (category) add(k.category.type, normalize(k.word), { category, own: false });
   }
 
-  // The words of each type by their first character, longest first.
-  const byFirst = new Map<TransactionType, Map<string, string[]>>();
-  for (const [type, table] of words) {
-    const index = new Map<string, string[]>();
-    for (const word of table.keys()) {
-      const bucket = index.get(word[0]!) ?? [];
-      bucket.push(word);
-      index.set(word[0]!, bucket);
-    }
-    byFirst.set(type, index);
-  }
-  const mentions = (text: string, type: TransactionType): boolean => {
-    const index = byFirst.get(type);
-    if (!index) return false;
-    for (let i = 0; i < text.length; i++) {
-      const bucket = index.get(text[i]!);
-      if (bucket?.some((word) => text.startsWith(word, i))) return true;
-    }
-    return false;
-  };
+  // Each type's words for a substring search (the speech matcher's index).
+  const indexes = new Map(
+    [...words].map(([type, table]) => [type, new KeywordIndex([...table].map(([word, m]) => ({ word, category: m.category })))] as const),
+  );
+  const mentions = (text: string, type: TransactionType): boolean => indexes.get(type)?.longest(text) != null;
 
   const cache = new Map<string, CategoryCandidate | null>();
   const ofText = (text: string, type: TransactionType): CategoryCandidate | null => {

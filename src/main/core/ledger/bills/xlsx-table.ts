@@ -116,6 +116,11 @@ const NAME_WINDOW = 64 * 1024;
 
 const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every((b, i) => bytes[i] === b);
 
+/** A legacy binary .xls (what some banks still export): readXlsxTable refuses it with its own message. */
+export function isLegacyXls(bytes: Uint8Array): boolean {
+  return startsWith(bytes, OLE2_MAGIC);
+}
+
 /** Whether `needle` (ASCII) occurs in bytes[from, to). */
 function containsAscii(bytes: Uint8Array, needle: string, from: number, to: number): boolean {
   const codes = [...needle].map((c) => c.charCodeAt(0));
@@ -154,7 +159,7 @@ export function isXlsx(bytes: Uint8Array): boolean {
 export async function readXlsxTable(bytes: Uint8Array, limits: { maxRows?: number } = {}): Promise<TableRow[]> {
   const maxRows = limits.maxRows ?? XLSX_MAX_ROWS;
   if (bytes.length > XLSX_MAX_BYTES) throw new Error(XLSX_ERRORS.tooLarge);
-  if (startsWith(bytes, OLE2_MAGIC)) throw new Error(XLSX_ERRORS.legacyXls);
+  if (isLegacyXls(bytes)) throw new Error(XLSX_ERRORS.legacyXls);
   if (!isXlsx(bytes)) throw new Error(XLSX_ERRORS.invalid);
   const worker = new Worker(XLSX_READER, {
     eval: true,
