@@ -28,7 +28,10 @@ export const USAGE = `usage: ledger --db PATH COMMAND
   category-rename OLD NEW [--type TYPE] rename a category (the EXPENSE one unless --type)
   import FILE                           import an Alipay, WeChat Pay, JD or Meituan bill
                                         (CSV or .xlsx) or our own CSV/.xlsx, all or nothing;
-                                        prints {"format","imported","skipped","duplicates"}
+                                        prints {"format","imported","skipped","duplicates","deleted"}:
+                                        rows written; lines left out by reason (refunded in
+                                        full, closed, 提现…); lines imported before (whatever
+                                        was since changed on them); lines deleted since
   summary [--from DATE --to DATE]       {"incomeFen","expenseFen"} as 统计 counts them
                                         (transfers apart, spending net of refunds)
 Row keys: id, date (YYYY-MM-DD), time (HH:MM:SS, local), amount (yuan, e.g. 35.5),
@@ -208,7 +211,8 @@ function prepareCommand(args: Args, cwd: string): Command {
       const bytes = readBill(resolve(cwd, rest[0]!));
       return async (ledger, io) => {
         const outcome = await new LedgerHistory(ledger).importFile(bytes);
-        io.out(JSON.stringify({ format: outcome.format, imported: outcome.imported, skipped: outcome.skipped, duplicates: outcome.duplicates }));
+        const { format, imported, skipped, duplicates, deleted } = outcome;
+        io.out(JSON.stringify({ format, imported, skipped, duplicates, deleted }));
       };
     }
     case 'summary': {

@@ -93,7 +93,7 @@ const suite: Suite = {
         await ctx.measureAsync(
           `${name}.preview`,
           async () => {
-            total = (await reader.history.previewImport(bytes)).total;
+            total = (await reader.history.previewImport(bytes)).toImport;
           },
           { iterations: 5, warmup: 1, budget: { p50: 1000 } },
         );

@@ -185,6 +185,8 @@ export interface TransactionRow {
   refundOf?: string | null;
   /** Refunds linked to an expense: what the list says about it (「退的是2月1日淘宝买鞋500元」). */
   refundTarget?: { date: string; description: string; amountFen: number };
+  /** Present only when true: an imported refund whose purchase is not in the ledger (待关联), counted nothing until it is. */
+  awaitingPurchase?: boolean;
   /** Present only when true: 待报销, left out of net spending. */
   reimbursable?: boolean;
   /** A 待报销 expense that was paid back: the reimbursement's id. */

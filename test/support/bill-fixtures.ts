@@ -2,6 +2,7 @@
 // anonymized: one household's month told by Alipay (three layouts), WeChat Pay, JD and Meituan,
 // with the cases that matter (refunds told in every way a bill tells them, neutral lines,
 // fees, closed trades), plus what a user's Excel or WPS makes of them on re-saving.
+import { createHash } from 'node:crypto';
 import { parseCsv } from '../../src/main/core/ledger/csv';
 import { csvFields } from '../../src/main/core/ledger/csv-export';
 
@@ -201,17 +202,19 @@ export const ALIPAY_MONTH: readonly AlipayTrade[] = [
 /** What the month comes to, whichever Alipay layout tells it. */
 export const ALIPAY_EXPECTED = {
   format: 'alipay',
+  lines: 13,
+  toImport: 7,
   rows: 7,
   expenseFen: 49900 + 1550 + 2340 + 5000 - 10000,
   incomeFen: 20000 + 800000,
   skipped: [
     { reason: 'closed', count: 1, fen: 990 },
-    { reason: 'refunded', count: 2, fen: 199800 },
     { reason: 'withdrawal', count: 1, fen: 30000 },
     { reason: 'wealth', count: 1, fen: 100000 },
     { reason: 'repayment', count: 1, fen: 50000 },
   ],
-  refunds: { count: 2, fen: 10000 + 99900 },
+  // The AirPods refunded in full and its refund line.
+  netted: { count: 2, fen: 99900 },
 } as const;
 
 const ALIPAY_NOTES = [
@@ -391,16 +394,18 @@ export const WECHAT_MONTH: readonly WechatTrade[] = [
 
 export const WECHAT_EXPECTED = {
   format: 'wechat',
+  lines: 12,
+  // The 零钱提现 line writes its 0.30 fee.
+  toImport: 8,
   rows: 8,
   expenseFen: 1550 + 2340 + 800 + 49900 + 30 - 10000,
   incomeFen: 6600 + 8000,
   skipped: [
-    { reason: 'refunded', count: 2, fen: 99900 + 30000 },
-    { reason: 'withdrawal', count: 1, fen: 30030 },
     { reason: 'wealth', count: 1, fen: 100000 },
     { reason: 'repayment', count: 1, fen: 50000 },
   ],
-  refunds: { count: 3, fen: 10000 + 99900 + 30000 },
+  // The AirPods refunded in full and the transfer sent back.
+  netted: { count: 2, fen: 99900 + 30000 },
 } as const;
 
 const WECHAT_PREAMBLE = [
@@ -422,27 +427,26 @@ const WECHAT_PREAMBLE = [
   '----------------------微信支付账单明细列表--------------------',
 ];
 
+/**
+ * A trade's 交易单号 and 商户单号: the same in every bill that lists it (a month's, a quarter's,
+ * a re-export), as WeChat's are.
+ */
+function wechatOrderNos(trade: WechatTrade): [string, string] {
+  const digits = createHash('sha256').update(trade.join('|')).digest().readBigUInt64BE().toString().padStart(20, '0');
+  return [`42000${digits.slice(0, 23).padStart(23, '0')}`, `10${digits.slice(0, 12)}`];
+}
+
 /** The CSV export (UTF-8): ¥ amounts, ids ending in a tab, preamble lines padded with commas. */
 export function wechatCsv(trades: readonly WechatTrade[] = WECHAT_MONTH): string {
   const width = WECHAT_HEADER.length;
   const lines = [
     ...WECHAT_PREAMBLE.map((l) => l + ','.repeat(width - 1)),
     WECHAT_HEADER.join(','),
-    ...trades.map(([time, kind, counterpart, item, direction, amount, method, status, note], i) =>
-      csvFields([
-        time,
-        kind,
-        counterpart,
-        item,
-        direction,
-        `¥${amount.toFixed(2)}`,
-        method,
-        status,
-        `42000${String(i).padStart(23, '0')}\t`,
-        `10${i}\t`,
-        note,
-      ]),
-    ),
+    ...trades.map((trade) => {
+      const [time, kind, counterpart, item, direction, amount, method, status, note] = trade;
+      const [orderNo, merchantNo] = wechatOrderNos(trade);
+      return csvFields([time, kind, counterpart, item, direction, `¥${amount.toFixed(2)}`, method, status, `${orderNo}\t`, `${merchantNo}\t`, note]);
+    }),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -452,19 +456,10 @@ export function wechatSheet(trades: readonly WechatTrade[] = WECHAT_MONTH): (str
   return [
     ...WECHAT_PREAMBLE.map((l) => [l || null]),
     WECHAT_HEADER,
-    ...trades.map(([time, kind, counterpart, item, direction, amount, method, status, note], i) => [
-      new Date(`${time.replace(' ', 'T')}Z`),
-      kind,
-      counterpart,
-      item,
-      direction,
-      amount,
-      method,
-      status,
-      `42000${String(i).padStart(23, '0')}`,
-      `10${i}`,
-      note,
-    ]),
+    ...trades.map((trade) => {
+      const [time, kind, counterpart, item, direction, amount, method, status, note] = trade;
+      return [new Date(`${time.replace(' ', 'T')}Z`), kind, counterpart, item, direction, amount, method, status, ...wechatOrderNos(trade), note];
+    }),
   ];
 }
 
@@ -523,16 +518,18 @@ export function jdCsv(): string {
 
 export const JD_EXPECTED = {
   format: 'jd',
+  lines: 9,
+  toImport: 4,
   rows: 4,
   expenseFen: 13177 + 1200 + 3990 - 8984,
   incomeFen: 0,
   skipped: [
     { reason: 'closed', count: 1, fen: 1990 },
-    { reason: 'refunded', count: 2, fen: 46832 * 2 },
     { reason: 'repayment', count: 1, fen: 50000 },
     { reason: 'neutral', count: 1, fen: 0 },
   ],
-  refunds: { count: 2, fen: 8984 + 46832 },
+  // The earphones refunded in full and their refund line.
+  netted: { count: 2, fen: 46832 },
 } as const;
 
 /** Meituan's export (UTF-8 with BOM, CRLF): ids quoted and ending in a tab, ¥ amounts, 实付 after discounts. */
@@ -581,14 +578,14 @@ export function meituanCsv(): string {
 
 export const MEITUAN_EXPECTED = {
   format: 'meituan',
+  lines: 6,
+  toImport: 3,
   rows: 3,
-  expenseFen: 2117 + 1800 - 1190,
+  // The coffee's refund returns a purchase of an earlier bill: it waits for it (待关联), counting nothing.
+  expenseFen: 2117 + 1800,
   incomeFen: 0,
-  skipped: [
-    { reason: 'refunded', count: 2, fen: 4000 },
-    { reason: 'repayment', count: 1, fen: 4812 },
-  ],
-  refunds: { count: 2, fen: 2000 + 1190 },
+  skipped: [{ reason: 'repayment', count: 1, fen: 4812 }],
+  netted: { count: 2, fen: 2000 },
 } as const;
 
 // ---- What Excel and WPS make of a bill ----------------------------------------------------------

@@ -60,6 +60,24 @@ const dayOfMonth = z.number().int().min(1, '账单日和还款日应为每月1�
 /** Import files travel as base64; 40 MB of text is far beyond any personal bill export. */
 const fileBytes = z.object({ dataBase64: z.string().min(1, '文件为空').max(40_000_000, '文件太大') }).strict();
 
+/** A row of the import preview, by its position in ImportPreview.rows. */
+const importRowIndex = z.number().int().min(0).max(1_000_000);
+/** What the user changed in the import preview before 确认导入. */
+export const importChoices = z
+  .object({
+    /** Rows the preview would write that the user unticked. */
+    exclude: z.array(importRowIndex).max(1_000_000).default([]),
+    /** Rows imported and deleted before (已删除过) that the user ticked to bring back. */
+    restore: z.array(importRowIndex).max(1_000_000).default([]),
+    /** Rows moved to another category of their type; `remember` makes it the merchant's rule too. */
+    recategorize: z
+      .array(z.object({ index: importRowIndex, category: ledgerName, remember: z.boolean().default(false) }).strict())
+      .max(1_000_000)
+      .default([]),
+  })
+  .strict();
+export type ImportChoices = z.input<typeof importChoices>;
+
 export const ledgerSchemas = {
   listTransactions: ledgerFilter
     .extend({
@@ -127,7 +145,7 @@ export const ledgerSchemas = {
   setDefaultAccount: z.object({ id }).strict(),
   deleteAccount: z.object({ id }).strict(),
   previewImport: fileBytes,
-  commitImport: fileBytes,
+  commitImport: fileBytes.extend({ choices: importChoices.optional() }).strict(),
   undo: z.object({}).strict(),
   redo: z.object({}).strict(),
   historyState: z.object({}).strict(),
@@ -412,12 +430,11 @@ export type ImportFormat = 'suikouji' | 'alipay' | 'wechat' | 'jd' | 'meituan';
 
 /**
  * Why bill lines are left out of an import. Each kind is shown with its count and sum in the
- * preview: closed or failed trades, purchases refunded in full (with their refunds: net zero),
- * money between the user's own wallet, bank and savings (提现, 充值, 零钱通, 余额宝, 理财),
+ * preview: closed or failed trades that moved no money, money between the user's own wallet, bank and savings (提现, 充值, 零钱通, 余额宝, 理财),
  * credit-card and pay-later repayments, transfers between the user's own accounts, and any other
  * line the bill itself marks 不计收支 / 中性交易.
  */
-export const SKIP_REASONS = ['closed', 'refunded', 'withdrawal', 'wealth', 'repayment', 'own-transfer', 'neutral'] as const;
+export const SKIP_REASONS = ['closed', 'withdrawal', 'wealth', 'repayment', 'own-transfer', 'neutral'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedLines {
@@ -427,8 +444,13 @@ export interface SkippedLines {
   fen: number;
 }
 
+/** What becomes of a row of the file: written, already in the ledger, or imported and deleted since. */
+export type ImportRowStatus = 'new' | 'duplicate' | 'deleted';
+
 export interface ImportRowDto {
-  /** 1-based line of the file the row came from. */
+  /** Position in ImportPreview.rows: what ImportChoices names rows by. */
+  index: number;
+  /** 1-based line of the file the row came from (shown only where a line is refused). */
   line: number;
   date: string;
   time: string;
@@ -437,7 +459,10 @@ export interface ImportRowDto {
   amountFen: number;
   account: string;
   description: string;
-  duplicate: boolean;
+  /** 'new' rows are written; a 'duplicate' never; a 'deleted' one only when the user ticks it. */
+  status: ImportRowStatus;
+  /** A refund whose purchase is in neither this bill nor the ledger: kept as 待关联, counted once the purchase arrives. */
+  pendingRefund?: boolean;
   /** Our own CSV only: a TRANSFER's target account, or who a transfer, debt or write-off is with. */
   toAccount?: string;
   counterparty?: string;
@@ -454,30 +479,43 @@ export interface ImportRowDto {
   merchant?: string;
 }
 
+/**
+ * The import preview. Every line of the file is counted exactly once:
+ * lines = toImport + duplicates + deleted + Σ skipped.count + netted.count.
+ */
 export interface ImportPreview {
   format: ImportFormat;
   /** The text encoding of a CSV; 'xlsx' for a workbook. */
   encoding: 'utf-8' | 'gbk' | 'xlsx';
-  /** Rows the file would write, duplicates included. */
-  total: number;
+  /** Every line of the bill (or row of our own file). */
+  lines: number;
+  /** Lines that will be written (a line may write more than one row: a fee, a refund it states). */
+  toImport: number;
+  /** Lines imported before (by the bill's order number, or time, amount and counterparty), whatever was since changed on them. */
   duplicates: number;
+  /** Lines imported before and deleted since: left out unless the user ticks them. */
+  deleted: number;
   /** Bill lines left out, by reason (empty for our own CSV). */
   skipped: SkippedLines[];
-  /** Refunds netted against their purchases: partial refunds as refund rows linked to the purchase, full ones left out with it. */
-  refunds: { count: number; fen: number };
-  /** What 统计 will count from the rows written (duplicates left out): spending net of refunds, and income. */
+  /** Lines that cancel out: purchases refunded in full or closed, with their refund lines (net zero). */
+  netted: { count: number; fen: number };
+  /** What the 统计 page will count from the rows to be written: spending net of refunds, and income. */
   expenseFen: number;
   incomeFen: number;
-  /** The first rows, for the preview table. */
+  /** Every row the file holds, in file order. */
   rows: ImportRowDto[];
 }
 
 export interface ImportOutcome {
   format: ImportFormat;
+  /** Rows written. */
   imported: number;
-  /** Bill lines left out (see ImportPreview.skipped), all reasons together. */
+  /** Bill lines left out by reason, all reasons together (netted lines included). */
   skipped: number;
+  /** Lines already in the ledger. */
   duplicates: number;
+  /** Lines imported and deleted before, left out. */
+  deleted: number;
 }
 
 export interface HistoryState {

@@ -91,7 +91,7 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     setDefaultAccount: (input) => changed(() => ledger.setDefaultAccount(input.id)),
     deleteAccount: (input) => changed(() => (ledger.deleteAccount(input.id), { deleted: true as const })),
     previewImport: (input) => guardAsync(() => history.previewImport(fileBytes(input.dataBase64))),
-    commitImport: (input) => guardAsync(() => history.importFile(fileBytes(input.dataBase64))),
+    commitImport: (input) => guardAsync(() => history.importFile(fileBytes(input.dataBase64), input.choices)),
     undo: () => guard(() => history.undo()),
     redo: () => guard(() => history.redo()),
     historyState: () => history.state(),

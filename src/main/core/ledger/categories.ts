@@ -27,6 +27,11 @@ export class Categories {
     return rows.map((r) => ({ ...r, hidden: r.hidden === 1, preset: r.preset === 1 }));
   }
 
+  /** The id of the category of this name and type, if there is one. */
+  idOf(name: string, type: TransactionType): number | undefined {
+    return this.db.prepare('SELECT id FROM categories WHERE name = ? AND type = ?').pluck().get(name, type) as number | undefined;
+  }
+
   get(id: number): CategoryInfo {
     const found = this.list().find((c) => c.id === id);
     if (!found) throw new LedgerRuleError('not_found', '这个分类不存在');

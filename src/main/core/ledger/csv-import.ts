@@ -26,10 +26,14 @@ export interface ParsedImport {
   format: ImportFormat;
   encoding: 'utf-8' | 'gbk' | 'xlsx';
   rows: ImportRow[];
+  /** Every line of the file's table (a bill's trades, our own file's rows). */
+  lines: number;
   /** Bill lines left out, by reason. */
   skipped: SkippedLines[];
-  /** Refunds netted against their purchases. */
-  refunds: { count: number; fen: number };
+  /** Bill lines that cancel out: purchases refunded in full or closed, with their refunds. */
+  netted: { count: number; fen: number };
+  /** Refunds in the ledger waiting for a purchase this bill brings. */
+  links: { refundId: string; purchaseId: string; fen: number }[];
 }
 
 const TYPE_BY_LABEL = new Map(Object.entries(TYPE_LABELS).map(([type, label]) => [label, type as TransactionType]));
@@ -47,22 +51,10 @@ export async function parseImport(bytes: Uint8Array, context: ImportContext): Pr
   const first = table[0]!.cells.map((f) => f.trim());
   // Our workbook's 明细 sheet starts like our CSV (日期, 时间) and has its own columns after.
   if (encoding === 'xlsx' && DETAIL_HEADER.every((h, i) => first[i] === h)) {
-    return {
-      format: 'suikouji',
-      encoding,
-      rows: await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace),
-      skipped: [],
-      refunds: NO_REFUNDS,
-    };
+    return own(encoding, await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace));
   }
   if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) {
-    return {
-      format: 'suikouji',
-      encoding,
-      rows: await parseOwn(table, context.categories, context.accounts, pace),
-      skipped: [],
-      refunds: NO_REFUNDS,
-    };
+    return own(encoding, await parseOwn(table, context.categories, context.accounts, pace));
   }
   const found = findLayout(table);
   if (!found) throw new ImportError(0, '无法识别的文件格式：应为支付宝、微信支付、京东或美团导出的账单（CSV 或 Excel），或随口记导出的 CSV/Excel');
@@ -73,10 +65,13 @@ export async function parseImport(bytes: Uint8Array, context: ImportContext): Pr
     memory: context.merchantCategories,
     words: createWordCategorizer(context.categories),
   };
-  return { format, encoding, ...(await billRows(format, lines, categorize, pace)) };
+  return { format, encoding, ...(await billRows(format, lines, categorize, pace, context.refunds)) };
 }
 
-const NO_REFUNDS = { count: 0, fen: 0 };
+/** Our own file: every row is a line, none is left out or netted. */
+function own(encoding: ParsedImport['encoding'], rows: ImportRow[]): ParsedImport {
+  return { format: 'suikouji', encoding, rows, lines: rows.length, skipped: [], netted: { count: 0, fen: 0 }, links: [] };
+}
 
 async function readTable(bytes: Uint8Array, pace: Pacer): Promise<{ table: TableRow[]; encoding: 'utf-8' | 'gbk' | 'xlsx' }> {
   if (isXlsx(bytes) || isLegacyXls(bytes)) {

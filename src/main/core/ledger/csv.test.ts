@@ -108,8 +108,8 @@ describe('CSV round trip', () => {
     const history = new LedgerHistory(source);
     const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,,,\r\n');
     const preview = await history.previewImport(bytes);
-    expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', total: 3, duplicates: 2 });
-    expect(preview.rows.map((r) => r.duplicate)).toEqual([true, true, false]);
+    expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', lines: 3, toImport: 1, duplicates: 2 });
+    expect(preview.rows.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'new']);
     expect(source.count()).toBe(2);
     expect(await history.importFile(bytes)).toMatchObject({ imported: 1, duplicates: 2 });
     expect(source.count()).toBe(3);
@@ -184,7 +184,7 @@ describe('bill exports', () => {
     expect(preview).toMatchObject({
       format: 'alipay',
       encoding: 'gbk',
-      total: 3,
+      toImport: 3,
       duplicates: 0,
       skipped: [
         { reason: 'closed', count: 1, fen: 990 },
@@ -219,7 +219,7 @@ describe('bill exports', () => {
     const ledger = openLedger({ path: ':memory:', now: () => NOW });
     const history = new LedgerHistory(ledger);
     const preview = await history.previewImport(utf8(wechat));
-    expect(preview).toMatchObject({ format: 'wechat', encoding: 'utf-8', total: 2, skipped: [{ reason: 'withdrawal', count: 1, fen: 10000 }] });
+    expect(preview).toMatchObject({ format: 'wechat', encoding: 'utf-8', toImport: 2, skipped: [{ reason: 'withdrawal', count: 1, fen: 10000 }] });
     expect(preview.rows.map((r) => [r.line, r.type, r.amountFen, r.account])).toEqual([
       [6, 'EXPENSE', 990, '微信'],
       [7, 'INCOME', 6600, '微信'],
@@ -412,8 +412,8 @@ describe('re-import compares rows as multisets', () => {
     const history = new LedgerHistory(target);
     expect(await history.importFile(utf8(header + tea))).toMatchObject({ imported: 1, duplicates: 0 });
     const twins = utf8(header + tea + tea);
-    expect(await history.previewImport(twins)).toMatchObject({ total: 2, duplicates: 1 });
-    expect((await history.previewImport(twins)).rows.map((r) => r.duplicate)).toEqual([true, false]);
+    expect(await history.previewImport(twins)).toMatchObject({ lines: 2, toImport: 1, duplicates: 1 });
+    expect((await history.previewImport(twins)).rows.map((r) => r.status)).toEqual(['duplicate', 'new']);
     expect(await history.importFile(twins)).toMatchObject({ imported: 1, duplicates: 1 });
     expect(await history.importFile(twins)).toMatchObject({ imported: 0, duplicates: 2 });
     expect(await history.importFile(utf8(header + tea + tea + tea))).toMatchObject({ imported: 1, duplicates: 2 });

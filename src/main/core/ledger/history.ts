@@ -5,6 +5,7 @@ import type {
   BudgetStatus,
   HistoryState,
   HistoryStep,
+  ImportChoices,
   ImportOutcome,
   ImportPreview,
   PersonBalance,
@@ -19,7 +20,7 @@ import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
-import { countedTotals } from './net';
+import { lineCounts, previewOf, recategorized, writtenRows } from './import-preview';
 import { nextTurn } from './pace';
 import type { CatchUpResult } from './recurring';
 import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
@@ -43,8 +44,6 @@ export interface LedgerHistoryOptions {
   /** Oldest entries fall off beyond this many. */
   limit?: number;
 }
-
-const PREVIEW_ROWS = 50;
 
 /**
  * Undo/redo over the ledger. Every write from the windows AND from the voice session goes
@@ -163,33 +162,46 @@ export class LedgerHistory implements LedgerPort {
   async previewImport(bytes: Uint8Array): Promise<ImportPreview> {
     const parsed = await parseImport(bytes, this.importContext());
     this.previewed = { digest: digestOf(bytes), parsed };
-    const { duplicate } = this.ledger.importRows(parsed.rows, { dryRun: true });
-    return {
-      format: parsed.format,
-      encoding: parsed.encoding,
-      total: parsed.rows.length,
-      duplicates: duplicate.filter(Boolean).length,
-      skipped: parsed.skipped,
-      refunds: parsed.refunds,
-      ...countedTotals(parsed.rows.filter((_, i) => !duplicate[i])),
-      rows: parsed.rows.slice(0, PREVIEW_ROWS).map((r, i) => ({ ...r, duplicate: duplicate[i]! })),
-    };
+    const { status } = this.ledger.importRows(parsed.rows, { dryRun: true, byIdentity: parsed.format !== 'suikouji' });
+    const refunds = this.ledger.importRefunds();
+    return previewOf(parsed, status, (id) => refunds.has(id));
   }
 
-  /** All or nothing: a malformed file throws ImportError before anything is written. */
-  async importFile(bytes: Uint8Array): Promise<ImportOutcome> {
+  /**
+   * All or nothing: a malformed file throws ImportError before anything is written. `choices`
+   * are what the user changed in the preview (rows unticked, deleted rows ticked again,
+   * categories), by the preview's row indexes.
+   */
+  async importFile(bytes: Uint8Array, choices: ImportChoices = {}): Promise<ImportOutcome> {
     // The same bytes as the preview's give the same rows: what the user saw is what is written.
-    // Duplicates are still decided now, against the ledger as it is.
+    // Which rows are new is still decided now, against the ledger as it is.
     const previewed = this.previewed;
     this.previewed = null;
     const parsed = previewed?.digest === digestOf(bytes) ? previewed.parsed : await parseImport(bytes, this.importContext());
-    const { ids, duplicate } = this.ledger.importRows(parsed.rows);
+    const rows = recategorized(parsed.rows, choices, (name, type) =>
+      this.ledger.categoryCandidates().some((c) => c.name === name && c.type === type),
+    );
+    const { ids, status } = this.ledger.transaction(() => {
+      const written = this.ledger.importRows(rows, {
+        byIdentity: parsed.format !== 'suikouji',
+        exclude: new Set(choices.exclude),
+        restore: new Set(choices.restore),
+        links: parsed.links,
+      });
+      for (const c of choices.recategorize ?? []) {
+        const merchant = rows[c.index]!.merchant;
+        if (c.remember && merchant) this.ledger.rememberMerchantCategory(merchant, rows[c.index]!.type, c.category);
+      }
+      return written;
+    });
     if (ids.length > 0) this.record({ kind: 'import', rows: await this.rowsPaced(ids) }, 'import');
+    const counts = lineCounts(rows, status, writtenRows(status, choices));
     return {
       format: parsed.format,
       imported: ids.length,
-      skipped: parsed.skipped.reduce((n, s) => n + s.count, 0),
-      duplicates: duplicate.filter(Boolean).length,
+      skipped: parsed.skipped.reduce((n, s) => n + s.count, 0) + parsed.netted.count,
+      duplicates: counts.duplicates,
+      deleted: counts.deleted,
     };
   }
 
@@ -208,6 +220,7 @@ export class LedgerHistory implements LedgerPort {
       categories: this.ledger.categoryCandidates(),
       accounts: this.ledger.accounts().map((a) => a.name),
       merchantCategories: this.ledger.merchantCategories(),
+      refunds: this.ledger.importRefunds(),
     };
   }
 
@@ -338,7 +351,11 @@ export class LedgerHistory implements LedgerPort {
         case 'save':
         case 'import':
           if (forward) ledger.insertRaw(entry.rows);
-          else ledger.deleteTransactions(entry.rows.map((r) => r.id));
+          else
+            ledger.deleteTransactions(
+              entry.rows.map((r) => r.id),
+              'undone',
+            );
           break;
         case 'delete':
           if (forward) ledger.deleteTransactions(entry.rows.map((r) => r.id));

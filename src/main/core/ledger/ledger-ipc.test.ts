@@ -83,10 +83,10 @@ describe('ledger commands', () => {
     });
     expect(core.ledger.count()).toBe(0);
     const good = Buffer.from(csv.replace(',abc,', ',36,')).toString('base64');
-    expect(await core.dispatch('previewImport', { dataBase64: good })).toMatchObject({ ok: true, value: { total: 2, duplicates: 0 } });
+    expect(await core.dispatch('previewImport', { dataBase64: good })).toMatchObject({ ok: true, value: { lines: 2, toImport: 2, duplicates: 0 } });
     expect(await core.dispatch('commitImport', { dataBase64: good })).toEqual({
       ok: true,
-      value: { format: 'suikouji', imported: 2, skipped: 0, duplicates: 0 },
+      value: { format: 'suikouji', imported: 2, skipped: 0, duplicates: 0, deleted: 0 },
     });
     expect(core.ledger.list({ from: '2026-02-01', to: '2026-02-01', limit: 10, offset: 0 }).total).toBe(1);
     expect(changed()).toEqual(['import']);

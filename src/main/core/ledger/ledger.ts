@@ -11,6 +11,7 @@ import type {
   CardReminder,
   CategoryInfo,
   DayTotal,
+  ImportRowStatus,
   LedgerFilter,
   PendingReimbursement,
   PeriodStats,
@@ -30,13 +31,14 @@ import { Budgets, type BudgetInput } from './budgets';
 import { Categories } from './categories';
 import { DraftStore } from './draft-store';
 import type { ManualEntry } from './entries';
-import { type LedgerOpenError, LedgerWriteRefusedError, READ_ONLY_MESSAGE } from './errors';
+import { type LedgerOpenError, LedgerRuleError, LedgerWriteRefusedError, READ_ONLY_MESSAGE } from './errors';
 import { Journal } from '../sync/journal';
 import { damagedError, guardWrites, openChecked, QUICK_CHECK_WORKER, restoreSidecars, SYNC_CHECK_MAX_BYTES, type Sidecars } from './open-file';
 import { Stats } from './stats';
 import { Merchants } from './merchants';
+import { ImportRefunds } from './import-refunds';
 import { Tags } from './tags';
-import { Transactions } from './transactions';
+import { Transactions, type ImportOptions } from './transactions';
 import { MoneyFlows } from './money-flows';
 import type { NetOptions } from './net';
 import type { CardTerms } from './accounts';
@@ -93,6 +95,7 @@ export class Ledger implements LedgerPort {
   private spokenRules: readonly RecurringRuleInfo[] = [];
   private readonly tags: Tags;
   private readonly merchants: Merchants;
+  private refundLedger: ImportRefunds | undefined;
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -221,8 +224,9 @@ export class Ledger implements LedgerPort {
     this.rows.delete(id);
   }
 
-  deleteTransactions(ids: readonly string[]): number {
-    return this.rows.deleteMany(ids);
+  /** Deletes rows; 'undone' when an import is taken back, which does not count as deleting its rows (see importRows). */
+  deleteTransactions(ids: readonly string[], how: 'deleted' | 'undone' = 'deleted'): number {
+    return this.rows.deleteMany(ids, how);
   }
 
   getTransaction(id: string): TransactionRow | undefined {
@@ -269,10 +273,11 @@ export class Ledger implements LedgerPort {
   }
 
   /**
-   * Writes imported rows in ONE transaction, skipping rows already in the ledger and creating
-   * missing categories and accounts. With dryRun only the duplicate flags are computed.
+   * Writes imported rows in ONE transaction (see Transactions.importRows): rows already in the
+   * ledger are left out, missing categories and accounts are created. With dryRun only each
+   * row's status is computed.
    */
-  importRows(rows: readonly ImportRow[], options: { dryRun?: boolean; now?: ZonedNow } = {}): { ids: string[]; duplicate: boolean[] } {
+  importRows(rows: readonly ImportRow[], options: ImportOptions = {}): { ids: string[]; status: ImportRowStatus[] } {
     return this.rows.importRows(rows, options);
   }
 
@@ -400,6 +405,19 @@ export class Ledger implements LedgerPort {
   /** The category the user chose for each merchant, keyed by merchantKey(type, merchant) (./bills/table.ts). */
   merchantCategories(): Map<string, string> {
     return this.merchants.categories();
+  }
+
+  /** Makes `category` (of `type`) the merchant's rule, as the import preview's 「以后这个商户都记为此分类」 asks. */
+  rememberMerchantCategory(merchant: string, type: TransactionType, category: string): void {
+    const id = this.categoryBook.idOf(category, type);
+    if (id === undefined) throw new LedgerRuleError('not_found', `分类「${category}」不存在`);
+    this.merchants.choose(merchant, type, id);
+  }
+
+  /** What a bill's refunds need to know of the ledger (./import-refunds.ts). */
+  importRefunds(): ImportRefunds {
+    this.refundLedger ??= new ImportRefunds(this.db);
+    return this.refundLedger;
   }
 
   /** Every merchant rule, by merchant, for 设置. */

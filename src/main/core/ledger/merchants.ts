@@ -48,7 +48,11 @@ export class Merchants {
    */
   learn(transactionId: string, type: TransactionType, categoryId: number): void {
     const merchant = this.merchantOf.get(transactionId) as string | undefined;
-    if (merchant === undefined) return;
+    if (merchant !== undefined) this.choose(merchant, type, categoryId);
+  }
+
+  /** The user's own choice of category for a merchant's rows of `type`. */
+  choose(merchant: string, type: TransactionType, categoryId: number): void {
     this.upsertRule.run(merchant, type, categoryId, toZonedIso(this.clock()));
   }
 

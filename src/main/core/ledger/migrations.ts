@@ -372,6 +372,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX merchant_categories_by_category ON merchant_categories (category_id);
     `,
   },
+  {
+    version: 10,
+    description: 'bill rows the user deleted after importing them, so importing the bill again does not bring them back',
+    up: `
+      -- This device's own record (not declared in sync/tables.ts): the user's delete of an
+      -- imported row ('deleted'), or an undone import ('undone', which does not count as one).
+      -- A bill row's id is its identity in the bill (bills/bill-rows.ts), so an id here is the
+      -- bill line itself. No foreign key: the row is gone.
+      CREATE TABLE import_removals (
+        transaction_id  TEXT PRIMARY KEY,
+        how             TEXT NOT NULL CHECK (how IN ('deleted', 'undone'))
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

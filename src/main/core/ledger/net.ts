@@ -12,6 +12,8 @@ export interface MarkedGroup {
   categoryId: number;
   flow: LedgerFlow | null;
   reimbursable: 0 | 1;
+  /** 1: refunds waiting for their purchase (待关联: it is in no bill imported yet), which count nothing until it arrives. */
+  awaiting: 0 | 1;
   fen: number;
   n: number;
 }
@@ -30,15 +32,23 @@ export interface NetOptions {
 
 export const MARKED = '(t.flow IS NOT NULL OR t.reimbursable = 1)';
 
+/**
+ * An imported refund linked to a purchase the ledger does not hold (yet): it returns money
+ * never spent in these books. A refund the user recorded stays netted in its category even
+ * when its expense is gone: they said it was a refund.
+ */
+export const AWAITING =
+  "(t.flow = 'refund' AND t.source = 'import' AND t.refund_of IS NOT NULL AND NOT EXISTS (SELECT 1 FROM transactions p WHERE p.id = t.refund_of))";
+
 /** The marked rows selected by `where` (over `transactions t`, may be empty), grouped. */
 export function markedGroups(db: Database.Database, where: string, params: readonly unknown[]): MarkedGroup[] {
   const clause = where ? `${where} AND ${MARKED}` : `WHERE ${MARKED}`;
   return db
     .prepare(
-      `SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable,
+      `SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable, ${AWAITING} AS awaiting,
          SUM(t.amount_fen) AS fen, COUNT(*) AS n
        FROM transactions t INDEXED BY transactions_marked ${clause}
-       GROUP BY t.occurred_date, t.type, t.category_id, t.flow, t.reimbursable`,
+       GROUP BY t.occurred_date, t.type, t.category_id, t.flow, t.reimbursable, awaiting`,
     )
     .all(...params) as MarkedGroup[];
 }
@@ -46,11 +56,13 @@ export function markedGroups(db: Database.Database, where: string, params: reado
 /**
  * How a group's rows count, less how the plain sums counted them (fen under their type, one
  * row each): a 待报销 expense (and a refund of one) not at all unless asked for; a refund as
- * negative spending in its category; a reimbursement not as income. Debts are transfers and
- * a write-off is plain spending: nothing to correct.
+ * negative spending in its category, unless it waits for its purchase (then not at all); a
+ * reimbursement not as income. Debts are transfers and a write-off is plain spending: nothing
+ * to correct.
  */
-export function adjustments(g: MarkedGroup, options: NetOptions = {}): Adjustment[] {
+export function adjustments(g: Omit<MarkedGroup, 'date' | 'categoryId'>, options: NetOptions = {}): Adjustment[] {
   const asCounted: Adjustment = { type: g.type, fen: -g.fen, n: -g.n };
+  if (g.awaiting === 1) return [asCounted];
   if (g.reimbursable === 1 && !options.includeReimbursed) return [asCounted];
   if (g.flow === 'refund') return [{ type: 'EXPENSE', fen: -2 * g.fen, n: 0 }];
   if (g.flow === 'reimbursement') return [asCounted];
@@ -59,19 +71,21 @@ export function adjustments(g: MarkedGroup, options: NetOptions = {}): Adjustmen
 
 /**
  * Spending and income of rows about to be written, as 统计 counts them: each row under its
- * type, corrected by the same adjustments as 统计's sums — a refund
- * off spending, a 待报销 expense and a reimbursement not counted; transfers are neither.
+ * type, corrected by the same adjustments as 统计's sums — a refund off spending unless it
+ * waits for its purchase, a 待报销 expense and a reimbursement not counted; transfers are neither.
  */
-export function countedTotals(rows: readonly ImportRow[]): { expenseFen: number; incomeFen: number } {
+export function countedTotals(
+  rows: readonly ImportRow[],
+  awaiting: (row: ImportRow) => boolean = () => false,
+): { expenseFen: number; incomeFen: number } {
   const fen: Record<TransactionType, number> = { EXPENSE: 0, INCOME: 0, TRANSFER: 0 };
   for (const r of rows) {
     fen[r.type] += r.amountFen;
     const group = {
-      date: r.date,
       type: r.type,
-      categoryId: 0,
       flow: r.flow ?? null,
       reimbursable: r.reimbursable ? 1 : 0,
+      awaiting: r.flow === 'refund' && awaiting(r) ? 1 : 0,
       fen: r.amountFen,
       n: 1,
     } as const;

@@ -5,7 +5,7 @@ import type { CategoryRollup, DayTotal, LedgerFilter, PeriodStats, TrendPoint } 
 import { addDays } from '@shared/time';
 import type { LedgerTotals } from '../voice/ports';
 import { filterClause } from './filter';
-import { adjustments, markedGroups, type Adjustment, type MarkedGroup, type NetOptions } from './net';
+import { adjustments, AWAITING, markedGroups, type Adjustment, type MarkedGroup, type NetOptions } from './net';
 
 /**
  * The read-side summaries of the transactions: sums in integer fen, never rows. Spending is
@@ -171,7 +171,7 @@ export class Stats {
    */
   private taggedRange(from: string, to: string, tag: string): RangeSums {
     const tagId = this.db.prepare('SELECT id FROM tags WHERE name = ?').pluck().get(tag) as number | undefined;
-    const select = 'SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable, t.amount_fen AS fen';
+    const select = `SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable, ${AWAITING} AS awaiting, t.amount_fen AS fen`;
     let rows: (Omit<MarkedGroup, 'n'> & { fen: number })[] = [];
     if (tagId !== undefined) {
       const links = this.db.prepare('SELECT COUNT(*) FROM transaction_tags WHERE tag_id = ?').pluck().get(tagId) as number;
@@ -207,7 +207,7 @@ export class Stats {
       else if (r.type === 'INCOME') d.incomeFen += r.fen;
       days.set(r.date, d);
       if (r.flow !== null || r.reimbursable === 1) {
-        const groupKey = `${r.date}:${key}:${r.flow}:${r.reimbursable}`;
+        const groupKey = `${r.date}:${key}:${r.flow}:${r.reimbursable}:${r.awaiting}`;
         const g = marked.get(groupKey) ?? { ...r, fen: 0, n: 0 };
         g.fen += r.fen;
         g.n += 1;

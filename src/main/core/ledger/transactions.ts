@@ -12,7 +12,7 @@ import {
   type TransactionType,
 } from '@shared/domain';
 import type { Page } from '@shared/ipc/index';
-import type { LedgerFilter } from '@shared/ipc/ledger';
+import type { ImportRowStatus, LedgerFilter } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { formatOffset, isCalendarDate, localDate, toZonedIso, type ZonedNow } from '@shared/time';
 import { matchCategory } from '../categories/index';
@@ -45,6 +45,7 @@ type Row = {
   flow: LedgerFlow | null;
   person: string | null;
   refund_of: string | null;
+  refund_link: string | null;
   refund_date: string | null;
   refund_description: string | null;
   refund_amount: number | null;
@@ -56,7 +57,7 @@ type Row = {
 const SELECT_ROW = `
   SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
          t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty,
-         t.flow, p.name AS person, rf.id AS refund_of, rf.occurred_date AS refund_date, rf.description AS refund_description,
+         t.flow, p.name AS person, rf.id AS refund_of, t.refund_of AS refund_link, rf.occurred_date AS refund_date, rf.description AS refund_description,
          rf.amount_fen AS refund_amount, t.reimbursable, rb.id AS reimbursed_by, pc.name AS parent_category
   FROM transactions t
   JOIN categories c ON c.id = t.category_id
@@ -88,6 +89,7 @@ function toRow(r: Row, tags: readonly string[] | undefined): TransactionRow {
     ...(r.flow === 'refund' && r.refund_of !== null
       ? { refundTarget: { date: r.refund_date!, description: r.refund_description!, amountFen: r.refund_amount! } }
       : {}),
+    ...(r.flow === 'refund' && r.source === 'import' && r.refund_link !== null && r.refund_of === null ? { awaitingPurchase: true } : {}),
     ...(r.reimbursable === 1 ? { reimbursable: true } : {}),
     ...(r.reimbursed_by !== null ? { reimbursedBy: r.reimbursed_by } : {}),
     ...(r.parent_category !== null ? { parentCategory: r.parent_category } : {}),
@@ -468,9 +470,21 @@ export class Transactions {
     return this.get(id)!;
   }
 
-  deleteMany(ids: readonly string[]): number {
+  /**
+   * Deletes rows. An imported row deleted by the user is remembered, so importing its bill
+   * again leaves it out; an undone import ('undone') is not such a choice.
+   */
+  deleteMany(ids: readonly string[], how: 'deleted' | 'undone' = 'deleted'): number {
     const del = this.db.prepare('DELETE FROM transactions WHERE id = ?');
-    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
+    const remember = this.db.prepare(
+      "INSERT OR REPLACE INTO import_removals (transaction_id, how) SELECT id, ? FROM transactions WHERE id = ? AND source = 'import'",
+    );
+    return this.db.transaction(() =>
+      ids.reduce((n, id) => {
+        remember.run(how, id);
+        return n + del.run(id).changes;
+      }, 0),
+    )();
   }
 
   delete(id: string): void {
@@ -603,17 +617,17 @@ export class Transactions {
   // ---- import -------------------------------------------------------------------------
 
   /**
-   * Writes imported rows in ONE transaction, skipping rows identical (day, time, type,
-   * category, amount, account, description) to one already in the ledger. Missing
-   * categories and accounts are created so nothing in the file is lost. With dryRun nothing
-   * is written and only the duplicate flags are computed.
+   * Writes imported rows in ONE transaction; missing categories and accounts are created so
+   * nothing in the file is lost. Which rows are new (see importStatus) is decided against the
+   * ledger as it is now. With dryRun nothing is written.
    */
-  importRows(rows: readonly ImportRow[], options: { dryRun?: boolean; now?: ZonedNow } = {}): { ids: string[]; duplicate: boolean[] } {
+  importRows(rows: readonly ImportRow[], options: ImportOptions = {}): { ids: string[]; status: ImportRowStatus[] } {
     const now = options.now ?? this.clock();
     const offset = formatOffset(now.offsetMinutes);
     const stamp = toZonedIso(now);
-    const duplicate = this.importDuplicates(rows);
-    if (options.dryRun) return { ids: [], duplicate };
+    const status = this.importStatus(rows, options.byIdentity ?? false);
+    if (options.dryRun) return { ids: [], status };
+    const writes = (i: number) => (status[i] === 'new' ? !options.exclude?.has(i) : status[i] === 'deleted' && (options.restore?.has(i) ?? false));
     const ids: string[] = [];
     this.db.transaction(() => {
       const categoryIds = new Map<string, number>();
@@ -629,7 +643,7 @@ export class Transactions {
         }
         return id;
       };
-      const rowIds = this.importIds(rows, duplicate);
+      const rowIds = this.importIds(rows, writes);
       const linked = (fileId: string | undefined) => (fileId ? (rowIds.get(fileId) ?? fileId) : null);
       const categoryId = (name: string, type: TransactionType, parent?: string): number => {
         let id = categoryIds.get(`${type}:${name}`);
@@ -644,7 +658,7 @@ export class Transactions {
         return id;
       };
       rows.forEach((r, i) => {
-        if (duplicate[i]) return;
+        if (!writes(i)) return;
         const occurredAt = `${r.date}T${r.time}${offset}`;
         const id = (r.id && rowIds.get(r.id)) || randomUUID();
         const person = r.flow && r.counterparty && (DEBT_FLOWS.includes(r.flow) || r.flow === 'writeoff');
@@ -674,34 +688,57 @@ export class Transactions {
         this.parts.merchants.remember(id, r.merchant);
         ids.push(id);
       });
+      // Refunds an earlier bill brought in before their purchase: linked now that it is here.
+      const link = this.db.prepare("UPDATE transactions SET refund_of = ?, updated_at = ? WHERE id = ? AND flow = 'refund'");
+      const written = new Set(ids);
+      for (const l of options.links ?? []) if (written.has(l.purchaseId)) link.run(l.purchaseId, stamp, l.refundId);
     })();
-    return { ids, duplicate };
+    return { ids, status };
   }
 
   /**
-   * The id each imported row of our own CSV gets: the one it had where it was exported, unless
-   * this ledger already has a row of that id (then a new one). Links between rows of the file
-   * (a refund and its expense, a settled expense and its reimbursement) follow the map, and
-   * links to rows outside the file keep the exported id: they find the row when this ledger
-   * holds it, and read as no link otherwise.
+   * The id each written row gets: the one it comes with (a bill row's identity, our own CSV's
+   * exported id), unless this ledger already has a row of that id (then a new one). Links
+   * between rows of the file (a refund and its expense, a settled expense and its
+   * reimbursement) follow the map, and links to rows outside the file keep the given id: they
+   * find the row when this ledger holds it, and read as no link otherwise.
    */
-  private importIds(rows: readonly ImportRow[], duplicate: readonly boolean[]): Map<string, string> {
+  private importIds(rows: readonly ImportRow[], writes: (i: number) => boolean): Map<string, string> {
     const exists = this.db.prepare('SELECT 1 FROM transactions WHERE id = ?').pluck();
     const map = new Map<string, string>();
     rows.forEach((r, i) => {
-      if (!r.id || duplicate[i]) return;
+      if (!r.id || !writes(i)) return;
       map.set(r.id, exists.get(r.id) === undefined ? r.id : randomUUID());
     });
     return map;
   }
 
   /**
-   * Which file rows are already in the ledger, compared as multisets: a row the ledger holds
-   * n times marks only the first n identical rows of the file, so twins (two 奶茶 15 in the
-   * same second) import as many copies as the file has beyond the ledger's. Re-importing the
-   * same file thus adds nothing, and importing it into a ledger that has one copy adds one.
+   * What becomes of each file row. With byIdentity (bills), a row whose id — its identity in
+   * the bill — the ledger holds was imported before, whatever the user changed on it since,
+   * and one the user deleted after importing it, here or on a computer this one syncs with, is
+   * 'deleted'. Any other row is a duplicate
+   * when identical (day, time, type, category, amount, account, description) to a row in the
+   * ledger, compared as multisets: a row the ledger holds n times marks only the first n
+   * identical rows of the file, so twins (two 奶茶 15 in the same second) import as many copies
+   * as the file has beyond the ledger's. Re-importing the same file thus adds nothing.
    */
-  private importDuplicates(rows: readonly ImportRow[]): boolean[] {
+  private importStatus(rows: readonly ImportRow[], byIdentity: boolean): ImportRowStatus[] {
+    const status: (ImportRowStatus | null)[] = rows.map(() => null);
+    if (byIdentity) {
+      const exists = this.db.prepare('SELECT 1 FROM transactions WHERE id = ?').pluck();
+      const removed = this.db.prepare('SELECT how FROM import_removals WHERE transaction_id = ?').pluck();
+      // A row deleted on another computer arrives as the sync journal's deletion.
+      const deletedElsewhere = this.db.prepare("SELECT 1 FROM sync_rows WHERE tbl = 'transactions' AND row = ? AND deleted = 1").pluck();
+      rows.forEach((r, i) => {
+        if (!r.id) return;
+        if (exists.get(r.id) !== undefined) status[i] = 'duplicate';
+        else {
+          const how = removed.get(r.id) as string | undefined;
+          if (how === 'deleted' || (how === undefined && deletedElsewhere.get(r.id) !== undefined)) status[i] = 'deleted';
+        }
+      });
+    }
     // One read per day of the file, not one per row: a year's bill is 365 reads, not 10 000.
     const ofDay = this.db.prepare(
       `SELECT substr(t.occurred_at, 12, 8) AS time, t.type, c.name AS category, t.amount_fen AS amountFen, a.name AS account, t.description
@@ -712,7 +749,7 @@ export class Transactions {
       JSON.stringify([date, r.time, r.type, r.category, r.amountFen, r.account, r.description]);
     /** Ledger copies of each distinct row not yet matched by an earlier row of the file. */
     const unmatched = new Map<string, number>();
-    const days = new Set(rows.map((r) => r.date));
+    const days = new Set(rows.filter((_, i) => status[i] === null).map((r) => r.date));
     for (const date of days) {
       for (const held of ofDay.all(date) as {
         time: string;
@@ -726,13 +763,28 @@ export class Transactions {
         unmatched.set(key, (unmatched.get(key) ?? 0) + 1);
       }
     }
-    return rows.map((r) => {
+    return rows.map((r, i) => {
+      if (status[i] !== null) return status[i]!;
       const key = keyOf(r.date, r);
       const left = unmatched.get(key) ?? 0;
       if (left > 0) unmatched.set(key, left - 1);
-      return left > 0;
+      return left > 0 ? 'duplicate' : 'new';
     });
   }
+}
+
+/** How importRows treats the file's rows (see importStatus). */
+export interface ImportOptions {
+  dryRun?: boolean;
+  now?: ZonedNow;
+  /** Bill rows: their ids are their identities in the bill. */
+  byIdentity?: boolean;
+  /** New rows (by index) the user chose not to write. */
+  exclude?: ReadonlySet<number>;
+  /** Rows deleted after an earlier import that the user chose to write again. */
+  restore?: ReadonlySet<number>;
+  /** Refunds in the ledger waiting for their purchase, linked to it when this import writes it. */
+  links?: readonly { refundId: string; purchaseId: string }[];
 }
 
 /** A row as inserted: a checked entry with its id, stamps and source; the money-flow columns are optional (none). */

@@ -97,7 +97,8 @@ export interface ExportCursor {
 }
 
 /** One row of an import file, already validated (time HH:MM:SS in the user's current offset). */
-export type ImportRow = Omit<ImportRowDto, 'duplicate'>;
+/** A row read from an import file; a bill's row has its identity in the bill as its id (see bills/bill-rows.ts). */
+export type ImportRow = Omit<ImportRowDto, 'index' | 'status' | 'pendingRefund'>;
 
 export interface TransactionPatch {
   amountFen?: number;

@@ -41,7 +41,8 @@ export function classify(l: BillLine): LineRole {
     if (l.amountFen === 0) return { role: 'skip', reason: 'neutral' };
     return { role: 'income' };
   }
-  if (CLOSED.test(l.status)) return { role: 'skip', reason: 'closed' };
+  // A closed trade the bill files as 不计收支 is still a purchase its refund lines may return.
+  if (CLOSED.test(l.status)) return l.amountFen > 0 ? { role: 'purchase', closed: true } : { role: 'skip', reason: 'closed' };
   for (const [pattern, reason] of NEUTRAL_REASONS) if (pattern.test(words)) return { role: 'skip', reason };
   return { role: 'skip', reason: 'neutral' };
 }
