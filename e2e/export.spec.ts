@@ -116,13 +116,13 @@ test.describe('export and import through the native dialogs', () => {
     // Before anything is written: what the file is, what will be written, and what 统计 will count.
     const summary = dialog.getByRole('list', { name: '导入概要' });
     await expect(summary).toContainText('随口记 CSV（UTF-8）');
-    await expect(summary).toContainText('共 2 笔，将导入 1 笔，跳过重复 1 笔');
+    await expect(summary).toContainText('共 2 笔：将导入 1 笔 · 已导入过 1 笔');
     await expect(summary).toContainText('支出 ¥66.60 · 收入 ¥0');
     // Our own CSV leaves no bill lines out.
-    await expect(dialog.getByRole('list', { name: '略过不计收支' })).toHaveCount(0);
+    await expect(dialog.getByRole('list', { name: '略过原因' })).toHaveCount(0);
     await screenshots(page, 'import-preview');
     await dialog.getByRole('button', { name: '确认导入' }).click();
-    await expect(toast(page)).toContainText('已导入 1 笔，跳过重复 1 笔');
+    await expect(toast(page)).toContainText('已导入 1 笔，已导入过的 1 笔未重复导入');
     expect(app.ledger.search('导入的台灯')).toHaveLength(1);
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', /^共 5 笔/);
 

@@ -299,9 +299,9 @@ test.describe('ledger app', () => {
     const dialog = page.getByRole('dialog', { name: '导入预览' });
     await expect(dialog).toContainText('导入 bill.csv');
     await expect(dialog).toContainText('共 2 笔');
-    await expect(dialog).toContainText('跳过重复 1 笔');
+    await expect(dialog).toContainText('已导入过 1 笔');
     await dialog.getByRole('button', { name: '确认导入' }).click();
-    await expect(toast(page)).toContainText('已导入 1 笔，跳过重复 1 笔');
+    await expect(toast(page)).toContainText('已导入 1 笔，已导入过的 1 笔未重复导入');
     expect(app.ledger.search('导入的地铁卡')).toHaveLength(1);
     await toast(page).getByRole('button', { name: '撤销' }).click();
     await expect.poll(() => app.ledger.search('导入的地铁卡').length).toBe(0);

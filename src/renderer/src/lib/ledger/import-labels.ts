@@ -19,7 +19,6 @@ export const ENCODING_LABELS: Record<ImportPreview['encoding'], string> = {
 
 export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   closed: '已关闭或失败的交易',
-  refunded: '全额退款（与原订单相抵）',
   withdrawal: '提现、充值',
   wealth: '零钱通、余额宝、理财',
   repayment: '信用卡、花呗、白条还款',
@@ -27,10 +26,11 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   neutral: '其他不计收支',
 };
 
-/** 「已导入 3 笔，跳过重复 1 笔，略过不计收支 2 笔」: the parts that are zero are left out. */
-export function importOutcomeText(outcome: Pick<ImportOutcome, 'imported' | 'duplicates' | 'skipped'>): string {
+/** 「已导入 3 笔，已导入过的 1 笔未重复导入，略过 2 笔」: the parts that are zero are left out. */
+export function importOutcomeText(outcome: Pick<ImportOutcome, 'imported' | 'duplicates' | 'deleted' | 'skipped'>): string {
   let text = `已导入 ${outcome.imported} 笔`;
-  if (outcome.duplicates > 0) text += `，跳过重复 ${outcome.duplicates} 笔`;
-  if (outcome.skipped > 0) text += `，略过不计收支 ${outcome.skipped} 笔`;
+  if (outcome.duplicates > 0) text += `，已导入过的 ${outcome.duplicates} 笔未重复导入`;
+  if (outcome.deleted > 0) text += `，已删除过的 ${outcome.deleted} 笔未导入`;
+  if (outcome.skipped > 0) text += `，略过 ${outcome.skipped} 笔`;
   return text;
 }

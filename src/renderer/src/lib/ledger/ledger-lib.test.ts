@@ -152,6 +152,7 @@ describe('rows with money flows in the list', () => {
     expect(rowTag({ flow: 'refund', refundTarget: { date: '2026-02-01', description: '淘宝买鞋', amountFen: 500_00 } })).toBe(
       '退款 · 2月1日淘宝买鞋 ¥500',
     );
+    expect(rowTag({ flow: 'refund', awaitingPurchase: true })).toBe('退款 · 待关联');
     expect(rowTag({ reimbursable: true })).toBe('待报销');
     expect(rowTag({ reimbursable: true, reimbursedBy: 'x' })).toBe('已报销');
     expect(rowTag({})).toBeNull();

@@ -26,9 +26,15 @@ export function rowFen(row: Pick<TransactionRow, 'type' | 'amountFen' | 'flow'>)
   }
 }
 
-/** The tag a row wears in the list: what it is beyond its type (退款, 借给小李, 待报销, 已报销). */
-export function rowTag(row: Pick<TransactionRow, 'flow' | 'person' | 'reimbursable' | 'reimbursedBy' | 'refundTarget'>): string | null {
+/**
+ * The tag a row wears in the list: what it is beyond its type (退款, 借给小李, 待报销, 已报销).
+ * An imported refund whose purchase is in no imported bill yet says so: it counts nothing until then.
+ */
+export function rowTag(
+  row: Pick<TransactionRow, 'flow' | 'person' | 'reimbursable' | 'reimbursedBy' | 'refundTarget' | 'awaitingPurchase'>,
+): string | null {
   const target = row.refundTarget;
+  if (row.flow === 'refund' && row.awaitingPurchase) return '退款 · 待关联';
   if (row.flow === 'refund' && target) return `退款 · ${monthDayText(target.date)}${target.description || ''} ${yuanText(target.amountFen)}`;
   if (row.flow) return flowPhrase(row.flow, row.person);
   if (row.reimbursable) return row.reimbursedBy ? '已报销' : '待报销';

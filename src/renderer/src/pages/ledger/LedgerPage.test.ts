@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ImportPreview } from '@shared/ipc/ledger';
+import type { ImportPreview, ImportRowDto } from '@shared/ipc/ledger';
 import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
 import { rangeFor, ymdOf } from '../../lib/ledger/ranges';
 import UndoToast from '../../lib/ledger/UndoToast.svelte';
@@ -193,43 +193,40 @@ describe('export and import through the shell’s dialogs', () => {
     expect(lastListDays()).toMatchObject({ category: '餐饮' });
   });
 
-  it('imports the file chosen in the open dialog: preview, then commit with 撤销 offered', async () => {
+  it('imports the file chosen in the open dialog: preview with the book’s categories, then commit with the user’s changes and 撤销 offered', async () => {
+    const row = (over: Partial<ImportRowDto> & Pick<ImportRowDto, 'index' | 'description'>): ImportRowDto => ({
+      line: over.index + 3,
+      date: today,
+      time: '09:15:00',
+      type: 'EXPENSE',
+      category: '交通',
+      amountFen: 4250,
+      account: '支付宝',
+      status: 'new',
+      ...over,
+    });
     const preview: ImportPreview = {
       format: 'alipay',
       encoding: 'gbk',
-      total: 2,
+      lines: 6,
+      toImport: 2,
       duplicates: 1,
+      deleted: 1,
       skipped: [{ reason: 'closed', count: 2, fen: 1800 }],
-      refunds: { count: 0, fen: 0 },
-      expenseFen: 4250,
+      netted: { count: 0, fen: 0 },
+      expenseFen: 4250 + 1600,
       incomeFen: 0,
       rows: [
-        {
-          line: 3,
-          date: today,
-          time: '09:15:00',
-          type: 'EXPENSE',
-          category: '交通',
-          amountFen: 4250,
-          account: '支付宝',
-          description: '公交卡',
-          duplicate: false,
-        },
-        {
-          line: 4,
-          date: today,
-          time: '12:00:00',
-          type: 'EXPENSE',
-          category: '餐饮',
-          amountFen: 3500,
-          account: '钱包',
-          description: '午饭',
-          duplicate: true,
-        },
+        row({ index: 0, description: '公交卡' }),
+        row({ index: 1, category: '餐饮', amountFen: 1600, description: '面包', merchant: '面包房' }),
+        row({ index: 2, category: '餐饮', amountFen: 3500, account: '钱包', description: '午饭', status: 'duplicate' }),
+        row({ index: 3, category: '娱乐', amountFen: 6000, description: '电影', status: 'deleted' }),
       ],
     };
     fake.handle('previewImport', () => preview);
-    fake.handle('commitImport', () => ({ format: 'alipay', imported: 1, skipped: 2, duplicates: 1 }));
+    fake.handle('commitImport', () => ({ format: 'alipay', imported: 1, skipped: 2, duplicates: 1, deleted: 0 }));
+    const dining = fake.category('餐饮').id;
+    fake.categories.push({ id: 900, name: '早餐', type: 'EXPENSE', hidden: false, preset: false, sortOrder: 0, count: 0, parentId: dining });
     render(LedgerPage);
     await screen.findByText('午饭');
 
@@ -245,28 +242,66 @@ describe('export and import through the shell’s dialogs', () => {
     expect(fake.inputsOf('previewImport')).toEqual([{ dataBase64: 'YWJj' }]);
     expect(dialog.textContent).toContain('导入 支付宝账单.csv');
     expect(dialog.textContent).toContain('支付宝账单（GBK）');
-    expect(dialog.textContent).toContain('跳过重复 1 笔');
+    expect(dialog.textContent).toContain('共 6 笔：将导入 2 笔 · 已导入过 1 笔 · 已删除过 1 笔 · 略过 2 笔');
     expect(dialog.textContent).toContain('已关闭或失败的交易 2 笔，¥18');
+
+    // The page's categories, as a tree, are what a row can be moved to.
+    const bread = within(dialog).getByText('面包', { selector: 'td' }).closest('tr')!;
+    const picker = within(bread).getByRole('combobox', { name: '「面包」的分类' }) as HTMLSelectElement;
+    await vi.waitFor(() => expect([...picker.options].map((o) => o.textContent).slice(0, 3)).toEqual(['餐饮', '\u3000早餐', '交通']));
+    await fireEvent.change(picker, { target: { value: '早餐' } });
+    await fireEvent.click(within(bread).getByRole('checkbox', { name: '以后这个商户都记为此分类' }));
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: '导入「公交卡」' }));
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: '导入「电影」' }));
+    expect(dialog.textContent).toContain('导入后计入支出 ¥76 · 收入 ¥0');
+
     await fireEvent.click(within(dialog).getByRole('button', { name: '确认导入' }));
     const toast = await screen.findByRole('status');
-    expect(fake.inputsOf('commitImport')).toEqual([{ dataBase64: 'YWJj' }]);
-    expect(toast.textContent).toContain('已导入 1 笔，跳过重复 1 笔，略过不计收支 2 笔');
+    expect(fake.inputsOf('commitImport')).toEqual([
+      { dataBase64: 'YWJj', choices: { exclude: [0], restore: [3], recategorize: [{ index: 1, category: '早餐', remember: true }] } },
+    ]);
+    expect(toast.textContent).toContain('已导入 1 笔，已导入过的 1 笔未重复导入，略过 2 笔');
     expect(within(toast).getByRole('button', { name: '撤销' })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('shows the shell’s and the ledger’s refusals and opens no preview', async () => {
+  it('shows the shell’s and the ledger’s refusals and opens no preview; a refused file comes with how to export a bill', async () => {
     render(LedgerPage);
     await screen.findByText('午饭');
     fake.failNext('openImportFile', { code: 'dialog_unavailable', message: '无法打开文件对话框，请重启应用后再试。' });
     await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
     expect((await screen.findByRole('alert')).textContent).toBe('无法打开文件对话框，请重启应用后再试。');
+    // The shell failed, not the file: no export help.
+    expect(screen.queryByText('怎么导出账单')).toBeNull();
 
     fake.openFile = { name: 'bad.csv', dataBase64: 'YWJj' };
     fake.failNext('previewImport', { code: 'import_invalid', message: '第2行：金额「四十」不是数字' });
     await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
     await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toBe('第2行：金额「四十」不是数字'));
     expect(screen.queryByRole('dialog')).toBeNull();
+    const help = screen.getByText('怎么导出账单').closest('details')!;
+    expect(help.open).toBe(true);
+    expect(help.textContent).toContain('微信：我 → 服务 → 钱包 → 账单 → 右上角「常见问题」→ 下载账单 → 用于个人对账');
+    expect(help.textContent).toContain('支付宝：我的 → 账单 → 右上角「···」→ 开具交易流水证明 → 用于个人对账');
+
+    // The next file that reads clears the refusal and its help.
+    fake.handle('previewImport', () => ({
+      format: 'suikouji',
+      encoding: 'utf-8',
+      lines: 0,
+      toImport: 0,
+      duplicates: 0,
+      deleted: 0,
+      skipped: [],
+      netted: { count: 0, fen: 0 },
+      expenseFen: 0,
+      incomeFen: 0,
+      rows: [],
+    }));
+    await fireEvent.click(screen.getByRole('button', { name: '导入账单' }));
+    const dialog = await screen.findByRole('dialog', { name: '导入预览' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getAllByText('怎么导出账单').map((s) => dialog.contains(s))).toEqual([true]);
   });
 });
 
