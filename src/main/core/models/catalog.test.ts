@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_SOURCE_IDS, modelIdSchema } from '@shared/ipc/models';
-import { CATALOG, isPinned, RELEASE_BASE, SOURCE_HOSTS } from './catalog';
+import { CATALOG, isPinned, RELEASE_BASE, SOURCE_HOSTS, sourceBytes, unpackedCap } from './catalog';
+import { DEFAULT_CAPS } from './extract';
 
 describe('catalog', () => {
   it.each(CATALOG.map((entry) => [entry.id, entry] as const))(
@@ -34,6 +35,29 @@ describe('catalog', () => {
         if (source.kind === 'files') for (const f of [...entry.requiredFiles, entry.testWav]) expect(source.files.map((x) => x.path)).toContain(f);
       }
     }
+  });
+
+  it('every entry states its unpacked size: a cap of 1.25× it lies below the global cap and above what its sources download and pin', () => {
+    for (const entry of CATALOG) {
+      expect([entry.id, Number.isSafeInteger(entry.unpackedBytes)]).toEqual([entry.id, true]);
+      const cap = unpackedCap(entry, DEFAULT_CAPS.maxBytes);
+      expect(cap).toBe(Math.ceil(entry.unpackedBytes! * 1.25));
+      expect(cap).toBeLessThan(DEFAULT_CAPS.maxBytes);
+      for (const source of entry.sources) {
+        // bzip2 does not shrink model weights to nothing: the model unpacks to more than its archive.
+        expect(entry.unpackedBytes!).toBeGreaterThan(source.kind === 'archive' ? source.bytes : 0);
+        // The exact sizes a per-file source pins are files the unpacked archive holds too.
+        if (source.kind === 'files')
+          expect(entry.unpackedBytes!).toBeGreaterThan(sourceBytes({ ...source, files: source.files.filter((f) => f.sha256) }));
+      }
+    }
+  });
+
+  it('unpackedCap: 1.25× the stated size, never past the global cap; the global cap for an entry stating none', () => {
+    expect(unpackedCap({ unpackedBytes: 100 }, 1000)).toBe(125);
+    expect(unpackedCap({ unpackedBytes: 101 }, 1000)).toBe(127);
+    expect(unpackedCap({ unpackedBytes: 900 }, 1000)).toBe(1000);
+    expect(unpackedCap({}, 1000)).toBe(1000);
   });
 
   it('the recommended model has a pinned source, so a first use never needs the unverified question', () => {

@@ -78,6 +78,13 @@ export interface CatalogEntry {
   description: string;
   /** The first source's download size, shown before a download starts. */
   archiveBytes: number;
+  /**
+   * Bytes the model's files take once unpacked (what the archive's files add up to). An archive
+   * that unpacks to more than UNPACKED_MARGIN times this is refused (see unpackedCap), so a
+   * source, pinned or not, cannot fill the disk up to the global cap. Every catalog entry states
+   * it; absent (a test's entry), only the global cap applies.
+   */
+  unpackedBytes?: number;
   /** The folder the archive unpacks to (relative, one level). */
   folder: string;
   /** Every file the runtime needs, relative to the folder. */
@@ -97,6 +104,19 @@ export function isPinned(source: ModelSource): boolean {
 /** Bytes the source downloads (upper bounds for unpinned files). */
 export function sourceBytes(source: ModelSource): number {
   return source.kind === 'archive' ? source.bytes : source.files.reduce((sum, f) => sum + f.bytes, 0);
+}
+
+/**
+ * How far past its stated `unpackedBytes` an archive may unpack. The stated sizes are read from
+ * `ls -lh` listings (rounded to two or three digits) and leave out the test WAVs and READMEs;
+ * a quarter more covers that, while a bomb is stopped within a quarter of the real size.
+ */
+export const UNPACKED_MARGIN = 1.25;
+
+/** The bytes an entry's archive may unpack to: UNPACKED_MARGIN × its stated size, never past `globalCap`. */
+export function unpackedCap(entry: Pick<CatalogEntry, 'unpackedBytes'>, globalCap: number): number {
+  const stated = entry.unpackedBytes;
+  return stated !== undefined && stated > 0 ? Math.min(globalCap, Math.ceil(stated * UNPACKED_MARGIN)) : globalCap;
 }
 
 const HF_14M = 'csukuangfj/sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23';
@@ -127,6 +147,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: '中文流式识别（小，约 74 MB）',
     description: '1400 万参数的中文流式模型，普通电脑上也很快，适合记账口述',
     archiveBytes: 74_004_050,
+    // APPROXIMATE. The sherpa docs list the unpacked archive's *.onnx (ls -lh on macOS, MiB,
+    // rounded): 1.8 + 7.2 + 21 + 39 + 1.7 + 6.8 = 77.5 MiB; tokens.txt is 48 697 bytes (pinned
+    // above); the test WAVs are not listed. Rounded up to 79 MiB. It fits the archive: 74.0 MB
+    // of bzip2 for ~81 MB of mostly float weights.
+    unpackedBytes: 79 * 1024 * 1024,
     folder: 'sherpa-onnx-streaming-zipformer-zh-14M-2023-02-23',
     requiredFiles: ['encoder-epoch-99-avg-1.int8.onnx', 'decoder-epoch-99-avg-1.onnx', 'joiner-epoch-99-avg-1.int8.onnx', 'tokens.txt'],
     testWav: 'test_wavs/0.wav',
@@ -174,6 +199,12 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: '中文流式识别（大，约 133 MB）',
     description: '2025 年的中文流式模型（int8），更准确，需要更多内存和计算',
     archiveBytes: 132_634_597,
+    // APPROXIMATE. The sherpa docs list the unpacked folder (zipformer-transducer-models.rst,
+    // ls -lh): README.md 317 B, decoder.onnx 4.9M, encoder.int8.onnx 154M, joiner.int8.onnx
+    // 1.0M, tokens.txt 20K, test_wavs/ (three WAVs, sizes not listed) ≈ 160 MiB. A third-party
+    // project records the four model files at 167 360 920 bytes (159.6 MiB) in all, which
+    // agrees. Rounded up to 162 MiB for the WAVs.
+    unpackedBytes: 162 * 1024 * 1024,
     folder: 'sherpa-onnx-streaming-zipformer-zh-int8-2025-06-30',
     requiredFiles: ['encoder.int8.onnx', 'decoder.onnx', 'joiner.int8.onnx', 'tokens.txt'],
     testWav: 'test_wavs/0.wav',
@@ -202,6 +233,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: '中英双语流式识别（约 490 MB）',
     description: '中文夹杂英文也能识别，体积较大',
     archiveBytes: 488 * 1024 * 1024,
+    // APPROXIMATE. The sherpa docs list the unpacked archive's *.onnx (ls -lh, MiB, GNU
+    // rounding up): 13 + 14 + 174 + 315 + 3.1 + 13 = 532.1 MiB; the Hugging Face repository's
+    // copies of the same six files add up to 555 MB (529 MiB), which agrees; tokens.txt is
+    // 56 kB there and the test WAVs are not listed. Rounded up to 534 MiB.
+    unpackedBytes: 534 * 1024 * 1024,
     folder: 'sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20',
     requiredFiles: ['encoder-epoch-99-avg-1.int8.onnx', 'decoder-epoch-99-avg-1.onnx', 'joiner-epoch-99-avg-1.int8.onnx', 'tokens.txt'],
     testWav: 'test_wavs/0.wav',

@@ -53,7 +53,7 @@ describe.skipIf(!OPENSSL)('the downloader over https with a certificate it was n
   });
   afterAll(() => untrusted.close());
 
-  it('no CA passed: the self-signed server is refused at the handshake, once (not retried) → certificate 「下载源的证书无效，已停止下载」', async () => {
+  it('no CA passed: the self-signed server is refused at the handshake, once (not retried) → certificate 「下载源（https://…）的证书无效，已停止下载」', async () => {
     untrusted.serve('/m.tar.bz2', { body: Buffer.from('never read') });
     let connections = 0;
     const counting: typeof fetch = (input, init) => {
@@ -73,7 +73,7 @@ describe.skipIf(!OPENSSL)('the downloader over https with a certificate it was n
       }),
     );
     expect(err.code).toBe('certificate');
-    expect(err.message).toBe('下载源的证书无效，已停止下载');
+    expect(err.message).toBe(`下载源（${untrusted.base}）的证书无效，已停止下载`);
     expect(connections).toBe(1);
     expect(untrusted.requests).toEqual([]);
     expect(logged.join('\n')).toMatch(/certificate of 127\.0\.0\.1:\d+ refused: [A-Z_]+/);
@@ -150,7 +150,8 @@ describe.skipIf(!OPENSSL || !existsSync(SHARED_MODEL))(
         const err = await rejection(m.download(B));
 
         expect(err.code).toBe('redirect_refused');
-        expect(err.message).toBe(`下载地址跳转到了不受信任的地址（${new URL(plain.base).host}），已拒绝。之前使用的模型保持不变。`);
+        // The scheme is named with the host: here it is what makes the address untrusted.
+        expect(err.message).toBe(`下载地址跳转到了不受信任的地址（${plain.base}），已拒绝。之前使用的模型保持不变。`);
         expect(secure.requests.slice(asked).map((r) => r.path)).toEqual([path]);
         expect(plain.requests).toEqual([]);
         expect(existsSync(join(dir, B))).toBe(false);
@@ -160,7 +161,7 @@ describe.skipIf(!OPENSSL || !existsSync(SHARED_MODEL))(
       });
     });
 
-    it('(c) a source whose certificate the agent does not trust fails with 「下载源的证书无效，已停止下载」 and the next source installs', async () => {
+    it('(c) a source whose certificate the agent does not trust fails with 「下载源（https://…）的证书无效，已停止下载」 and the next source installs', async () => {
       stranger.serve(`/${A}.tar.bz2`, { body: good });
       secure.serve(`/mirror/${A}.tar.bz2`, { body: good });
       const dir = tempDir('stranger');
@@ -181,7 +182,7 @@ describe.skipIf(!OPENSSL || !existsSync(SHARED_MODEL))(
 
       const switches = events.filter((e) => e.type === 'source');
       expect(switches.map((e) => e.source)).toEqual(['github', 'huggingface']);
-      expect(switches[1]!.reason).toBe('下载源的证书无效，已停止下载');
+      expect(switches[1]!.reason).toBe(`下载源（${stranger.base}）的证书无效，已停止下载`);
       expect(stranger.requests).toEqual([]);
       expect(m.activeModelDir()).toBe(join(dir, A));
       expect(installedSame(join(dir, A))).toBe(true);

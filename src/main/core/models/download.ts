@@ -69,6 +69,26 @@ export function redirectRefusal(from: URL, to: URL, allowedHosts: readonly strin
   return null;
 }
 
+/**
+ * What a refusal names for `url`: its scheme and host (`https://github.com`), 「本地文件」 for a
+ * file: URL (whose host is empty), or the scheme alone for one without a host (`data:`). Never
+ * the path or the user info, which may hold a token.
+ */
+export function describeUrl(url: URL): string {
+  if (url.protocol === 'file:') return MESSAGES.localFile;
+  return url.host ? `${url.protocol}//${url.host}` : url.protocol;
+}
+
+/** The Location of a redirect resolved against the URL asked, or null when absent or unreadable. */
+function redirectTarget(location: string | null, base: URL): URL | null {
+  if (!location) return null;
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
+  }
+}
+
 /** The size cap for a file the catalog says has `bytes`: 1 % or 64 KiB more, whichever is larger. */
 export function sizeCap(bytes: number): number {
   return bytes + Math.max(64 * 1024, Math.ceil(bytes / 100));
@@ -145,7 +165,7 @@ async function attemptWith(options: DownloadOptions, meter: ProgressMeter, signa
   const maxBytes = options.maxBytes ?? Infinity;
   let url = new URL(options.url);
   const allowedHosts = options.allowedHosts ?? [url.host];
-  if (!allowedHosts.includes(url.host)) throw new ModelError('redirect_refused', MESSAGES.redirectRefused(url.host));
+  if (!allowedHosts.includes(url.host)) throw new ModelError('redirect_refused', MESSAGES.sourceRefused(describeUrl(url)));
   let response: Response;
   for (let hops = 0; ; hops++) {
     try {
@@ -163,19 +183,19 @@ async function attemptWith(options: DownloadOptions, meter: ProgressMeter, signa
       if (certificate) {
         // Another attempt would meet the same certificate: this source is left for the next.
         options.log?.(`model download: certificate of ${url.host} refused: ${certificate}`);
-        throw new ModelError('certificate', MESSAGES.certificate, { cause: err });
+        throw new ModelError('certificate', MESSAGES.certificate(describeUrl(url)), { cause: err });
       }
       throw new Retryable('connect failed', { cause: err });
     }
     alive();
     if (!REDIRECT_STATUSES.has(response.status)) break;
     await response.body?.cancel().catch(() => undefined);
-    const location = response.headers.get('location');
-    const next = location ? new URL(location, url) : null;
-    const refusal = next ? redirectRefusal(url, next, allowedHosts) : 'redirect without a Location';
+    const next = redirectTarget(response.headers.get('location'), url);
+    const refusal = next ? redirectRefusal(url, next, allowedHosts) : 'redirect without a usable Location';
     if (refusal || hops >= MAX_REDIRECTS) {
       options.log?.(`model download: redirect from ${url.href} refused: ${refusal ?? 'too many redirects'}`);
-      throw new ModelError('redirect_refused', MESSAGES.redirectRefused(next?.host ?? '?'));
+      if (!next) throw new ModelError('redirect_refused', MESSAGES.redirectUnusable(describeUrl(url)));
+      throw new ModelError('redirect_refused', refusal ? MESSAGES.redirectRefused(describeUrl(next)) : MESSAGES.tooManyRedirects(describeUrl(next)));
     }
     url = next!;
   }

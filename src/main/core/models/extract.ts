@@ -1,8 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { errorMessage } from '@shared/errors';
 import { resolveForWorker } from '../worker-require';
 import { isDiskFull, MESSAGES, ModelError } from './errors';
+import { PLAIN_DIR_MODE, PLAIN_EXEC_MODE, PLAIN_FILE_MODE, plainModes } from './folder-files';
+import { RESERVED_NAME } from './reserved-names';
 
 /** Entry types a model archive may hold: regular files and folders, nothing else. */
 const ALLOWED_TYPES = ['File', 'OldFile', 'ContiguousFile', 'Directory'];
@@ -26,10 +29,12 @@ export interface ExtractOptions {
 
 /**
  * Unpacks a `.tar.bz2` into `dest` (created). Only regular files and folders with relative
- * paths inside `dest` are written: a symlink, hardlink, device or FIFO, an absolute path or a
- * `..` component refuses the whole archive ('unsafe_archive'), as do more entries or bytes than
- * the caps. Damage ends as 'corrupt_archive', ENOSPC as 'disk_full'. The caller removes `dest`
- * on failure.
+ * paths inside `dest` are written: a symlink, hardlink, device or FIFO, an absolute path, a
+ * `..` component or a name the installer reserves (reserved-names.ts) refuses the whole archive
+ * ('unsafe_archive'), as do more entries or bytes than the caps. What is written gets plain
+ * modes (files 0644, or 0755 when the archive marks them executable; folders 0755) and belongs
+ * to this process's user, whatever the archive's modes and owners say. Damage ends as
+ * 'corrupt_archive', ENOSPC as 'disk_full'. The caller removes `dest` on failure.
  *
  * Decoding runs in a worker thread (bzip2 in JavaScript holds a thread ~250 ms per block),
  * with tar and unbzip2-stream's block decoder required from outside the asar.
@@ -49,11 +54,18 @@ export async function extractTarBz2(archive: string, dest: string, options: Extr
       bitIterator: join(unbzip2Dir, 'lib', 'bit_iterator.js'),
       bzip2,
       allowedTypes: ALLOWED_TYPES,
+      reservedName: RESERVED_NAME.source,
+      modes: { file: PLAIN_FILE_MODE, exec: PLAIN_EXEC_MODE, dir: PLAIN_DIR_MODE },
       maxEntries: options.maxEntries ?? DEFAULT_CAPS.maxEntries,
       maxBytes: options.maxBytes ?? DEFAULT_CAPS.maxBytes,
     },
     options.signal,
   );
+  try {
+    plainModes(dest);
+  } catch (err) {
+    throw new ModelError('io_error', MESSAGES.ioError(errorMessage(err)), { cause: err });
+  }
 }
 
 /** The system's bzip2 on PATH (Linux and macOS ship it; Windows usually does not). */
@@ -77,6 +89,9 @@ interface WorkerInput {
   bitIterator: string;
   bzip2: string | null;
   allowedTypes: string[];
+  /** RESERVED_NAME's source (the worker builds the same pattern, case-insensitive). */
+  reservedName: string;
+  modes: { file: number; exec: number; dir: number };
   maxEntries: number;
   maxBytes: number;
 }
@@ -91,6 +106,7 @@ const { spawn } = require('node:child_process');
 const { Transform } = require('node:stream');
 const tar = require(w.tar);
 const allowed = new Set(w.allowedTypes);
+const reserved = new RegExp(w.reservedName, 'i');
 let settled = false;
 const closers = [];
 const fail = (err, unsafe) => {
@@ -217,24 +233,33 @@ let bytes = 0;
 const unpack = tar.x({
   cwd: w.dest,
   strict: true,
+  // tar keeps the archive's owners by default when running as root: never.
   preserveOwner: false,
-  noChmod: true,
+  // Folders tar makes on its own (a file's parent the archive does not list).
+  dmode: w.modes.dir,
+  fmode: w.modes.file,
   filter: (_path, entry) => {
     if (settled) return false;
     const raw = String(entry.header && entry.header.path || entry.path);
     const path = String(entry.path);
+    // Paths before types, so that a link or a device with a reserved name is refused by that name.
+    for (const p of [raw, path]) {
+      if (/^([\\\\/]|[a-zA-Z]:)/.test(p)) { refuse('绝对路径：' + p); return false; }
+      const parts = p.split(/[\\\\/]/);
+      if (parts.includes('..')) { refuse('指向上级目录的路径：' + p); return false; }
+      if (parts.some((part) => reserved.test(part))) { refuse('安装程序自用的名称：' + p); return false; }
+    }
     if (!allowed.has(entry.type)) {
       const kind = /Link/.test(entry.type) ? '链接' : /Device|FIFO/.test(entry.type) ? '设备文件' : '特殊文件';
       refuse(kind + '：' + path);
       return false;
     }
-    for (const p of [raw, path]) {
-      if (/^([\\\\/]|[a-zA-Z]:)/.test(p)) { refuse('绝对路径：' + p); return false; }
-      if (p.split(/[\\\\/]/).includes('..')) { refuse('指向上级目录的路径：' + p); return false; }
-    }
     if (++entries > w.maxEntries) { refuse('文件数超过 ' + w.maxEntries); return false; }
     bytes += Number(entry.size) || 0;
     if (bytes > w.maxBytes) { refuse('解压后超过 ' + Math.round(w.maxBytes / 1048576) + ' MB'); return false; }
+    // Created with a plain mode, so no setuid, setgid, sticky or world-writable bit is on disk
+    // even before the pass that makes the modes exact once tar is done.
+    entry.mode = entry.type === 'Directory' ? w.modes.dir : (Number(entry.mode) & 0o111) ? w.modes.exec : w.modes.file;
     return true;
   },
 });

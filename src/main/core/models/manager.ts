@@ -15,13 +15,14 @@ import {
 } from '@shared/ipc/models';
 import { decodeWavFile } from '../asr/local/engine';
 import { detectModelFiles } from '../asr/local/model-files';
-import { CATALOG, isPinned, sourceBytes, type ArchiveSource, type CatalogEntry, type FilesSource, type ModelSource } from './catalog';
+import { CATALOG, isPinned, sourceBytes, unpackedCap, type ArchiveSource, type CatalogEntry, type FilesSource, type ModelSource } from './catalog';
 import { downloadToFile, fileSize, sizeCap, type DownloadDispatcher, type DownloadTimers } from './download';
 import { isDiskFull, MESSAGES, ModelError } from './errors';
-import { extractTarBz2 } from './extract';
-import { folderBytes } from './folder-files';
+import { DEFAULT_CAPS, extractTarBz2 } from './extract';
+import { folderBytes, plainModes } from './folder-files';
 import type { ModelManager } from './types';
 import { readyFiles, writeReadyMarker } from './ready-marker';
+import { PART_SUFFIX, PARTIAL_DIR, STAGING_PREFIX, STATE_FILE, TRASH_PREFIX } from './reserved-names';
 import { loadState, saveState, type ModelsState } from './state-store';
 import { sha256OfFile, verifyModelFolder, type ModelRuntime } from './verify';
 
@@ -43,6 +44,7 @@ export interface ModelManagerOptions {
   dispatcher?: DownloadDispatcher;
   /** Extraction caps (defaults in extract.ts). */
   maxEntries?: number;
+  /** The cap for every archive; an entry's own `unpackedBytes` lowers it (see unpackedCap). */
   maxUnpackedBytes?: number;
   now?: () => Date;
   log?: (message: string, err?: unknown) => void;
@@ -54,10 +56,8 @@ export interface ModelManagerOptions {
 }
 
 const LOCAL_RUNTIME: ModelRuntime = { detectModelFiles, decodeWavFile };
-const PARTIAL_DIR = '.partial';
-const STATE_FILE = 'state.json';
 /** Leftovers of a crash: a half-extracted archive or a half-deleted model. */
-const LEFTOVER = /^\.(staging|trash)-/;
+const isLeftover = (name: string) => name.startsWith(STAGING_PREFIX) || name.startsWith(TRASH_PREFIX);
 
 interface Job {
   controller: AbortController;
@@ -107,10 +107,10 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
    * they share the file: a download moved to another source resumes where the last one stopped.
    */
   const archivePart = (id: string, source: ArchiveSource) =>
-    join(partialDir, `${id}.${source.sha256 ? source.sha256.slice(0, 16) : source.id}.tar.bz2.part`);
+    join(partialDir, `${id}.${source.sha256 ? source.sha256.slice(0, 16) : source.id}.tar.bz2${PART_SUFFIX}`);
   const filesPartDir = (id: string) => join(partialDir, `${id}.files`);
   const filePart = (id: string, path: string, sha256: string | null, source: ModelSourceId) =>
-    join(filesPartDir(id), `${sha256 ? sha256.slice(0, 16) : source}-${path.replace(/[\\/]/g, '__')}.part`);
+    join(filesPartDir(id), `${sha256 ? sha256.slice(0, 16) : source}-${path.replace(/[\\/]/g, '__')}${PART_SUFFIX}`);
   /** Every kept partial download of a model. */
   const partials = (id: string): string[] => {
     let names: string[] = [];
@@ -119,7 +119,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     } catch {
       return [];
     }
-    const archives = names.filter((n) => n.startsWith(`${id}.`) && n.endsWith('.part')).map((n) => join(partialDir, n));
+    const archives = names.filter((n) => n.startsWith(`${id}.`) && n.endsWith(PART_SUFFIX)).map((n) => join(partialDir, n));
     let files: string[] = [];
     try {
       files = readdirSync(filesPartDir(id)).map((n) => join(filesPartDir(id), n));
@@ -282,7 +282,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       allowedHosts: source.hosts,
       log,
     };
-    const staging = join(modelsDir, `.staging-${entry.id}-${randomBytes(4).toString('hex')}`);
+    const staging = join(modelsDir, `${STAGING_PREFIX}${entry.id}-${randomBytes(4).toString('hex')}`);
     try {
       if (source.kind === 'archive') {
         const part = archivePart(entry.id, source);
@@ -296,7 +296,11 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         });
         await checkPin(part, source.sha256, entry.id, source.url);
         setJobState(entry.id, job, 'extracting');
-        await extractTarBz2(part, staging, { signal, maxEntries: options.maxEntries, maxBytes: options.maxUnpackedBytes });
+        await extractTarBz2(part, staging, {
+          signal,
+          maxEntries: options.maxEntries,
+          maxBytes: unpackedCap(entry, options.maxUnpackedBytes ?? DEFAULT_CAPS.maxBytes),
+        });
       } else {
         await fetchFiles(entry, source, staging, job, signal, common, report, total);
       }
@@ -370,6 +374,8 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       mkdirSync(dirname(target), { recursive: true });
       copyFileSync(part, target);
     }
+    // The copies carry the .part files' modes, which the umask chose.
+    plainModes(join(staging, entry.folder));
     job.progress = null;
   }
 
@@ -455,7 +461,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       await options.release?.(target);
       // Renamed first so the model disappears at once, whatever a slow delete does; a folder
       // still in use (Windows keeps loaded files locked) fails here and stays as it was.
-      const trash = join(modelsDir, `.trash-${id}-${randomBytes(4).toString('hex')}`);
+      const trash = join(modelsDir, `${TRASH_PREFIX}${id}-${randomBytes(4).toString('hex')}`);
       try {
         renameSync(target, trash);
       } catch (err) {
@@ -538,7 +544,7 @@ function asModelError(err: unknown): ModelError {
 
 function removeLeftovers(modelsDir: string, log: (message: string, err?: unknown) => void): void {
   for (const name of readdirSync(modelsDir)) {
-    if (!LEFTOVER.test(name)) continue;
+    if (!isLeftover(name)) continue;
     log(`models: removing ${name} left by an interrupted install`);
     rmSync(join(modelsDir, name), { recursive: true, force: true });
   }

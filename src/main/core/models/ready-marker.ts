@@ -1,14 +1,14 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { FileEntry } from './folder-files';
+import { READY_MARKER, TMP_SUFFIX } from './reserved-names';
 
-/**
- * Written last into an installed model: a folder under its final name counts as a ready
- * model only with this file, and only while every file it lists still has its size. A crash
- * anywhere before leaves a folder without it, which the manager treats as absent.
- */
-export const READY_MARKER = '.ready.json';
+export { READY_MARKER };
+
+// The marker (READY_MARKER) is written last into an installed model: a folder under its final
+// name counts as a ready model only with it, and only while every file it lists still has its
+// size. A crash anywhere before leaves a folder without it, which the manager treats as absent.
 
 const markerSchema = z.object({
   version: z.literal(1),
@@ -43,9 +43,11 @@ export function readyFiles(dir: string): FileEntry[] | null {
 
 /** Writes `path` under a temporary name, flushes it, then renames it over the old one. */
 export function writeDurably(path: string, body: string): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
+  const tmp = `${path}${TMP_SUFFIX}`;
+  const fd = openSync(tmp, 'w', 0o644);
   try {
+    // The open's mode passes through the umask and spares a file a crash left behind: set it.
+    fchmodSync(fd, 0o644);
     writeSync(fd, body);
     fsyncSync(fd);
   } finally {

@@ -113,7 +113,7 @@ describe('the downloader against hostile servers', () => {
       downloadToFile({ url: `${good.base}/hop`, partPath: part, signal: signal(), onProgress: () => {}, allowedHosts: [new URL(good.base).host] }),
     );
     expect(err.code).toBe('redirect_refused');
-    expect(err.message).toBe(`下载地址跳转到了不受信任的地址（${new URL(other.base).host}），已拒绝`);
+    expect(err.message).toBe(`下载地址跳转到了不受信任的地址（${other.base}），已拒绝`);
     expect(other.requests.length).toBe(before);
   });
 
@@ -155,6 +155,64 @@ describe('the downloader against hostile servers', () => {
     );
     expect(err.code).toBe('redirect_refused');
     expect(good.requests.length).toBe(before);
+  });
+
+  describe('every refusal names what it refused: the scheme and host, or 「本地文件」 for file:', () => {
+    const refusedAt = (path: string, allowedHosts = [new URL(good.base).host]) =>
+      rejection(
+        downloadToFile({
+          url: `${good.base}${path}`,
+          partPath: join(tempDir('named'), 'x.part'),
+          signal: signal(),
+          onProgress: () => {},
+          allowedHosts,
+        }),
+      );
+    const cases: [string, () => string, () => string][] = [
+      ['file:///etc/passwd', () => 'file:///etc/passwd', () => '本地文件'],
+      ['a file: URL with a host (a Windows share)', () => 'file://fileserver/share/m.tar.bz2', () => '本地文件'],
+      ['a data: URL (no host at all)', () => 'data:application/x-bzip2;base64,QlpoOQ==', () => 'data:'],
+      ['ftp', () => 'ftp://mirror.example/m.tar.bz2', () => 'ftp://mirror.example'],
+      ['another loopback server', () => `${other.base}/x`, () => other.base],
+      [
+        'an address with user info, a port, a path and a token: only its scheme and host',
+        () => 'https://user:secret@evil.example:8443/m?token=abc',
+        () => 'https://evil.example:8443',
+      ],
+    ];
+    it.each(cases)('a redirect to %s', async (_name, location, named) => {
+      good.serve('/named', { body: Buffer.alloc(0), redirectTo: location() });
+      const err = await refusedAt('/named');
+      expect(err.code).toBe('redirect_refused');
+      expect(err.message).toBe(`下载地址跳转到了不受信任的地址（${named()}），已拒绝`);
+    });
+
+    it('a redirect without a Location, or with one that is no address → names the server that sent it', async () => {
+      good.serve('/bare', { body: Buffer.alloc(0), status: 302 });
+      good.serve('/garbled', { body: Buffer.alloc(0), redirectTo: 'http://[::1' });
+      for (const path of ['/bare', '/garbled']) {
+        const err = await refusedAt(path);
+        expect(err.code).toBe('redirect_refused');
+        expect(err.message).toBe(`下载服务器（${good.base}）要求跳转，但没有给出可用的地址，已拒绝`);
+      }
+    });
+
+    it('a redirect loop on an allowed host → refused after 5 hops, naming where the last one went', async () => {
+      good.serve('/loop', { body: Buffer.alloc(0), redirectTo: `${good.base}/loop` });
+      const before = good.requests.length;
+      const err = await refusedAt('/loop');
+      expect(err.code).toBe('redirect_refused');
+      expect(err.message).toBe(`下载地址跳转次数过多（最后跳向 ${good.base}），已拒绝`);
+      expect(good.requests.length - before).toBe(6);
+    });
+
+    it('a source URL on a host the source does not name → named, and never asked', async () => {
+      const before = good.requests.length;
+      const err = await refusedAt('/m.tar.bz2', [new URL(other.base).host]);
+      expect(err.code).toBe('redirect_refused');
+      expect(err.message).toBe(`下载地址（${good.base}）不是这个下载源登记的地址，已拒绝`);
+      expect(good.requests.length).toBe(before);
+    });
   });
 
   // The stall limit runs on hand-fired timers: the 30 s pass the moment the server's last byte
@@ -478,7 +536,13 @@ describe.skipIf(!existsSync(SHARED_MODEL))('a model with several sources (shared
     const events: ModelEvent[] = [];
     m.onEvent((e) => events.push(e));
 
-    await m.download(A);
+    // Under a umask of 0 the .part files (and so their copies) are created world-writable.
+    const umask = process.umask(0);
+    try {
+      await m.download(A);
+    } finally {
+      process.umask(umask);
+    }
 
     const reasons = events.flatMap((e) => (e.type === 'source' ? [e.reason] : []));
     expect(reasons[1]).toBe('tokens.txt 的校验值（SHA-256）与模型目录登记的不一致，文件可能被替换或损坏');
@@ -487,5 +551,13 @@ describe.skipIf(!existsSync(SHARED_MODEL))('a model with several sources (shared
     expect(mirrored).toContain('tokens.txt');
     expect(mirrored).not.toContain(SHARED_MODEL_FILES[0]);
     for (const f of files) expect(readFileSync(join(dir, A, f.path)).equals(readFileSync(join(SHARED_MODEL, f.path)))).toBe(true);
+    // Plain modes whatever the umask: files 0644 (none is executable), folders 0755.
+    if (process.platform !== 'win32') {
+      const installed = ['', ...tree(join(dir, A))];
+      const want = (p: string) => (p === '' || p === 'test_wavs' ? '755' : '644');
+      expect(Object.fromEntries(installed.map((p) => [p, (statSync(join(dir, A, p)).mode & 0o7777).toString(8)]))).toEqual(
+        Object.fromEntries(installed.map((p) => [p, want(p)])),
+      );
+    }
   });
 });

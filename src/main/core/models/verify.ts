@@ -7,6 +7,7 @@ import { encodeWav } from '../audio/wav';
 import { SAMPLE_RATE } from '../audio/pcm';
 import { MESSAGES, ModelError } from './errors';
 import { listFiles, type FileEntry } from './folder-files';
+import { SILENCE_PREFIX } from './reserved-names';
 
 /** What verification needs from the on-device engine (the real one in asr/local). */
 export interface ModelRuntime {
@@ -43,7 +44,7 @@ export async function verifyModelFolder(dir: string, options: VerifyOptions): Pr
   }
 
   const wav = testWavOf(dir, options.testWav);
-  const silence = wav ? null : join(options.scratchDir, `.silence-${randomBytes(4).toString('hex')}.wav`);
+  const silence = wav ? null : join(options.scratchDir, `${SILENCE_PREFIX}${randomBytes(4).toString('hex')}.wav`);
   if (silence) writeFileSync(silence, encodeWav(new Int16Array(SAMPLE_RATE)));
   let text: string;
   try {
