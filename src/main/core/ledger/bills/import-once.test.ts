@@ -93,7 +93,7 @@ describe('the same bill again', () => {
     await history.importFile(utf8(wechatCsv(wechat)));
     const before = figures();
     expect(await history.importFile(await xlsxOf(wechatSheet(wechat)))).toMatchObject({ imported: 0 });
-    expect(await history.importFile(excelResavedXlsx(wechatSheet(wechat), { minutesOnly: true }))).toMatchObject({ imported: 0 });
+    expect(await history.importFile(excelResavedXlsx(wechatSheet(wechat), { dropSeconds: true }))).toMatchObject({ imported: 0 });
     expect(figures()).toEqual(before);
   });
 
@@ -294,7 +294,7 @@ describe('two computers', () => {
     await a.engine.round();
     await b.engine.round();
     expect(b.ledger.count()).toBe(first.imported);
-    const copy = excelResavedXlsx(wechatSheet(wechat), { minutesOnly: true });
+    const copy = excelResavedXlsx(wechatSheet(wechat), { dropSeconds: true });
     const preview = await hb.previewImport(copy);
     expect(preview).toMatchObject({ toImport: 0, deleted: 0 });
     expect(await hb.importFile(copy)).toMatchObject({ imported: 0, duplicates: preview.duplicates });
