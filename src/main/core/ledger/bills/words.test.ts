@@ -44,6 +44,14 @@ describe('createWordCategorizer', () => {
     expect(expense('上海交通大学')).toBeUndefined();
   });
 
+  it('lets what was paid for win over how: 缴费 and 充值 lose a tie', () => {
+    expect(cut('门诊缴费', true)).toEqual(['门诊', '缴费']);
+    expect(expense('门诊缴费')).toBe('医疗');
+    expect(expense('物业缴费')).toBe('住房');
+    expect(expense('话费充值')).toBe('账单');
+    expect(expense('充值')).toBe('账单');
+  });
+
   it('lets the earlier text decide: the item before the merchant', () => {
     expect(expense('电影票', '美团')).toBe('娱乐');
     expect(expense('某某贸易公司', '星巴克')).toBe('餐饮');
@@ -67,9 +75,30 @@ describe('createWordCategorizer', () => {
     expect(nameOf(withOwn(['部门团建'], 'EXPENSE'))).toBe('团建');
     // 星巴克 (餐饮) is longer, but the user's 咖啡 is named.
     expect(nameOf(withOwn(['星巴克咖啡'], 'EXPENSE'))).toBe('咖啡');
-    // Part of a word is no name: 咖啡馆 is one word.
+    // Part of a word is no name: 咖啡色 is one word, a colour. A shop of it is: 咖啡馆 sells 咖啡.
+    expect(cut('咖啡色', true)).toEqual(['咖啡色']);
+    expect(nameOf(withOwn(['咖啡色'], 'EXPENSE'))).toBeUndefined();
     expect(cut('咖啡馆', true)).toEqual(['咖啡馆']);
-    expect(nameOf(withOwn(['咖啡馆'], 'EXPENSE'))).toBeUndefined();
+    expect(nameOf(withOwn(['咖啡馆'], 'EXPENSE'))).toBe('咖啡');
+  });
+
+  it('reads a compound by its head and a shop by what it sells', () => {
+    // jieba keeps these whole: no keyword is a word of them.
+    for (const word of ['过桥米线', '重庆火锅', '快餐店', '面馆', '茶餐厅', '咖啡馆']) expect(cut(word, true)).toEqual([word]);
+    expect(expense('云南过桥米线')).toBe('餐饮');
+    expect(expense('重庆火锅')).toBe('餐饮');
+    expect(expense('快餐店')).toBe('餐饮');
+    expect(expense('老王面馆')).toBe('餐饮');
+    expect(expense('港式茶餐厅')).toBe('餐饮');
+    expect(expense('东北饺子馆')).toBe('餐饮');
+    expect(expense('新华书店')).toBe('教育');
+    // jieba cuts this shop apart: 烟 / 酒店. It sells 烟酒 (购物); it is no 酒店 (旅行).
+    expect(cut('烟酒店', true)).toEqual(['烟', '酒店']);
+    expect(expense('某某烟酒店')).toBe('购物');
+    expect(expense('万豪大酒店')).toBe('旅行');
+    // An ending of one character is no head: 红包 is no 包 (购物), 证书 no 书 (教育).
+    expect(expense('红包')).toBeUndefined();
+    expect(expense('证书')).toBeUndefined();
   });
 
   it('skips keywords of a preset the user no longer has', () => {

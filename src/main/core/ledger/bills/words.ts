@@ -1,8 +1,10 @@
-// The category a bill row's words talk about, when the bill gives it none: its item and
-// merchant are cut into WORDS by jieba (jieba-wasm, the dictionary of jieba-rs) and a word must
-// be a category name or a lexicon keyword as a whole. A category word inside a longer word
-// never counts: 「上海交通大学第一食堂」 cuts into 上海交通大学 / 第一 / 食堂, so it is 餐饮 (食堂),
-// not 交通, which a substring search would find first.
+// The category a bill row's words talk about, where its own category does not decide: its
+// item, merchant and note are cut into WORDS by jieba (jieba-wasm, the dictionary of jieba-rs)
+// and a word must be a category name or a lexicon keyword as a whole, or end in one. A
+// category word at the start or in the middle of a longer word never counts: 「上海交通大学第一
+// 食堂」 cuts into 上海交通大学 / 第一 / 食堂, so it is 餐饮 (食堂), not 交通, which a substring
+// search would find first. A Chinese compound ends in its head, though: jieba keeps 过桥米线
+// and 重庆火锅 whole, and they are 米线 and 火锅; a shop is what it sells (快餐店, 面馆, 咖啡厅).
 import { cut } from 'jieba-wasm';
 import { PRESET_CATEGORIES } from '@shared/categories';
 import type { TransactionType } from '@shared/domain';
@@ -15,7 +17,8 @@ export type WordCategorizer = (texts: readonly string[], type: TransactionType) 
  * A categorizer over the user's categories. A word (or a run of consecutive words: 猫 + 粮 is
  * the keyword 猫粮) matches when it is a lexicon keyword whose preset category the user still
  * has (a preset's own name is one), or the name of one of the user's own categories of the
- * row's type. As in speech (../../categories/keywords.ts), the user's own category named in a
+ * row's type; a single word that is none of these matches by the one it ends in (headOf).
+ * As in speech (../../categories/keywords.ts), the user's own category named in a
  * text wins over the lexicon: a category 「团建」 takes 部门团建. The first text with a match
  * decides; within a text the longest match wins and, on equal length, the later one: a Chinese
  * noun phrase ends in its head, so 交通大学食堂 (jieba: 交通 / 大学 / 食堂) is a canteen.
@@ -72,10 +75,12 @@ export function createWordCategorizer(categories: readonly CategoryCandidate[]):
       for (let j = i; j < parts.length; j++) {
         run += parts[j];
         if (run.length > longest) break;
-        const hit = table.get(run);
+        // jieba cuts 烟酒店 into 烟 / 酒店: a shop of several words is a run of them.
+        const hit = table.get(run) ?? (j === i ? headOf(run, table) : shopOf(run, table));
         if (!hit || (best && best.own && !hit.own)) continue;
-        // `>=`: a later start wins a tie (the head of the phrase).
-        if (!best || (hit.own && !best.own) || run.length >= bestLength) {
+        // A later start wins a tie (the head of the phrase), unless it only says how it was paid.
+        const wins = run.length > bestLength || (run.length === bestLength && !HOW_PAID.has(run));
+        if (!best || (hit.own && !best.own) || wins) {
           best = hit;
           bestLength = run.length;
         }
@@ -94,6 +99,40 @@ export function createWordCategorizer(categories: readonly CategoryCandidate[]):
     }
     return undefined;
   };
+}
+
+/** Words of how a bill was paid, not what for: 门诊缴费 is 门诊, 物业缴费 物业, 会员充值 会员. */
+const HOW_PAID: ReadonlySet<string> = new Set(['缴费', '充值']);
+
+/** Shops named by what they sell: 快餐店, 面馆, 包子铺, 烘焙坊, 咖啡厅. */
+const SHOP = /^(.+)[店馆铺坊厅]$/;
+
+/**
+ * What a word that is no keyword itself means by the keyword it ends in (过桥米线: 米线, 茶餐厅:
+ * 餐厅) or the one it is a shop of (面馆: 面, 东北饺子馆: 饺子). It counts as long as the whole
+ * word: jieba saw one thing there. An ending must be two characters or more, or the word would
+ * be whatever its last character is: 红包 is no 包 (购物), 证书 no 书 (教育).
+ */
+function headOf(word: string, table: ReadonlyMap<string, Meaning>): Meaning | undefined {
+  const ending = endingOf(word, table);
+  const stem = SHOP.exec(word)?.[1];
+  if (ending || stem === undefined) return ending;
+  return table.get(stem) ?? endingOf(stem, table);
+}
+
+/** What a shop named by a run of words sells, when that is a keyword: 烟 / 酒店 is 烟酒. */
+function shopOf(run: string, table: ReadonlyMap<string, Meaning>): Meaning | undefined {
+  const stem = SHOP.exec(run)?.[1];
+  return stem === undefined ? undefined : table.get(stem);
+}
+
+/** The longest keyword of two characters or more that `word` ends in, shorter than the word. */
+function endingOf(word: string, table: ReadonlyMap<string, Meaning>): Meaning | undefined {
+  for (let n = word.length - 1; n >= 2; n--) {
+    const meaning = table.get(word.slice(-n));
+    if (meaning) return meaning;
+  }
+  return undefined;
 }
 
 interface Meaning {
