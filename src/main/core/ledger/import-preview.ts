@@ -14,34 +14,43 @@ export function writtenRows(status: readonly ImportRowStatus[], choices: ImportC
   return (i) => (status[i] === 'new' ? !exclude.has(i) : status[i] === 'deleted' && restore.has(i));
 }
 
-/** Lines by what becomes of them; a line of several rows (a purchase and its fee) is written when any of them is. */
+/**
+ * Lines by what becomes of them; a line of several rows (a purchase and its fee) is written
+ * when any of them is, else deleted when any of them was.
+ */
 export function lineCounts(
   rows: readonly ImportRow[],
   status: readonly ImportRowStatus[],
   writes: (i: number) => boolean,
 ): { toImport: number; duplicates: number; deleted: number } {
-  const fate = new Map<number, 'write' | 'deleted' | 'duplicate'>();
-  rows.forEach((r, i) => {
-    const now = fate.get(r.line);
-    if (writes(i)) fate.set(r.line, 'write');
-    else if (status[i] === 'deleted' && now !== 'write') fate.set(r.line, 'deleted');
-    else if (now === undefined) fate.set(r.line, status[i] === 'deleted' ? 'deleted' : 'duplicate');
-  });
+  const RANK = { duplicate: 0, deleted: 1, write: 2 } as const;
+  const fate = new Map<number, 0 | 1 | 2>();
+  for (let i = 0; i < rows.length; i++) {
+    const rank = writes(i) ? RANK.write : status[i] === 'deleted' ? RANK.deleted : RANK.duplicate;
+    const line = rows[i]!.line;
+    if ((fate.get(line) ?? -1) < rank) fate.set(line, rank);
+  }
   const counts = { toImport: 0, duplicates: 0, deleted: 0 };
   for (const f of fate.values()) {
-    if (f === 'write') counts.toImport++;
-    else if (f === 'deleted') counts.deleted++;
+    if (f === RANK.write) counts.toImport++;
+    else if (f === RANK.deleted) counts.deleted++;
     else counts.duplicates++;
   }
   return counts;
+}
+
+/** Ids of the rows the import writes. */
+function writtenIds(rows: readonly ImportRow[], writes: (i: number) => boolean): Set<string> {
+  const ids = new Set<string>();
+  for (let i = 0; i < rows.length; i++) if (writes(i) && rows[i]!.id) ids.add(rows[i]!.id!);
+  return ids;
 }
 
 /**
  * Refund rows whose purchase will be in neither the ledger nor this import (待关联), by index:
  * they count nothing until it arrives.
  */
-export function awaitingRows(rows: readonly ImportRow[], writes: (i: number) => boolean, inLedger: (id: string) => boolean): Set<number> {
-  const written = new Set(rows.flatMap((r, i) => (r.id && writes(i) ? [r.id] : [])));
+function awaitingRows(rows: readonly ImportRow[], written: ReadonlySet<string>, inLedger: (id: string) => boolean): Set<number> {
   const awaiting = new Set<number>();
   rows.forEach((r, i) => {
     if (r.flow === 'refund' && r.refundOf && !written.has(r.refundOf) && !inLedger(r.refundOf)) awaiting.add(i);
@@ -52,25 +61,28 @@ export function awaitingRows(rows: readonly ImportRow[], writes: (i: number) => 
 /** The preview of a parsed file, given each row's status against the ledger. */
 export function previewOf(parsed: ParsedImport, status: readonly ImportRowStatus[], inLedger: (id: string) => boolean): ImportPreview {
   const writes = writtenRows(status);
-  const awaiting = awaitingRows(parsed.rows, writes, inLedger);
-  const awaitingRow = new Set([...awaiting].map((i) => parsed.rows[i]));
+  const rows = parsed.rows;
+  const written = writtenIds(rows, writes);
+  const awaiting = awaitingRows(rows, written, inLedger);
+  const awaitingRow = new Set([...awaiting].map((i) => rows[i]));
   const totals = countedTotals(
-    parsed.rows.filter((_, i) => writes(i)),
+    rows.filter((_, i) => writes(i)),
     (r) => awaitingRow.has(r),
   );
   // Refunds of the ledger that a purchase of this file lets count at last.
-  const purchases = new Set(parsed.rows.flatMap((r, i) => (r.id && writes(i) ? [r.id] : [])));
-  const linkedFen = parsed.links.reduce((n, l) => n + (purchases.has(l.purchaseId) ? l.fen : 0), 0);
+  const linkedFen = parsed.links.reduce((n, l) => n + (written.has(l.purchaseId) ? l.fen : 0), 0);
   return {
     format: parsed.format,
     encoding: parsed.encoding,
     lines: parsed.lines,
-    ...lineCounts(parsed.rows, status, writes),
+    ...lineCounts(rows, status, writes),
     skipped: parsed.skipped,
     netted: parsed.netted,
     expenseFen: totals.expenseFen - linkedFen,
     incomeFen: totals.incomeFen,
-    rows: parsed.rows.map((r, i) => ({ ...r, index: i, status: status[i]!, ...(awaiting.has(i) ? { pendingRefund: true } : {}) })),
+    rows: rows.map((r, i) =>
+      awaiting.has(i) ? { ...r, index: i, status: status[i]!, pendingRefund: true } : { ...r, index: i, status: status[i]! },
+    ),
   };
 }
 

@@ -726,18 +726,22 @@ export class Transactions {
   private importStatus(rows: readonly ImportRow[], byIdentity: boolean): ImportRowStatus[] {
     const status: (ImportRowStatus | null)[] = rows.map(() => null);
     if (byIdentity) {
-      const exists = this.db.prepare('SELECT 1 FROM transactions WHERE id = ?').pluck();
-      const removed = this.db.prepare('SELECT how FROM import_removals WHERE transaction_id = ?').pluck();
-      // A row deleted on another computer arrives as the sync journal's deletion.
-      const deletedElsewhere = this.db.prepare("SELECT 1 FROM sync_rows WHERE tbl = 'transactions' AND row = ? AND deleted = 1").pluck();
-      rows.forEach((r, i) => {
-        if (!r.id) return;
-        if (exists.get(r.id) !== undefined) status[i] = 'duplicate';
-        else {
-          const how = removed.get(r.id) as string | undefined;
-          if (how === 'deleted' || (how === undefined && deletedElsewhere.get(r.id) !== undefined)) status[i] = 'deleted';
-        }
-      });
+      // One read for the whole file: a 10 000-row bill is one query, not 30 000. A row deleted
+      // on another computer arrives as the sync journal's deletion of its id.
+      const found = this.db
+        .prepare(
+          `SELECT * FROM (
+             SELECT j.key AS i, EXISTS (SELECT 1 FROM transactions t WHERE t.id = j.value) AS held,
+               (SELECT how FROM import_removals r WHERE r.transaction_id = j.value) AS how,
+               EXISTS (SELECT 1 FROM sync_rows s WHERE s.tbl = 'transactions' AND s.row = j.value AND s.deleted = 1) AS elsewhere
+             FROM json_each(?) j WHERE j.type = 'text')
+           WHERE held OR how IS NOT NULL OR elsewhere`,
+        )
+        .all(JSON.stringify(rows.map((r) => r.id ?? null))) as { i: number; held: 0 | 1; how: string | null; elsewhere: 0 | 1 }[];
+      for (const f of found) {
+        if (f.held) status[f.i] = 'duplicate';
+        else if (f.how === 'deleted' || (f.how === null && f.elsewhere)) status[f.i] = 'deleted';
+      }
     }
     // One read per day of the file, not one per row: a year's bill is 365 reads, not 10 000.
     const ofDay = this.db.prepare(
