@@ -132,7 +132,9 @@ export async function billRows(
       ...(merchant ? { merchant } : {}),
     };
   };
-  /** Purchases this bill writes and what they can still take back: for refunds already in the ledger. */
+  // Refunds an earlier bill brought in before their purchase: few, often none.
+  const waiting = ledger?.waiting(account) ?? [];
+  /** Purchases this bill writes and what they can still take back, for those refunds. */
   const written: { p: Purchase; id: string; leftFen: number }[] = [];
 
   for (const p of purchases) {
@@ -154,7 +156,7 @@ export async function billRows(
     const category = chooseCategory(l, 'EXPENSE', format, categorize);
     const purchase: ImportRow = { ...base(l, 'EXPENSE', category), id: key };
     rows.push(purchase);
-    written.push({ p, id: key, leftFen: l.amountFen - returned });
+    if (waiting.length > 0) written.push({ p, id: key, leftFen: l.amountFen - returned });
     for (const r of p.refunds) rows.push({ ...base(r, 'EXPENSE', category), id: ids.refund(r), flow: 'refund', refundOf: key });
     // What the purchase says was refunded beyond the refund lines the bill has.
     const rest = p.statedFen - p.refundedFen;
@@ -191,7 +193,7 @@ export async function billRows(
       description: ['服务费', l.kind, describe(l)].filter(Boolean).join(' ').slice(0, 200),
     });
   }
-  const links = ledger ? await waitingLinks(ledger.waiting(account), written, format, pace) : [];
+  const links = waiting.length > 0 ? await waitingLinks(waiting, written, format, pace) : [];
   rows.sort((a, b) => a.line - b.line);
 
   // Each line counted once: by its rows when it writes any, else by why it writes none.
@@ -235,7 +237,8 @@ function window(refunds: readonly BillLine[]): [string, string] {
 function score(r: RefundFacts, p: PurchaseFacts): number {
   if (p.stamp > r.stamp || p.leftFen < r.amountFen) return 0;
   let score = 0;
-  if (p.orderNo && (r.orderNo === p.orderNo || r.orderNo.startsWith(`${p.orderNo}_`))) score += 8;
+  const sameOrder = p.orderNo && r.orderNo.startsWith(p.orderNo) && (r.orderNo.length === p.orderNo.length || r.orderNo[p.orderNo.length] === '_');
+  if (sameOrder) score += 8;
   else if (p.merchantOrderNo && r.merchantOrderNo === p.merchantOrderNo) score += 8;
   if (r.text.length >= 2 && p.text.length >= 2 && (p.text.includes(r.text) || r.text.includes(p.text))) score += 4;
   if (r.merchant && p.merchant === r.merchant) score += 2;
