@@ -20,7 +20,8 @@ import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
 import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
-import { lineCounts, previewOf, recategorized, writtenRows } from './import-preview';
+import { lineCounts, previewOf, recategorized } from './import-preview';
+import { writtenRows } from './import-writes';
 import { nextTurn } from './pace';
 import type { CatchUpResult } from './recurring';
 import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
@@ -178,14 +179,12 @@ export class LedgerHistory implements LedgerPort {
     const previewed = this.previewed;
     this.previewed = null;
     const parsed = previewed?.digest === digestOf(bytes) ? previewed.parsed : await parseImport(bytes, this.importContext());
-    const rows = recategorized(parsed.rows, choices, (name, type) =>
-      this.ledger.categoryCandidates().some((c) => c.name === name && c.type === type),
-    );
+    const categories = this.ledger.categoryCandidates();
+    const rows = recategorized(parsed.rows, choices, (name, type) => categories.some((c) => c.name === name && c.type === type));
     const { ids, status } = this.ledger.transaction(() => {
       const written = this.ledger.importRows(rows, {
         byIdentity: parsed.format !== 'suikouji',
-        exclude: new Set(choices.exclude),
-        restore: new Set(choices.restore),
+        choices,
         links: parsed.links,
       });
       for (const c of choices.recategorize ?? []) {

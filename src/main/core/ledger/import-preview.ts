@@ -4,15 +4,9 @@
 import type { ImportChoices, ImportPreview, ImportRowStatus } from '@shared/ipc/ledger';
 import type { ParsedImport } from './csv-import';
 import { LedgerRuleError } from './errors';
+import { writtenRows } from './import-writes';
 import { countedTotals } from './net';
 import type { ImportRow } from './types';
-
-/** The rows the import writes: new ones the user left ticked, and deleted ones ticked again. */
-export function writtenRows(status: readonly ImportRowStatus[], choices: ImportChoices = {}): (i: number) => boolean {
-  const exclude = new Set(choices.exclude ?? []);
-  const restore = new Set(choices.restore ?? []);
-  return (i) => (status[i] === 'new' ? !exclude.has(i) : status[i] === 'deleted' && restore.has(i));
-}
 
 /**
  * Lines by what becomes of them; a line of several rows (a purchase and its fee) is written

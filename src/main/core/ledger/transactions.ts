@@ -12,7 +12,7 @@ import {
   type TransactionType,
 } from '@shared/domain';
 import type { Page } from '@shared/ipc/index';
-import type { ImportRowStatus, LedgerFilter } from '@shared/ipc/ledger';
+import type { ImportChoices, ImportRowStatus, LedgerFilter } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { formatOffset, isCalendarDate, localDate, toZonedIso, type ZonedNow } from '@shared/time';
 import { matchCategory } from '../categories/index';
@@ -22,6 +22,7 @@ import type { DraftStore } from './draft-store';
 import { editedTarget, prepareEntry, type ManualEntry, type PreparedEntry } from './entries';
 import { LedgerNotFoundError, LedgerValidationError } from './errors';
 import { filterClause, likePattern } from './filter';
+import { writtenRows } from './import-writes';
 import type { Merchants } from './merchants';
 import type { MoneyFlows } from './money-flows';
 import { cleanTags, TAG_SEPARATOR, type Tags } from './tags';
@@ -627,7 +628,7 @@ export class Transactions {
     const stamp = toZonedIso(now);
     const status = this.importStatus(rows, options.byIdentity ?? false);
     if (options.dryRun) return { ids: [], status };
-    const writes = (i: number) => (status[i] === 'new' ? !options.exclude?.has(i) : status[i] === 'deleted' && (options.restore?.has(i) ?? false));
+    const writes = writtenRows(status, options.choices);
     const ids: string[] = [];
     this.db.transaction(() => {
       const categoryIds = new Map<string, number>();
@@ -783,10 +784,8 @@ export interface ImportOptions {
   now?: ZonedNow;
   /** Bill rows: their ids are their identities in the bill. */
   byIdentity?: boolean;
-  /** New rows (by index) the user chose not to write. */
-  exclude?: ReadonlySet<number>;
-  /** Rows deleted after an earlier import that the user chose to write again. */
-  restore?: ReadonlySet<number>;
+  /** What the user changed in the preview: rows left out, deleted rows written again (see writtenRows). */
+  choices?: ImportChoices;
   /** Refunds in the ledger waiting for their purchase, linked to it when this import writes it. */
   links?: readonly { refundId: string; purchaseId: string }[];
 }

@@ -75,6 +75,8 @@ const itemText = (s: string) =>
     .replace(/^退款[-－:：\s]*/, '')
     .replace(/\s*等多件$/, '')
     .trim();
+/** The item a ledger row names: its description without the merchant it starts with (see describe). */
+const rowItem = (r: { description: string; merchant: string }) => itemText(r.merchant ? r.description.replace(r.merchant, '') : r.description);
 /** An order number as bills write them; Excel's 4.20000E+27 or a '/' placeholder is none. */
 const usable = (no: string) => (/^[0-9A-Za-z][0-9A-Za-z_-]{5,}$/.test(no) ? no : '');
 
@@ -359,7 +361,7 @@ async function ledgerMatches(
         stamp: p.stamp,
         orderNo: '',
         merchantOrderNo: '',
-        text: itemText(p.merchant ? p.description.replace(p.merchant, '') : p.description),
+        text: rowItem(p),
         merchant: p.merchant,
         statedFen: 0,
         leftFen: left.get(p.id)!,
@@ -401,7 +403,7 @@ async function waitingLinks(
       amountFen: r.amountFen,
       orderNo: '',
       merchantOrderNo: '',
-      text: itemText(r.merchant ? r.description.replace(r.merchant, '') : r.description),
+      text: rowItem(r),
       merchant: r.merchant,
     };
     let best: (typeof written)[number] | undefined;
