@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatFen } from '@shared/money';
-import { WECHAT_EXPECTED, wechatSheet } from '../test/support/bill-fixtures';
+import { meituanCsv, MEITUAN_EXPECTED, utf8Bom, WECHAT_EXPECTED, wechatSheet } from '../test/support/bill-fixtures';
 import { xlsxOf } from '../test/support/xlsx-fixture';
 import { expect, overflowingElements, screenshots, test } from './fixtures';
 
@@ -95,4 +95,25 @@ test('a WeChat .xlsx bill: preview, a row left out and one re-filed, import, the
   await dialog.getByRole('button', { name: '取消' }).click();
   await expect(dialog).toHaveCount(0);
   expect(app.ledger.count(MARCH)).toBe(WECHAT_EXPECTED.rows - 2);
+});
+
+test('a refund whose purchase is in no imported bill: imported as 「退款·待关联」, counting nothing, and marked so in 明细', async ({ app }) => {
+  const bill = join(app.dataDir, '美团账单.csv');
+  writeFileSync(bill, utf8Bom(meituanCsv()));
+  const page = await app.open('#/ledger');
+  app.dialogs.openFile = bill;
+  await page.getByRole('button', { name: '导入账单' }).click();
+  const dialog = page.getByRole('dialog', { name: '导入预览' });
+  const coffee = dialog.getByRole('row', { name: /瑞幸咖啡/ });
+  await expect(coffee).toContainText('退款·待关联');
+  await expect(dialog.getByRole('list', { name: '导入概要' })).toContainText('待关联的退款暂不计');
+  await dialog.getByRole('button', { name: '确认导入' }).click();
+  await expect(dialog).toHaveCount(0);
+  expect(app.ledger.totals({ ...MARCH, type: 'EXPENSE' }).totalFen).toBe(MEITUAN_EXPECTED.expenseFen);
+
+  const list = await app.open(`#/ledger?from=${MARCH.from}&to=${MARCH.to}`);
+  const tag = list.getByText('退款 · 待关联');
+  await expect(tag).toHaveCount(1);
+  await expect(tag).toHaveAttribute('title', /导入含原订单的账单后自动关联，在此之前不计入支出/);
+  await screenshots(list, 'ledger-awaiting-refund');
 });
