@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '@core/ledger/index';
+import { booksDigest } from '@core/sync/digest';
 import { parseZonedIso } from '@shared/time';
 import {
   ALIPAY_EXPECTED,
@@ -373,6 +374,8 @@ describe('runLedgerCommand', () => {
       ],
       ['rename with a bad --type', () => ['--db', db, 'category-rename', '--type', 'OUTGO', '餐饮', '吃饭'], /--type/],
       ['--type on another command', () => ['--db', db, '--type', 'INCOME', 'list'], /--type 只用于/],
+      ['digest with an argument', () => ['--db', db, 'digest', 'all'], /参数太多/],
+      ['--from on digest', () => ['--db', db, 'digest', '--from', '2026-02-01'], /只用于 summary/],
     ];
 
     it.each(cases)('%s', (_name, argv, message) => {
@@ -503,5 +506,59 @@ describe('import and summary', () => {
     expect((await runAsync('--db', ':memory:', 'list', '--from', '2026-03-01')).err[0]).toMatch(/只用于 summary/);
     expect((await runAsync('--db', ':memory:', 'import')).err[0]).toMatch(/参数不够/);
     expect(run('--db', ':memory:', 'import', join(dir, 'alipay.csv')).err[0]).toMatch(/异步/);
+  });
+});
+
+describe('digest', () => {
+  const digestOf = (path: string) => {
+    const r = run('--db', path, 'digest');
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.out).toHaveLength(1);
+    return JSON.parse(r.out[0]!) as { rows: number; digest: string };
+  };
+
+  it('prints one JSON line as a script reads it: the rows and the books’ SHA-256, writing nothing', () => {
+    add(db, { amount: 35.5, category: '餐饮', description: '午饭' });
+    add(db, { amount: 100, type: 'TRANSFER', toAccount: '招行' });
+    const before = readFileSync(db);
+    const r = cli('--db', db, 'digest');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\{"rows":2,"digest":"[0-9a-f]{64}"\}\n$/);
+    expect(readFileSync(db).equals(before)).toBe(true);
+    const ledger = openLedger({ path: db, now: () => NOW });
+    try {
+      expect(JSON.parse(r.stdout)).toEqual(booksDigest(ledger.database));
+    } finally {
+      ledger.close();
+    }
+    expect(cli('--help').stdout).toContain('digest');
+  });
+
+  it('follows the books: an edit changes it, the edit undone and a row added then deleted leave it as it was', () => {
+    const id = add(db, { amount: 12, description: '早餐' });
+    const first = digestOf(db);
+    expect(first.rows).toBe(1);
+    expect(digestOf(db)).toEqual(first);
+    expect(run('--db', db, 'edit', id, '{"amount": 12.5}').code).toBe(0);
+    const edited = digestOf(db);
+    expect(edited.rows).toBe(1);
+    expect(edited.digest).not.toBe(first.digest);
+    expect(run('--db', db, 'edit', id, '{"amount": 12}').code).toBe(0);
+    expect(digestOf(db)).toEqual(first);
+    const extra = add(db, { amount: 3 });
+    expect(digestOf(db).rows).toBe(2);
+    expect(run('--db', db, 'delete', extra).code).toBe(0);
+    expect(digestOf(db)).toEqual(first);
+  });
+
+  it('treats a missing --db file as list does: a new, empty ledger', () => {
+    const path = join(dir, 'digest-new.db');
+    expect(existsSync(path)).toBe(false);
+    const created = digestOf(path);
+    expect(existsSync(path)).toBe(true);
+    expect(created.rows).toBe(0);
+    expect(digestOf(path)).toEqual(created);
   });
 });

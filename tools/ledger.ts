@@ -6,6 +6,7 @@
 //   category-rename OLD NEW [--type T]    renames a category (the EXPENSE one unless --type)
 //   import FILE                           imports a bill or export, all or nothing
 //   summary [--from D --to D]             income and spending as 统计 counts them
+//   digest                                {"rows": …, "digest": …}: a fingerprint of the synced books
 // A row: {"id", "date": "YYYY-MM-DD", "time": "HH:MM:SS", "amount": 35.5 (yuan), "type",
 // "category", "account", "description"} and, for a TRANSFER, "toAccount" or "counterparty".
 // A missing --db file is created as a new ledger. Bad input: one line on stderr, exit 1, and
@@ -19,6 +20,7 @@ import { errorMessage } from '@shared/errors';
 import { fenToYuan, MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from '@shared/time';
 import { type Ledger, LedgerHistory, LedgerValidationError, type ManualEntry, openLedger, type TransactionPatch } from '@core/ledger/index';
+import { booksDigest } from '@core/sync/digest';
 
 export const USAGE = `usage: ledger --db PATH COMMAND
   list                                  every row, one JSON object a line (newest first)
@@ -34,6 +36,10 @@ export const USAGE = `usage: ledger --db PATH COMMAND
                                         was since changed on them); lines deleted since
   summary [--from DATE --to DATE]       {"incomeFen","expenseFen"} as 统计 counts them
                                         (transfers apart, spending net of refunds)
+  digest                                {"rows","digest"}: the number of rows and a SHA-256 of
+                                        the synced books (rows, categories, accounts, budgets,
+                                        tags…): two computers print the same digest exactly
+                                        when they hold the same books, whatever their local ids
 Row keys: id, date (YYYY-MM-DD), time (HH:MM:SS, local), amount (yuan, e.g. 35.5),
   type (EXPENSE|INCOME|TRANSFER), category, account, description, and for a TRANSFER
   toAccount (one of your accounts) or counterparty (anyone else).
@@ -226,6 +232,12 @@ function prepareCommand(args: Args, cwd: string): Command {
         io.out(JSON.stringify({ incomeFen, expenseFen }));
       };
     }
+    case 'digest':
+      needArgs(args.positional, 0, 'digest');
+      return (ledger, io) => {
+        const { rows, digest } = booksDigest(ledger.database);
+        io.out(JSON.stringify({ rows, digest }));
+      };
     case undefined:
       throw new InputError(`缺少命令（${COMMANDS}），见 --help`);
     default:
@@ -233,7 +245,7 @@ function prepareCommand(args: Args, cwd: string): Command {
   }
 }
 
-const COMMANDS = 'list、add、edit、delete、category-rename、import、summary';
+const COMMANDS = 'list、add、edit、delete、category-rename、import、summary、digest';
 
 /** A bill file's bytes; one a person would export is far below the cap. */
 function readBill(path: string): Uint8Array {
