@@ -57,7 +57,10 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
   let proxy: FaultProxy;
   /** Straight to Apache / through the proxy, to the sync folder `name`. */
   const direct = (name: string): MakeRemote => davRemote(`${dav.url}${name}/`, dav.user, dav.password);
-  const proxied = (name: string, timeoutMs = 5000): MakeRemote => davRemote(`${proxy.url}${name}/`, dav.user, dav.password, timeoutMs);
+  // Through the proxy every file goes to a temporary name and is then MOVEd (as a snapshot is),
+  // so the faults on MOVE are met by every write.
+  const proxied = (name: string, timeoutMs = 5000): MakeRemote =>
+    davRemote(`${proxy.url}${name}/`, dav.user, dav.password, timeoutMs, { directPutMaxBytes: 0 });
   const remoteFiles = (folder: string) => readdirSync(join(dav.root, folder)).sort();
 
   beforeAll(async () => {
@@ -208,7 +211,7 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
       });
     }
 
-    it('a file that disappears between the listing and its download (the other device compacted) → changed_underneath', async () => {
+    it('a file that disappears between the listing and its download (removed on the server meanwhile) → changed_underneath', async () => {
       await pending('GET');
       // B's newest change file: the one A reads next, and one B's compaction removes.
       const opened = b.open(direct(folder));
@@ -218,20 +221,18 @@ describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real W
         .filter((f) => f.startsWith(`${bDevice}.c.`))
         .sort()
         .at(-1)!;
-      // The download waits at the proxy; meanwhile B compacts its change files into a snapshot.
-      proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 3500 } }); // longer than B's rounds, shorter than A's timeout
+      // The download waits at the proxy; meanwhile the file goes (its writer removes superseded
+      // files only once every recent device read past them: here it goes by hand).
+      proxy.inject({ method: 'GET', path: DATA, action: { kind: 'delay', ms: 1500 } });
       const round = a.syncFails(proxied(folder));
       const deadline = Date.now() + 3000;
       while (!proxy.requests().some((r) => r.method === 'GET' && r.fault === 'delay') && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 10));
-      // A small book's snapshot is worth writing after a few change files (compactAfter × 4).
-      for (let i = 0; i < 4; i += 1) {
-        b.add({ amount: 4 + i, description: `压缩前的一笔 ${i}` });
-        await b.sync(direct(folder), { compactAfter: 1 });
-      }
-      expect(remoteFiles(folder)).not.toContain(name);
+      const bytes = readFileSync(join(dav.root, folder, name));
+      rmSync(join(dav.root, folder, name));
       const error = await round;
       expect(error.code, error.message).toBe('changed_underneath');
+      writeRemoteFile(dav, `${folder}/${name}`, bytes);
       await recovers();
     });
 
@@ -533,7 +534,10 @@ describe('hostile synced folders (FolderRemote)', () => {
     const spoiled = Buffer.from(original);
     spoiled[spoiled.length - 3]! ^= 0x80;
     writeFileSync(join(folder, name), spoiled);
-    expect((await b.syncFails(remote)).code).toBe('refused_file');
+    // In a synced folder a file that does not open may still be arriving: waited for, not an error
+    // (refused only when it stays so for 3 rounds and 10 minutes: sync/heal.test.ts).
+    const waiting = await b.sync(remote);
+    expect(waiting.waiting).toEqual([expect.objectContaining({ seq: Number(name.split('.')[2]), reason: 'copying' })]);
     writeFileSync(join(folder, name), original);
     await b.sync(remote);
     await a.sync(remote);

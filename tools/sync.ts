@@ -2,10 +2,14 @@
 // sync round of a ledger file, through the same engine the app runs. The WebDAV password and
 // the sync passphrase come ONLY from the environment (SUIKOUJI_SYNC_PASSWORD,
 // SUIKOUJI_SYNC_PASSPHRASE), never argv, where other users of the machine could read them.
-// Prints one JSON line: {"pushed", "pulled", "rows", "filesRead", "filesWritten", "device"}.
-// Exit codes: 0 done; 1 bad usage; 2 wrong passphrase; 3 a remote file refused (tampered,
-// truncated, foreign, too large); 4 server unreachable, login refused, the server failed or
-// the clock is off — each with a one-line reason on stderr, the local books untouched.
+// Prints one JSON line: {"pushed", "pulled", "rows", "filesRead", "filesWritten", "rewritten",
+// "waiting": [{"device", "deviceName", "seq", "since", "reason"}], "clockOffsetMs", "device"}.
+// Exit codes: 0 done (waiting may list other devices' changes not here yet); 1 bad usage;
+// 2 wrong passphrase; 3 a remote file refused (tampered, truncated, foreign, too large — the
+// JSON line is still printed: the rest of the round was done); 4 server unreachable, login
+// refused, the server failed (or did not keep what it was sent) or the clock is off; 5 the
+// remote's key file is not the one this device synced with — each with a one-line reason on
+// stderr.
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,8 +25,10 @@ export const USAGE = `usage: sync --db PATH --remote URL_OR_FOLDER [--user NAME]
   Runs one sync round. The remote is a WebDAV URL (http:// or https://) or a folder.
   --compact-after N: this device's change files kept before a snapshot replaces them (default 50).
   Environment: SUIKOUJI_SYNC_PASSPHRASE (required), SUIKOUJI_SYNC_PASSWORD (WebDAV).
-  Prints {"pushed","pulled","rows",…}. Exit: 0 done, 1 usage, 2 wrong passphrase,
-  3 remote file refused, 4 server unreachable / login refused / server error / clock off.`;
+  Prints {"pushed","pulled","rows","rewritten","waiting":[{"device","deviceName","seq","since","reason"}],…}.
+  Exit: 0 done, 1 usage, 2 wrong passphrase, 3 remote file refused (damaged; the JSON is
+  still printed), 4 server unreachable / login refused / server error / clock off,
+  5 the remote's key file was replaced or altered.`;
 
 export interface SyncIo {
   out(line: string): void;
@@ -34,6 +40,7 @@ export interface SyncIo {
 const EXIT: Partial<Record<string, number>> = {
   wrong_passphrase: 2,
   refused_file: 3,
+  key_changed: 5,
   unreachable: 4,
   login_refused: 4,
   server_error: 4,
@@ -90,7 +97,11 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
       deviceName: args['device-name'] ?? hostname(),
       ...(compactAfter === undefined ? {} : { compactAfter }),
     });
-    const result = await engine.round();
+    const result = await engine.round().catch((err: unknown) => {
+      // A refused file stops that device's files only: what the round did is still reported.
+      if (err instanceof SyncError && err.result) io.out(JSON.stringify({ ...(err.result as object), rows: ledger!.count(), device }));
+      throw err;
+    });
     io.out(JSON.stringify({ ...result, rows: ledger.count(), device }));
     return 0;
   } catch (error) {

@@ -1,7 +1,7 @@
 import { SyncError } from '@core/sync/errors';
 import type { Remote, RemoteListing } from '@core/sync/remote';
 
-type Method = 'list' | 'ensureFolder' | 'read' | 'write' | 'create' | 'remove';
+type Method = 'list' | 'ensureFolder' | 'read' | 'write' | 'create' | 'remove' | 'stat';
 
 /**
  * The store one test's devices share: a Map of file name → bytes, as one flat sync folder.
@@ -10,6 +10,9 @@ type Method = 'list' | 'ensureFolder' | 'read' | 'write' | 'create' | 'remove';
  */
 export class MemoryStore {
   readonly files = new Map<string, Buffer>();
+  /** Each file's version tag, as a server's ETag: a new one for every write. */
+  readonly tags = new Map<string, string>();
+  private version = 0;
   /** False until some device creates the folder (first setup); `list` then says not_found. */
   folder: boolean;
 
@@ -20,6 +23,21 @@ export class MemoryStore {
   remote(label = 'memory'): MemoryRemote {
     return new MemoryRemote(this, label);
   }
+
+  /** Stores a file (a test may also put bytes in by hand this way). */
+  put(name: string, data: Buffer): void {
+    this.files.set(name, Buffer.from(data));
+    this.tags.set(name, `v${++this.version}`);
+  }
+
+  delete(name: string): void {
+    this.files.delete(name);
+    this.tags.delete(name);
+  }
+
+  tag(name: string): string | null {
+    return this.tags.get(name) ?? (this.files.has(name) ? 'v0' : null);
+  }
 }
 
 /**
@@ -28,9 +46,11 @@ export class MemoryStore {
  * every request is counted per method so tests can hold rounds to a request budget.
  */
 export class MemoryRemote implements Remote {
-  readonly requests: Record<Method, number> = { list: 0, ensureFolder: 0, read: 0, write: 0, create: 0, remove: 0 };
+  readonly requests: Record<Method, number> = { list: 0, ensureFolder: 0, read: 0, write: 0, create: 0, remove: 0, stat: 0 };
   /** The server's clock sent with each listing; null (the default) is a folder remote's "unknown". */
   serverTime: (() => number) | null = null;
+  /** True plays a synced folder, where a file may be seen while a sync tool still copies it in. */
+  partialFiles = false;
 
   constructor(
     readonly store: MemoryStore,
@@ -49,7 +69,7 @@ export class MemoryRemote implements Remote {
   async list(): Promise<RemoteListing> {
     this.count('list');
     if (!this.store.folder) throw new SyncError('not_found', '同步文件夹不存在。');
-    const entries = [...this.store.files].map(([name, data]) => ({ name, size: data.length }));
+    const entries = [...this.store.files].map(([name, data]) => ({ name, size: data.length, etag: this.store.tag(name) }));
     return { entries, serverTime: this.serverTime ? this.serverTime() : null };
   }
 
@@ -70,21 +90,28 @@ export class MemoryRemote implements Remote {
     this.count('write');
     this.assertFolder();
     // One Map.set: the file appears whole or not at all.
-    this.store.files.set(name, Buffer.from(data));
+    this.store.put(name, data);
+  }
+
+  async stat(name: string): Promise<{ name: string; size: number; etag: string | null } | null> {
+    this.count('stat');
+    this.assertFolder();
+    const data = this.store.files.get(name);
+    return data ? { name, size: data.length, etag: this.store.tag(name) } : null;
   }
 
   async create(name: string, data: Buffer): Promise<boolean> {
     this.count('create');
     this.assertFolder();
     if (this.store.files.has(name)) return false;
-    this.store.files.set(name, Buffer.from(data));
+    this.store.put(name, data);
     return true;
   }
 
   async remove(name: string): Promise<void> {
     this.count('remove');
     this.assertFolder();
-    this.store.files.delete(name);
+    this.store.delete(name);
   }
 
   private folderFile(name: string): Buffer {

@@ -21,8 +21,8 @@ export const CHEAP_KDF: Omit<KdfParams, 'salt'> = { name: 'scrypt', N: 2 ** 10, 
 
 export type MakeRemote = (device: string) => Remote;
 
-export function davRemote(url: string, user: string, password: string, timeoutMs = 5000): MakeRemote {
-  return (device) => new WebDavRemote({ url, user, password, device, timeoutMs });
+export function davRemote(url: string, user: string, password: string, timeoutMs = 5000, options: { directPutMaxBytes?: number } = {}): MakeRemote {
+  return (device) => new WebDavRemote({ url, user, password, device, timeoutMs, ...options });
 }
 
 export function folderRemote(folder: string): MakeRemote {

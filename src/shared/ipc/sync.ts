@@ -57,11 +57,36 @@ export interface SyncDevice {
   /** ISO 8601 with offset; null when only its name is known. */
   lastSeen: string | null;
   self: boolean;
+  /**
+   * Whether that device's books, as it last published them, equal this device's as of its
+   * last round: 'same' (账目一致), 'different' (与本机不同), null when it has published none
+   * yet (an older version, or never synced since). Always null for this device itself.
+   */
+  books: 'same' | 'different' | null;
+  /** The rows it published with its fingerprint; null when unknown. */
+  rows: number | null;
+}
+
+/**
+ * Another device's change this device cannot apply yet: a file missing from the sequence
+ * (lost by the server, or still being copied by a sync tool) or refused as damaged. The
+ * writer puts it back on its next round; a newer snapshot of the writer also covers it.
+ */
+export interface SyncWaiting {
+  device: string;
+  deviceName: string;
+  /** The first of its change files not applied here. */
+  seq: number;
+  /** When this device first found it missing (ISO 8601). */
+  since: string;
+  /** 'missing': not on the remote; 'damaged': refused (truncated, altered); 'copying': a synced folder's file still arriving. */
+  reason: 'missing' | 'damaged' | 'copying';
 }
 
 export interface SyncError {
   /**
-   * wrong_passphrase, refused_file (tampered, truncated, foreign), unreachable, login_refused,
+   * wrong_passphrase, key_changed (the remote's key file differs from the one this device
+   * used), refused_file (tampered, truncated, foreign), unreachable, login_refused,
    * server_error, clock_skew, not_configured, busy.
    */
   code: string;
@@ -85,6 +110,10 @@ export interface SyncStatus {
   devices: SyncDevice[];
   /** While a round downloads (joining a remote): files done of total. */
   progress: { done: number; total: number } | null;
+  /** Other devices' changes this device waits for (see SyncWaiting). */
+  waiting: SyncWaiting[];
+  /** This computer's clock minus the server's (its Date header) at the last round, ms; null when unknown (a folder). */
+  clockOffsetMs: number | null;
 }
 
 export interface SyncTestResult {

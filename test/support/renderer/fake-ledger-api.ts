@@ -44,6 +44,8 @@ export const SYNC_OFF: SyncStatus = {
   retryAt: null,
   devices: [],
   progress: null,
+  waiting: [],
+  clockOffsetMs: null,
 };
 
 /** Today in the local time zone, as the pages compute it. */
@@ -465,7 +467,7 @@ export class FakeLedgerApi {
         pending: 0,
         error: null,
         retryAt: null,
-        devices: [{ id: this.sync.deviceId, name, lastSeen: new Date().toISOString(), self: true }],
+        devices: [{ id: this.sync.deviceId, name, lastSeen: new Date().toISOString(), self: true, books: null, rows: null }],
       };
       return this.sync;
     },

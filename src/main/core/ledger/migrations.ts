@@ -386,6 +386,37 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 11,
+    description: 'sync that heals itself: the files this device wrote, and what each other device last published',
+    up: `
+      -- This device's own files on the remote, as the server showed them after each write:
+      -- every round checks them against the listing and writes again what was lost, cut or
+      -- changed. A change file keeps its sealed bytes while a device may still need it, so it
+      -- can be written again exactly (a snapshot is rebuilt instead). Local, never synced.
+      CREATE TABLE sync_files (
+        name        TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL CHECK (kind IN ('changes', 'snapshot')),
+        seq         INTEGER NOT NULL,
+        size        INTEGER NOT NULL,
+        etag        TEXT NULL,
+        sha256      TEXT NOT NULL,
+        entries     INTEGER NOT NULL DEFAULT 0,
+        bytes       BLOB NULL,
+        verified    INTEGER NOT NULL DEFAULT 0,
+        written_at  TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- What each other device last published about itself: its books' fingerprint and row
+      -- count, how far it has applied every device's files (JSON {device: seq}), the files it
+      -- refused, and when (its own clock); plus the tag (size/ETag) of its state file read last.
+      ALTER TABLE sync_peers ADD COLUMN digest TEXT NULL;
+      ALTER TABLE sync_peers ADD COLUMN rows INTEGER NULL;
+      ALTER TABLE sync_peers ADD COLUMN progress TEXT NULL;
+      ALTER TABLE sync_peers ADD COLUMN refused TEXT NULL;
+      ALTER TABLE sync_peers ADD COLUMN reported_at TEXT NULL;
+      ALTER TABLE sync_peers ADD COLUMN state_tag TEXT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

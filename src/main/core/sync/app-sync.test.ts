@@ -82,6 +82,7 @@ function side(store: MemoryStore, options: { secretBox?: SecretBox } = {}): Side
           write: guarded(inner.write),
           create: guarded(inner.create),
           remove: guarded(inner.remove),
+          stat: guarded(inner.stat),
         };
         return remote;
       },

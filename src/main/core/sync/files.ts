@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SyncError } from './errors';
+import { publishedStateSchema, type PublishedState } from './device-state';
 import { DeviceClock, isTimestamp } from './hlc';
 import type { Cell, RowChange } from './rows';
 
@@ -9,7 +10,8 @@ import type { Cell, RowChange } from './rows';
  */
 const changesSchema = z
   .object({
-    v: z.literal(1),
+    // 2: the header also carries what the device publishes about itself (device-state.ts).
+    v: z.union([z.literal(1), z.literal(2)]),
     kind: z.literal('changes'),
     device: z.string().regex(/^[0-9a-f]{16}$/),
     /** The device's name, shown in every device's list. */
@@ -17,12 +19,13 @@ const changesSchema = z
     seq: z.number().int().positive(),
     /** When the file was written (ISO 8601). */
     at: z.string().max(40),
+    state: publishedStateSchema.optional(),
     changes: z.array(z.unknown()),
   })
   .strict();
 
 export type FileHeader = { device: string; name: string; seq: number; at: string };
-export type ChangesFile = FileHeader & { changes: RowChange[]; maxTs: string };
+export type ChangesFile = FileHeader & { changes: RowChange[]; maxTs: string; state: PublishedState | null };
 
 /** Parses a change file's plaintext; anything malformed is refused as a whole. */
 export function parseChanges(plain: Buffer, expected: { device: string; seq: number; name: string }): ChangesFile {
@@ -61,12 +64,17 @@ export function parseChanges(plain: Buffer, expected: { device: string; seq: num
     const cells: Cell[] = Object.entries(entry[3] as Record<string, unknown>).map(([c, v]) => [c, ts, value(v)]);
     return { table, key, cells };
   });
-  return { device: file.device, name: file.name, seq: file.seq, at: file.at, changes, maxTs };
+  return { device: file.device, name: file.name, seq: file.seq, at: file.at, changes, maxTs, state: file.state ?? null };
 }
 
 /** A change file's plaintext from journal entries. */
-export function changesPayload(head: FileHeader, entries: { ts: string; tbl: string; row: string; vals: string }[]): Buffer {
-  const parts = [JSON.stringify({ v: 1, kind: 'changes', ...head }).slice(0, -1), ',"changes":['];
+export function changesPayload(
+  head: FileHeader,
+  entries: { ts: string; tbl: string; row: string; vals: string }[],
+  state: PublishedState | null = null,
+): Buffer {
+  const header = state ? { v: 2, kind: 'changes', ...head, state } : { v: 1, kind: 'changes', ...head };
+  const parts = [JSON.stringify(header).slice(0, -1), ',"changes":['];
   entries.forEach((e, i) => parts.push(`${i ? ',' : ''}[${JSON.stringify(e.ts)},${JSON.stringify(e.tbl)},${JSON.stringify(e.row)},${e.vals}]`));
   parts.push(']}');
   return Buffer.from(parts.join(''), 'utf8');

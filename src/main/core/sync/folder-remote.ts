@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { SyncError } from './errors';
 import { type Remote, type RemoteListing } from './remote';
+
+/** What changes when a file is rewritten or altered in place: its inode and modification time. */
+function tagOf(s: Stats): string {
+  return `${s.ino.toString(36)}-${Math.round(s.mtimeMs * 1000).toString(36)}`;
+}
 
 /**
  * A folder another tool keeps in step (Syncthing, OneDrive, iCloud Drive, a network share).
@@ -11,6 +17,8 @@ import { type Remote, type RemoteListing } from './remote';
  */
 export class FolderRemote implements Remote {
   readonly label: string;
+  /** A sync tool may be copying a file in right now: seen before it is whole. */
+  readonly partialFiles = true;
 
   constructor(
     private readonly folder: string,
@@ -30,12 +38,22 @@ export class FolderRemote implements Remote {
     for (const name of names) {
       try {
         const s = await stat(join(this.folder, name));
-        if (s.isFile()) entries.push({ name, size: s.size });
+        if (s.isFile()) entries.push({ name, size: s.size, etag: tagOf(s) });
       } catch {
         // gone since the listing: not ours to worry about
       }
     }
     return { entries, serverTime: null };
+  }
+
+  async stat(name: string): Promise<{ name: string; size: number; etag: string } | null> {
+    try {
+      const s = await stat(this.path(name));
+      return s.isFile() ? { name, size: s.size, etag: tagOf(s) } : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw this.error(err);
+    }
   }
 
   async ensureFolder(): Promise<void> {

@@ -67,7 +67,7 @@ export class DeviceClock {
     try {
       this.withClock(() => Timestamp.recv(parsed)!);
     } catch (err) {
-      if (err instanceof Timestamp.ClockDriftError) throw skewError(parsed.millis() - this.now());
+      if (err instanceof Timestamp.ClockDriftError) throw skewError(this.now() - parsed.millis());
       throw err;
     }
   }
@@ -95,7 +95,7 @@ export class DeviceClock {
       return ts;
     } catch (err) {
       if (err instanceof Timestamp.OverflowError) throw new SyncError('clock_skew', '本机时钟异常（同一毫秒内的修改过多），请稍后再试。');
-      if (err instanceof Timestamp.ClockDriftError) throw skewError(this.millis - this.now());
+      if (err instanceof Timestamp.ClockDriftError) throw skewError(this.now() - this.millis);
       throw err;
     } finally {
       Date.now = realNow;
@@ -103,12 +103,11 @@ export class DeviceClock {
   }
 }
 
-export function skewError(aheadMs: number): SyncError {
-  const minutes = Math.max(5, Math.round(Math.abs(aheadMs) / 60_000));
-  return new SyncError(
-    'clock_skew',
-    `本机时钟与其他设备或服务器相差约 ${minutes} 分钟：请把系统时间设为自动校准后再同步。在此之前本机的修改不会上传。`,
-  );
+/** `offsetMs`: this computer's clock minus the other's (the server's, or another device's stamps); 0 when unknown. */
+export function skewError(offsetMs: number, other: '服务器' | '其他设备' = '其他设备'): SyncError {
+  const minutes = Math.max(5, Math.round(Math.abs(offsetMs) / 60_000));
+  const how = offsetMs === 0 ? `本机时钟与${other}相差约 ${minutes} 分钟` : `本机时钟比${other}${offsetMs > 0 ? '快' : '慢'}约 ${minutes} 分钟`;
+  return new SyncError('clock_skew', `${how}：请把系统时间设为自动校准后再同步。在此之前本机的修改不会上传。`);
 }
 
 /** A timestamp's wall time in ms, or NaN. */

@@ -36,6 +36,8 @@ export class Merger {
   private readonly getEntry: Database.Statement;
   private readonly putEntry: Database.Statement;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Whether the last snapshot applied was adopted whole (a new device joining) rather than merged. */
+  lastAdopted = false;
   constructor(
     private readonly db: Database.Database,
     private readonly journal: Journal,
@@ -82,6 +84,7 @@ export class Merger {
    */
   applySnapshot(snapshot: AttachedSnapshot, alongside: () => void = () => {}): number {
     const adopt = this.canAdopt(snapshot);
+    this.lastAdopted = adopt;
     if (adopt) this.db.pragma('foreign_keys = OFF');
     try {
       return this.db.transaction(() => {
@@ -150,9 +153,26 @@ export class Merger {
       for (const t of triggers) this.db.exec(t.schema === 'temp' ? t.sql.replace(/^CREATE TRIGGER/, 'CREATE TEMP TRIGGER') : t.sql);
       for (const table of SYNCED_TABLES) if (table.bulk) this.db.exec(table.bulk.recompute);
     });
-    this.merge(own);
-    // Rows changed here: every row of the tables that were empty, and the categories and accounts that differ now.
-    const form = (r: SnapshotRow) => [`${r.table}:${r.key}`, JSON.stringify([r.deleted, r.values])] as const;
+    // Of this device's own categories and accounts, those the snapshot holds (alive or
+    // deleted) are the household's: its version stays, whatever this install made of its
+    // presets — so the books are exactly the snapshot's, and this device has nothing to send
+    // back. The others are new to the books: merged in and journaled like any local write,
+    // so they reach the other devices in this device's first change file.
+    const inSnapshot = (r: SnapshotRow) =>
+      this.stmt(`SELECT 1 FROM ${r.table} WHERE ${TABLES_BY_NAME.get(r.table)!.key} = ?`).get(r.key) !== undefined ||
+      this.stmt('SELECT 1 FROM sync_rows WHERE tbl = ? AND row = ?').get(r.table, r.key) !== undefined;
+    const extra = own.filter((r) => !inSnapshot(r));
+    this.merge(extra);
+    for (const r of extra) {
+      const values = Array.isArray(r.values) ? Object.fromEntries(r.cols.map((c, i) => [c, (r.values as unknown[])[i]])) : { ...r.values };
+      this.journal.record(r.table, r.key, { [DELETED]: 0, ...values });
+    }
+    // Rows changed here: every row of the tables that were empty, and the categories and
+    // accounts that differ now in what they are — not merely in when this install made its presets.
+    const form = (r: SnapshotRow) => {
+      const values = Array.isArray(r.values) ? r.values.filter((_, i) => r.cols[i] !== 'created_at') : r.values;
+      return [`${r.table}:${r.key}`, JSON.stringify([r.deleted, values])] as const;
+    };
     const before = new Map(own.map(form));
     const after = new Map(travelling().map(form));
     const differ = new Set([...before.keys(), ...after.keys()].filter((k) => before.get(k) !== after.get(k)));

@@ -6,6 +6,8 @@
 export interface RemoteEntry {
   name: string;
   size: number;
+  /** The server's version tag (an ETag without quotes, or a folder file's mtime); absent when it gives none. */
+  etag?: string | null;
 }
 
 export interface RemoteListing {
@@ -17,14 +19,21 @@ export interface RemoteListing {
 export interface Remote {
   /** Shown in status lines: the URL or the folder. */
   readonly label: string;
+  /**
+   * True where another tool copies files in (a synced folder): a file may be seen while it
+   * is still arriving, so one that does not open is waited for a while before it is an error.
+   */
+  readonly partialFiles?: boolean;
   /** One request: the files in the sync folder. SyncError 'not_found' style errors when it does not exist. */
   list(): Promise<RemoteListing>;
   /** Creates the sync folder (first setup). */
   ensureFolder(): Promise<void>;
   /** A whole file, refused beyond maxBytes; SyncError 'changed_underneath' when it is gone. */
   read(name: string, maxBytes: number): Promise<Buffer>;
-  /** Writes a file so no reader ever sees it half-written (temp name, then a move). */
+  /** Writes a file so no reader ever sees it half-written (temp name, then a move, or one PUT for a small file). */
   write(name: string, data: Buffer): Promise<void>;
+  /** One request: the file as the server has it now (size, tag), or null when it has none. */
+  stat(name: string): Promise<RemoteEntry | null>;
   /** Writes a file only if none of that name exists; false when one does. */
   create(name: string, data: Buffer): Promise<boolean>;
   /** Deletes a file; one already gone is fine. */
@@ -35,6 +44,17 @@ export interface Remote {
 export const KEY_FILE = 'suikouji-sync.json';
 export const TEMP_FILE = /^[0-9a-f]{16}\.tmp\.[0-9a-f]{8}$/;
 const DATA_FILE = /^([0-9a-f]{16})\.(c|s)\.(\d{10})\.skj$/;
+/** A device's state file: what it last published about itself (its books' fingerprint, how far it has read). */
+const STATE_FILE = /^([0-9a-f]{16})\.state\.skj$/;
+
+export function stateFileName(device: string): string {
+  return `${device}.state.skj`;
+}
+
+/** The device a state file belongs to, or null for any other name. */
+export function stateFileDevice(name: string): string | null {
+  return STATE_FILE.exec(name)?.[1] ?? null;
+}
 
 export interface DataFileName {
   name: string;

@@ -99,6 +99,7 @@ function device(store: MemoryStore, options: { clock?: FakeClock; secretBox?: Se
         write: (name, data) => guarded(() => inner.write(name, data)),
         create: (name, data) => guarded(() => inner.create(name, data)),
         remove: (name) => guarded(() => inner.remove(name)),
+        stat: (name) => guarded(() => inner.stat(name)),
       };
       return remote;
     },
@@ -173,8 +174,13 @@ describe('SyncService status sequence', () => {
       error: null,
       retryAt: null,
       progress: null,
+      waiting: [],
+      // A folder gives no server time.
+      clockOffsetMs: null,
     });
-    expect(configured.devices).toEqual([{ id: a.ledger.journal.deviceId, name: '书房电脑', lastSeen: iso(a.clock.now()), self: true }]);
+    expect(configured.devices).toEqual([
+      { id: a.ledger.journal.deviceId, name: '书房电脑', lastSeen: iso(a.clock.now()), self: true, books: null, rows: 1 },
+    ]);
     expect(existsSync(join(a.dir, 'sync.json'))).toBe(true);
 
     // One change: pending 1 at once, the round one debounce later and not a moment before.

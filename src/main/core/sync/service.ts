@@ -80,11 +80,12 @@ export class SyncService {
       deviceId: journal.deviceId,
       deviceName: config?.deviceName ?? defaultDeviceName(),
       lastSyncAt: config ? journal.state('last_sync') : null,
-      pending: config ? journal.pendingCount() : 0,
+      pending: config ? this.engineFor(config).pending() : 0,
       error: this.error,
       retryAt: this.retryAt === null ? null : new Date(this.retryAt).toISOString(),
       devices: config ? this.engineFor(config).devices() : [],
       progress: this.progress,
+      ...(config ? this.engineFor(config).lastRound() : { waiting: [], clockOffsetMs: null }),
     };
   }
 

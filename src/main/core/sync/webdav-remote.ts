@@ -12,6 +12,20 @@ export interface WebDavRemoteOptions {
   timeoutMs?: number;
   /** The device id: temp files carry it so each device only ever touches its own. */
   device: string;
+  /**
+   * Files up to this size are written with one PUT to their name; larger ones (snapshots)
+   * go to a temporary name first and are then MOVEd. Default 1 MiB.
+   */
+  directPutMaxBytes?: number;
+}
+
+/**
+ * An ETag where the server gives one, else its modification time: what changes when the file
+ * does. Apache marks an ETag weak (`W/`) while the file's modification time is the current
+ * second and strong a moment later: the same file, so the mark is dropped.
+ */
+function tagOf(f: FileStat): string | null {
+  return (f.etag ? f.etag.replace(/^W\//, '') : null) || f.lastmod || null;
 }
 
 const LIMIT_HEADER = 'x-suikouji-limit';
@@ -85,6 +99,7 @@ export class WebDavRemote implements Remote {
   private readonly client: WebDAVClient;
   private readonly timeoutMs: number;
   private readonly device: string;
+  private readonly directPutMaxBytes: number;
 
   constructor(options: WebDavRemoteOptions) {
     patchFetch();
@@ -93,6 +108,7 @@ export class WebDavRemote implements Remote {
     this.client = createClient(url, { username: options.user, password: options.password });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.device = options.device;
+    this.directPutMaxBytes = options.directPutMaxBytes ?? 1024 * 1024;
   }
 
   async list(): Promise<RemoteListing> {
@@ -102,8 +118,18 @@ export class WebDavRemote implements Remote {
     const date = Date.parse(String((answer.headers as Record<string, string>)['date'] ?? ''));
     const entries = answer.data
       .filter((f) => f.type === 'file' && !f.filename.slice(1).includes('/'))
-      .map((f) => ({ name: f.basename, size: f.size }));
+      .map((f) => ({ name: f.basename, size: f.size, etag: tagOf(f) }));
     return { entries, serverTime: Number.isNaN(date) ? null : date };
+  }
+
+  async stat(name: string): Promise<{ name: string; size: number; etag: string | null } | null> {
+    try {
+      const f = (await this.call(() => this.client.stat(`/${name}`, { signal: this.signal() }), name)) as FileStat;
+      return f.type === 'file' ? { name, size: f.size, etag: tagOf(f) } : null;
+    } catch (err) {
+      if (err instanceof SyncError && err.code === 'changed_underneath') return null;
+      throw err;
+    }
   }
 
   async ensureFolder(): Promise<void> {
@@ -123,7 +149,17 @@ export class WebDavRemote implements Remote {
     return Buffer.from(data as ArrayBuffer);
   }
 
+  /**
+   * A small file is one PUT: servers store a PUT's body before the name answers (Apache and
+   * Nextcloud write a temporary file and rename it), a reader that still catches one half
+   * written refuses it whole, and the writer checks what the server kept. A large one (a
+   * snapshot, seconds of upload) goes to a temporary name first and is then MOVEd.
+   */
   async write(name: string, data: Buffer): Promise<void> {
+    if (data.length <= this.directPutMaxBytes) {
+      await this.call(() => this.client.putFileContents(`/${name}`, data, { overwrite: true, signal: this.signal(data.length) }));
+      return;
+    }
     const temp = `${this.device}.tmp.${randomBytes(4).toString('hex')}`;
     if (!TEMP_FILE.test(temp)) throw new Error(`bad temp name ${temp}`);
     await this.call(() => this.client.putFileContents(`/${temp}`, data, { overwrite: true, signal: this.signal(data.length) }));
