@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -154,8 +154,31 @@ test.describe('设置 → 同步 with a synced folder', () => {
       await expect(arrived).toContainText('12.5');
       await expect(arrived).toContainText('餐饮');
 
+      // The other computer's books fingerprint, published with its change, equals this one's now.
+      await expect(devices.filter({ hasText: '卧室电脑' })).toContainText('账目一致');
       await section.scrollIntoViewIfNeeded();
       await screenshots(page, 'sync-settings-two-devices');
+
+      // ---- 3. The sync tool is still copying the other computer's next file in: waited for, no error.
+      other.ledger.addTransaction({ amountFen: 3000, type: 'EXPENSE', category: '交通', date: today(), time: '09:00', note: '打车上班' });
+      await other.engine.round();
+      const newest = readdirSync(remoteDir)
+        .filter((f) => f.startsWith(`${other!.ledger.journal.deviceId}.c.`))
+        .sort()
+        .at(-1)!;
+      const whole = readFileSync(join(remoteDir, newest));
+      writeFileSync(join(remoteDir, newest), whole.subarray(0, Math.floor(whole.length / 2)));
+      await section.getByRole('button', { name: '立即同步' }).click();
+      await expect(section.getByRole('button', { name: '立即同步' })).toBeEnabled();
+      await expect(section.getByText(/等待同步工具传完 卧室电脑 的文件/)).toBeVisible();
+      await expect(section.getByRole('alert')).toHaveCount(0);
+      await section.scrollIntoViewIfNeeded();
+      await screenshots(page, 'sync-settings-waiting');
+      writeFileSync(join(remoteDir, newest), whole);
+      await section.getByRole('button', { name: '立即同步' }).click();
+      await expect(section.getByText(/等待同步工具传完/)).toHaveCount(0);
+      await expect(devices.filter({ hasText: '卧室电脑' })).toContainText('账目一致');
+      expect(app.core.ledger.list().rows.map((row) => row.description)).toContain('打车上班');
 
       // The settings window goes to 明细 through the menu (no reload) and finds it too.
       await page.getByRole('link', { name: '明细' }).click();

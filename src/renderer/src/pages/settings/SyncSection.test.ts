@@ -25,9 +25,11 @@ const configured: SyncStatus = {
   lastSyncAt: today(9, 7),
   pending: 3,
   devices: [
-    { id: 'other', name: '客厅电脑', lastSeen: today(8, 30), self: false },
-    { id: SYNC_OFF.deviceId, name: '书房电脑', lastSeen: today(9, 7), self: true },
+    { id: 'other', name: '客厅电脑', lastSeen: today(8, 30), self: false, books: 'same', rows: 1234 },
+    { id: SYNC_OFF.deviceId, name: '书房电脑', lastSeen: today(9, 7), self: true, books: null, rows: 1234 },
   ],
+  waiting: [],
+  clockOffsetMs: null,
 };
 
 afterEach(() => cleanup());
@@ -184,9 +186,12 @@ describe('sync section, set up', () => {
     expect(line.textContent).toBe('上次同步：今天 09:07 · 本地待上传 3 项');
     const devices = within(screen.getByRole('list', { name: '同步的设备' })).getAllByRole('listitem');
     expect(devices.map((d) => d.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
-      '书房电脑 本机 最近同步：今天 09:07',
-      '客厅电脑 最近同步：今天 08:30',
+      '书房电脑 本机 共 1234 笔 最近同步：今天 09:07',
+      '客厅电脑 账目一致 共 1234 笔 最近同步：今天 08:30',
     ]);
+    // Nothing is waiting and the clocks agree: no notice.
+    expect(screen.queryByRole('list', { name: '等待中的更改' })).toBeNull();
+    expect(screen.queryByText(/本机时钟/)).toBeNull();
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(document.querySelector('input[type="password"]')).toBeNull();
   });
@@ -212,6 +217,87 @@ describe('sync section, set up', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByRole('alert').textContent).toBe('连不上同步服务器，请检查网络。将在 23:45 重试。');
     expect(screen.getByRole('status', { name: '同步状态' }).textContent).toBe('上次同步：今天 09:07 · 本地待上传 3 项');
+  });
+
+  it('tells which devices’ books match this one, and why one may differ for a while', async () => {
+    await open(
+      (f) =>
+        (f.sync = structuredClone({
+          ...configured,
+          devices: [
+            ...configured.devices,
+            { id: 'laptop', name: '卧室笔记本', lastSeen: today(7, 45), self: false, books: 'different', rows: 1200 },
+            { id: 'old', name: '旧电脑', lastSeen: null, self: false, books: null, rows: null },
+          ],
+        })),
+    );
+    const list = screen.getByRole('list', { name: '同步的设备' });
+    const devices = within(list).getAllByRole('listitem');
+    expect(devices.map((d) => d.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      '书房电脑 本机 共 1234 笔 最近同步：今天 09:07',
+      '客厅电脑 账目一致 共 1234 笔 最近同步：今天 08:30',
+      '卧室笔记本 与本机不同 共 1200 笔 最近同步：今天 07:45 那台电脑还没收到本机最新的更改，或本机还没收到它的：两台电脑各自同步一次后应当一致。',
+      '旧电脑',
+    ]);
+    // The words carry the meaning (not a colour alone), each badge styled by what it says.
+    expect(within(devices[1]!).getByText('账目一致').classList.contains('same')).toBe(true);
+    expect(within(devices[2]!).getByText('与本机不同').classList.contains('different')).toBe(true);
+    // Nothing technical: no device id.
+    expect(list.textContent).not.toMatch(/laptop|other|device-self/);
+  });
+
+  it('lists the changes it waits for and a wrong clock as information, not as errors', async () => {
+    const { fake } = await open(
+      (f) =>
+        (f.sync = structuredClone({
+          ...configured,
+          waiting: [
+            { device: 'laptop', deviceName: '卧室笔记本', seq: 42, since: today(10, 2), reason: 'missing' },
+            { device: 'other', deviceName: '客厅电脑', seq: 7, since: today(8, 31), reason: 'damaged' },
+            { device: 'tablet', deviceName: '平板', seq: 3, since: today(8, 0), reason: 'copying' },
+          ],
+          clockOffsetMs: -3 * 60_000,
+        })),
+    );
+    const waiting = screen.getByRole('list', { name: '等待中的更改' });
+    expect(
+      within(waiting)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '在等 卧室笔记本 的更改（自今天 10:02）：那台电脑下次同步时会自动补上。',
+      '客厅电脑 的一个同步文件在服务器上损坏了（自今天 08:31）：那台电脑下次同步时会自动重写。',
+      '等待同步工具传完 平板 的文件（自今天 08:00）。',
+    ]);
+    expect(waiting.textContent).not.toMatch(/42|laptop/);
+    const clock = screen.getByText('本机时钟比服务器慢约 3 分钟。');
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Read out politely when it arrives: the live region is there before its text.
+    expect(waiting.closest('[aria-live]')?.getAttribute('aria-live')).toBe('polite');
+    expect(clock.closest('[aria-live]')).toBe(waiting.closest('[aria-live]'));
+
+    // The next round: the clock is far off and sync pauses; the waiting is over.
+    fake.emit({ channel: 'sync', event: { type: 'status', status: { ...configured, clockOffsetMs: 12 * 60_000 } } });
+    await tick();
+    expect(screen.queryByRole('list', { name: '等待中的更改' })).toBeNull();
+    expect(screen.getByText('本机时钟比服务器快约 12 分钟，同步已暂停，请校准系统时间后再同步。')).toBeTruthy();
+
+    // Main's own clock error says it all (which way, how far, what to do): said once, not twice.
+    const skew = {
+      code: 'clock_skew',
+      message: '本机时钟比服务器快约 12 分钟：请把系统时间设为自动校准后再同步。在此之前本机的修改不会上传。',
+    };
+    fake.emit({ channel: 'sync', event: { type: 'status', status: { ...configured, state: 'error', error: skew, clockOffsetMs: 12 * 60_000 } } });
+    await tick();
+    expect(screen.getByRole('alert').textContent).toBe(skew.message);
+    expect(document.body.textContent?.match(/本机时钟比服务器/g)).toHaveLength(1);
+    expect(document.body.textContent?.match(/请校准系统时间|自动校准/g)).toHaveLength(1);
+  });
+
+  it('shows a changed key as main words it', async () => {
+    const error = { code: 'key_changed', message: '同步位置的密钥和本机用过的不一样：请在这台电脑上重新填写同步密码。' };
+    await open((f) => (f.sync = structuredClone({ ...configured, state: 'error', error })));
+    expect(screen.getByRole('alert').textContent).toBe(error.message);
   });
 
   it('syncs now', async () => {

@@ -1,4 +1,4 @@
-import type { SyncDevice, SyncRemoteInfo, SyncStatus } from '@shared/ipc/sync';
+import type { SyncDevice, SyncRemoteInfo, SyncStatus, SyncWaiting } from '@shared/ipc/sync';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -66,4 +66,70 @@ export function sortDevices(devices: SyncDevice[]): SyncDevice[] {
   // Parsed, not compared as text: devices write their stamps with their own offsets.
   const seen = (d: SyncDevice) => (d.lastSeen ? Date.parse(d.lastSeen) || 0 : 0);
   return [...devices].sort((a, b) => Number(b.self) - Number(a.self) || seen(b) - seen(a) || a.name.localeCompare(b.name));
+}
+
+/** What a device's badge says about its books, as it last published them, against this computer's. */
+export interface BooksBadge {
+  books: 'same' | 'different';
+  text: string;
+  /** Why two computers can differ for a while, and what brings them together again. */
+  hint: string | null;
+}
+
+export const BOOKS_DIFFERENT_HINT = '那台电脑还没收到本机最新的更改，或本机还没收到它的：两台电脑各自同步一次后应当一致。';
+
+/** 「账目一致」 or 「与本机不同」 for another device; null for this one and for a device that has not told yet. */
+export function booksBadge(device: SyncDevice): BooksBadge | null {
+  if (device.self) return null;
+  if (device.books === 'same') return { books: 'same', text: '账目一致', hint: null };
+  if (device.books === 'different') return { books: 'different', text: '与本机不同', hint: BOOKS_DIFFERENT_HINT };
+  return null;
+}
+
+/** 「共 1234 笔」: the transactions a device's books held when it last published them (this one: now). */
+export function rowsText(device: SyncDevice): string | null {
+  return typeof device.rows === 'number' && Number.isFinite(device.rows) ? `共 ${device.rows} 笔` : null;
+}
+
+/** 「（自今天 10:02）」, 「（自 11月28日 10:02）」: nothing when the stamp cannot be read. */
+function since(iso: string, now: Date): string {
+  if (Number.isNaN(Date.parse(iso))) return '';
+  const when = formatWhen(iso, now);
+  return `（自${/^\d/.test(when) ? ' ' : ''}${when}）`;
+}
+
+/**
+ * One line for another device's change this computer waits for. It is information, not an
+ * error: the writer puts the file back by itself on its next round.
+ */
+export function waitingLine(waiting: SyncWaiting, remote: SyncRemoteInfo | null, now: Date): string {
+  const name = waiting.deviceName.trim() || '另一台电脑';
+  const from = since(waiting.since, now);
+  switch (waiting.reason) {
+    case 'damaged':
+      return `${name} 的一个同步文件在${remote?.kind === 'folder' ? '同步文件夹里' : '服务器上'}损坏了${from}：那台电脑下次同步时会自动重写。`;
+    case 'copying':
+      return `等待同步工具传完 ${name} 的文件${from}。`;
+    default:
+      return `在等 ${name} 的更改${from}：那台电脑下次同步时会自动补上。`;
+  }
+}
+
+/** Below this the clocks count as agreeing: network delays and the server's whole-second Date header. */
+const CLOCK_NOTICE_MS = 60_000;
+/** Past this sync pauses (main refuses to stamp edits that far from the others). */
+const CLOCK_PAUSE_MS = 5 * 60_000;
+
+/**
+ * 「本机时钟比服务器快约 3 分钟。」, and past 5 minutes that sync waits for the clock to be
+ * corrected. Nothing while main's own clock_skew error is on the page: that one already says
+ * which way, how far and what to do.
+ */
+export function clockLine(status: Pick<SyncStatus, 'clockOffsetMs' | 'error'>): string | null {
+  const offset = status.clockOffsetMs;
+  if (offset === null || !Number.isFinite(offset) || Math.abs(offset) < CLOCK_NOTICE_MS) return null;
+  if (status.error?.code === 'clock_skew') return null;
+  const minutes = Math.max(1, Math.round(Math.abs(offset) / 60_000));
+  const off = `本机时钟比服务器${offset > 0 ? '快' : '慢'}约 ${minutes} 分钟`;
+  return Math.abs(offset) <= CLOCK_PAUSE_MS ? `${off}。` : `${off}，同步已暂停，请校准系统时间后再同步。`;
 }
