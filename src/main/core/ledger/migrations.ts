@@ -415,6 +415,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sync_peers ADD COLUMN refused TEXT NULL;
       ALTER TABLE sync_peers ADD COLUMN reported_at TEXT NULL;
       ALTER TABLE sync_peers ADD COLUMN state_tag TEXT NULL;
+      -- The books fingerprint kept up to date (sync/digest.ts): each bucket's hash (rows whose
+      -- keys share their first two characters), and the buckets written since it was read,
+      -- noted by the journal's triggers. Local, never synced.
+      CREATE TABLE sync_digest (
+        tbl     TEXT NOT NULL,
+        bucket  TEXT NOT NULL,
+        rows    INTEGER NOT NULL,
+        hash    TEXT NOT NULL,
+        PRIMARY KEY (tbl, bucket)
+      ) WITHOUT ROWID;
+      CREATE TABLE sync_digest_dirty (
+        tbl     TEXT NOT NULL,
+        bucket  TEXT NOT NULL,
+        PRIMARY KEY (tbl, bucket)
+      ) WITHOUT ROWID;
     `,
   },
 ];

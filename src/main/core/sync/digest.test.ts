@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toZonedIso } from '@shared/time';
 import { openLedger, type Ledger, type RawTransaction } from '@core/ledger/index';
-import { booksDigest } from './digest';
+import { booksDigest, keptBooksDigest } from './digest';
 import { SYNCED_TABLES, travellingValue } from './tables';
 import { entry, NOW } from '../../../../test/support/ledger-fixtures';
 import { makeDevices, quiesce, TestClock, type Device } from '../../../../test/support/sync-devices';
@@ -233,14 +233,27 @@ describe('booksDigest', () => {
 });
 
 describe('booksDigest read page by page', () => {
-  /** The hashed text as the module's comment defines it, read row by row in ORDER BY order (no blobs here). */
+  /** The hashed text as the module's comment defines it, read row by row in ORDER BY order (no blobs, ASCII keys here). */
   function rowByRow(db: Database.Database): string {
-    const hash = createHash('sha256').update('suikouji-books-digest 1\n');
+    const hash = createHash('sha256').update('suikouji-books-digest 2\n');
     for (const t of SYNCED_TABLES) {
       hash.update(`#${[t.name, t.key, ...t.columns.map((c) => c.name)].join(' ')}\n`);
       const values = [`v.${t.key}`, ...t.columns.map((c) => travellingValue(c, 'v'))];
-      const lines = db.prepare(`SELECT json_array(${values.join(', ')}) FROM main.${t.name} v ORDER BY v.${t.key}`).pluck();
-      for (const line of lines.iterate() as IterableIterator<string>) hash.update(`${line}\n`);
+      const rows = db.prepare(`SELECT v.${t.key} AS k, json_array(${values.join(', ')}) AS line FROM main.${t.name} v ORDER BY v.${t.key}`).all() as {
+        k: string;
+        line: string;
+      }[];
+      const buckets = new Map<string, string[]>();
+      for (const r of rows) {
+        const bucket = [...r.k].slice(0, 2).join('');
+        buckets.set(bucket, [...(buckets.get(bucket) ?? []), r.line]);
+      }
+      for (const bucket of [...buckets.keys()].sort()) {
+        const lines = buckets.get(bucket)!;
+        const inner = createHash('sha256');
+        for (const line of lines) inner.update(`${line}\n`);
+        hash.update(`${bucket}\t${lines.length}\t${inner.digest('hex')}\n`);
+      }
     }
     return hash.digest('hex');
   }
@@ -329,5 +342,41 @@ describe('booksDigest on the stored values themselves', () => {
     };
     expect(digestOf(['家', '出差', '装修'])).toBe(digestOf(['装修', '家', '出差']));
     expect(digestOf(['家', '出差'])).not.toBe(digestOf(['家', '出差', '装修']));
+  });
+});
+
+describe('keptBooksDigest: the fingerprint kept bucket by bucket on a ledger that syncs', () => {
+  it('always equals the digest read whole — through local writes, merges, deletes, renames, tags and undo — and re-reads only what was written', async () => {
+    const { devices } = makeDevices(2, { clock: new TestClock() });
+    open.push(...devices);
+    const [a, b] = devices as [Device, Device];
+    const same = (d: Device) => expect(keptBooksDigest(d.ledger.database), d.name).toEqual(booksDigest(d.ledger.database));
+    const ids: string[] = [];
+    a.ledger.transaction(() => {
+      for (let i = 0; i < 600; i += 1) {
+        ids.push(a.ledger.addTransaction({ amountFen: 100 + i, type: 'EXPENSE', category: '餐饮', date: '2026-02-10', time: '12:00', note: `第${i}笔` }).id);
+      }
+    });
+    same(a);
+    await quiesce(devices);
+    for (const d of devices) same(d);
+
+    // One edit notes one bucket; the kept digest re-reads it alone and still agrees.
+    b.ledger.updateTransaction(ids[7]!, { description: '改过' });
+    expect(b.ledger.database.prepare('SELECT tbl, bucket FROM sync_digest_dirty').all()).toEqual([
+      { tbl: 'transactions', bucket: ids[7]!.slice(0, 2) },
+    ]);
+    same(b);
+    expect(b.ledger.database.prepare('SELECT COUNT(*) FROM sync_digest_dirty').pluck().get()).toBe(0);
+
+    b.history.deleteTransactions(ids.slice(10, 20));
+    a.ledger.renameCategory(a.ledger.listCategories().find((c) => c.name === '餐饮')!.id, '吃饭');
+    a.history.updateTransaction(ids[30]!, { tags: ['出差'] });
+    await quiesce(devices);
+    for (const d of devices) same(d);
+    b.history.undo();
+    await quiesce(devices);
+    for (const d of devices) same(d);
+    expect(keptBooksDigest(a.ledger.database).digest).toBe(keptBooksDigest(b.ledger.database).digest);
   });
 });

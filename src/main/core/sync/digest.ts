@@ -30,7 +30,7 @@ export interface BooksDigest {
 }
 
 /** Names the form of the hashed text: a digest of another form never matches by accident. */
-const FORMAT = 'suikouji-books-digest 1';
+const FORMAT = 'suikouji-books-digest 2';
 
 /**
  * Rows per read: SQLite joins a page's lines into one blob, so JavaScript sees one value per
@@ -46,6 +46,13 @@ const PAGE = 2000;
 const typed = (sql: string) => `CASE WHEN ${sql} >= x'' THEN json_array('blob', hex(${sql})) ELSE ${sql} END`;
 
 /**
+ * The bucket of a row: the first two characters of its key (a text key; anything else, which
+ * only a write past the app leaves, goes to a bucket of its type). A bucket is hashed whole;
+ * the digest hashes the buckets' hashes, so a change to a few rows re-reads their buckets only.
+ */
+export const bucketSql = (key: string) => `CASE WHEN typeof(${key}) = 'text' THEN substr(${key}, 1, 2) ELSE '~' || typeof(${key}) END`;
+
+/**
  * One row as a JSON array. A reference's lookup goes through `typed` (which evaluates it twice)
  * only when the table it names holds a blob key; otherwise the key it returns is plain JSON.
  */
@@ -58,13 +65,23 @@ function lineSql(table: SyncedTable, blobKeys: ReadonlySet<string>): string {
   return `json_array(${[typed(`v.${table.key}`), ...values].join(', ')})`;
 }
 
+interface Bucket {
+  table: string;
+  bucket: string;
+  rows: number;
+  hash: string;
+}
+
 /**
- * The digest of the synced books in `db` (a ledger's connection, or any file of its schema).
- * Reads inside one transaction, so a write from another connection lands wholly before or after.
+ * Reads the buckets of the synced books. The digest is the SHA-256 of: a version line, then
+ * per declared table (in declaration order) a header line `#<table> <key> <column>…` and per
+ * non-empty bucket (in code-unit order of its name) a line `<bucket> TAB <rows> TAB <hash>`,
+ * where a bucket's hash is the SHA-256 of its rows ordered by key, one line each.
  */
-export function booksDigest(db: Database.Database): BooksDigest {
-  return db.transaction(() => {
-    const hash = createHash('sha256').update(`${FORMAT}\n`);
+class BucketReader {
+  private readonly lines: Map<string, string>;
+
+  constructor(private readonly db: Database.Database) {
     const referenced = new Set(SYNCED_TABLES.flatMap((t) => t.columns.flatMap((c) => (c.ref ? [c.ref] : []))));
     const blobKeys = new Set(
       [...referenced].filter((name) => {
@@ -72,44 +89,119 @@ export function booksDigest(db: Database.Database): BooksDigest {
         return db.prepare(`SELECT EXISTS (SELECT 1 FROM main.${t.name} WHERE typeof(${t.key}) = 'blob')`).pluck().get() === 1;
       }),
     );
-    let rows = 0;
-    for (const table of SYNCED_TABLES) {
-      hash.update(`#${[table.name, table.key, ...table.columns.map((c) => c.name)].join(' ')}\n`);
-      const count = hashTable(db, table, lineSql(table, blobKeys), hash);
-      if (table.name === 'transactions') rows = count;
+    this.lines = new Map(SYNCED_TABLES.map((t) => [t.name, lineSql(t, blobKeys)]));
+  }
+
+  /** Every non-empty bucket of a table. */
+  bucketsOf(table: SyncedTable): string[] {
+    return this.db.prepare(`SELECT DISTINCT ${bucketSql(`v.${table.key}`)} FROM main.${table.name} v`).pluck().all() as string[];
+  }
+
+  /** One bucket's rows (0 when it is empty) and hash. */
+  read(table: SyncedTable, bucket: string): Bucket {
+    const hash = createHash('sha256');
+    const line = this.lines.get(table.name)!;
+    const from = `FROM main.${table.name} v`;
+    const k = `v.${table.key}`;
+    let read = 0;
+    if (bucket.startsWith('~')) {
+      // Keys that are not text (or none): few or none; in the order of their lines.
+      const type = bucket.slice(1);
+      const lines = this.db.prepare(`SELECT CAST(${line} || char(10) AS BLOB) ${from} WHERE typeof(${k}) = ?`).pluck().all(type) as Buffer[];
+      for (const l of lines.sort(Buffer.compare)) hash.update(l);
+      read = lines.length;
+    } else {
+      // Key after key within the bucket's range, a page at a time. The inner SELECT (ORDER BY
+      // with LIMIT) runs as a co-routine handing its rows over in key order, and group_concat
+      // appends them as they come; digest.test.ts holds the result to rows read one by one.
+      const end = bucket.slice(0, -1) + String.fromCharCode(bucket.charCodeAt(bucket.length - 1) + 1);
+      const inBucket = `typeof(${k}) = 'text' AND ${k} < @end AND substr(${k}, 1, 2) = @bucket`;
+      const page = (where: string) =>
+        this.db
+          .prepare(
+            `SELECT count(*), max(k), CAST(group_concat(line, char(10)) || char(10) AS BLOB)
+             FROM (SELECT ${k} AS k, ${line} AS line ${from} WHERE ${where} AND ${inBucket} ORDER BY ${k} LIMIT ${PAGE})`,
+          )
+          .raw(true);
+      const first = page(`${k} >= @bucket`);
+      const next = page(`${k} > @after`);
+      for (
+        let got = first.get({ bucket, end }) as [number, string, Buffer | null];
+        got[2] !== null;
+        got = next.get({ bucket, end, after: got[1] }) as [number, string, Buffer | null]
+      ) {
+        hash.update(got[2]);
+        read += got[0];
+      }
+      // Pages step from key to key: two rows of one key (a broken unique index) would lose one.
+      const all = this.db.prepare(`SELECT count(*) ${from} WHERE ${inBucket}`).pluck().get({ bucket, end }) as number;
+      if (read !== all) throw new Error(`${table.name}: ${all - read} rows share a key with another; the digest needs unique keys`);
     }
-    return { rows, digest: hash.digest('hex') };
+    return { table: table.name, bucket, rows: read, hash: hash.digest('hex') };
+  }
+}
+
+function combine(buckets: readonly Bucket[]): BooksDigest {
+  const hash = createHash('sha256').update(`${FORMAT}\n`);
+  let rows = 0;
+  for (const table of SYNCED_TABLES) {
+    hash.update(`#${[table.name, table.key, ...table.columns.map((c) => c.name)].join(' ')}\n`);
+    const own = buckets.filter((b) => b.table === table.name && b.rows > 0).sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+    for (const b of own) hash.update(`${b.bucket}\t${b.rows}\t${b.hash}\n`);
+    if (table.name === 'transactions') rows = own.reduce((n, b) => n + b.rows, 0);
+  }
+  return { rows, digest: hash.digest('hex') };
+}
+
+/**
+ * The digest of the synced books in `db` (a ledger's connection, or any file of its schema),
+ * read whole. Reads inside one transaction, so a write from another connection lands wholly
+ * before or after.
+ */
+export function booksDigest(db: Database.Database): BooksDigest {
+  return db.transaction(() => {
+    const reader = new BucketReader(db);
+    return combine(SYNCED_TABLES.flatMap((t) => reader.bucketsOf(t).map((b) => reader.read(t, b))));
   })();
 }
 
-/** Feeds `table`'s lines to `hash` in key order; returns how many rows it read. */
-function hashTable(db: Database.Database, table: SyncedTable, line: string, hash: ReturnType<typeof createHash>): number {
-  const from = `FROM main.${table.name} v`;
-  const keyless = db.prepare(`SELECT CAST(${line} || char(10) AS BLOB) ${from} WHERE v.${table.key} IS NULL`).pluck().all() as Buffer[];
-  for (const l of keyless.sort(Buffer.compare)) hash.update(l);
-  let read = keyless.length;
-  // Key after key, a page at a time. The inner SELECT (ORDER BY with LIMIT) runs as a
-  // co-routine handing its rows over in key order, and group_concat appends them as they come.
-  // SQLite calls that order arbitrary unless the aggregate has an ORDER BY of its own, which
-  // sorts each page again (a third more time for nothing); digest.test.ts holds the result to
-  // a hash of the rows read one by one in ORDER BY order, so a SQLite that did otherwise fails there.
-  const page = (where: string) =>
-    db
-      .prepare(
-        `SELECT count(*), max(k), CAST(group_concat(line, char(10)) || char(10) AS BLOB)
-         FROM (SELECT v.${table.key} AS k, ${line} AS line ${from} WHERE ${where} ORDER BY v.${table.key} LIMIT ${PAGE})`,
-      )
-      .raw(true)
-      // Keys go back in as they came out: integers beyond 2^53 too.
-      .safeIntegers(true);
-  const first = page(`v.${table.key} IS NOT NULL`);
-  const next = page(`v.${table.key} > ?`);
-  for (let got = first.get() as [bigint, unknown, Buffer | null]; got[2] !== null; got = next.get(got[1]) as [bigint, unknown, Buffer | null]) {
-    hash.update(got[2]);
-    read += Number(got[0]);
-  }
-  // Pages step from key to key: two rows of one key (a broken unique index) would lose one.
-  const all = Number(db.prepare(`SELECT count(*) ${from}`).pluck().safeIntegers(true).get() as bigint);
-  if (read !== all) throw new Error(`${table.name}: ${all - read} rows share a key with another; the digest needs unique keys`);
-  return read;
+/**
+ * The same digest on a ledger that syncs, kept up to date: the buckets' hashes are kept in
+ * `sync_digest` (migration 11), and the journal's triggers note in `sync_digest_dirty` the
+ * bucket of every row written since (local writes and merged changes alike), so a round that
+ * changed a few rows re-reads a few buckets — not a million rows. Empty `sync_digest` (first
+ * use, or after a snapshot was applied, which replaces tables whole): read whole.
+ */
+export function keptBooksDigest(db: Database.Database): BooksDigest {
+  return db.transaction(() => {
+    const reader = new BucketReader(db);
+    const kept = db.prepare('SELECT tbl AS "table", bucket, rows, hash FROM sync_digest').all() as Bucket[];
+    const put = db.prepare(
+      'INSERT INTO sync_digest (tbl, bucket, rows, hash) VALUES (@table, @bucket, @rows, @hash) ON CONFLICT (tbl, bucket) DO UPDATE SET rows = excluded.rows, hash = excluded.hash',
+    );
+    let buckets: Bucket[];
+    if (kept.length === 0) {
+      buckets = SYNCED_TABLES.flatMap((t) => reader.bucketsOf(t).map((b) => reader.read(t, b)));
+      for (const b of buckets) put.run(b);
+    } else {
+      const dirty = db.prepare('SELECT tbl, bucket FROM sync_digest_dirty').raw(true).all() as [string, string][];
+      const byKey = new Map(kept.map((b) => [`${b.table}\u0000${b.bucket}`, b]));
+      for (const [table, bucket] of dirty) {
+        const t = TABLES_BY_NAME.get(table);
+        if (!t) continue;
+        const fresh = reader.read(t, bucket);
+        byKey.set(`${table}\u0000${bucket}`, fresh);
+        if (fresh.rows > 0) put.run(fresh);
+        else db.prepare('DELETE FROM sync_digest WHERE tbl = ? AND bucket = ?').run(table, bucket);
+      }
+      buckets = [...byKey.values()];
+    }
+    db.exec('DELETE FROM sync_digest_dirty');
+    return combine(buckets);
+  })();
+}
+
+/** Forgets the kept buckets: the next keptBooksDigest reads the books whole. */
+export function forgetKeptDigest(db: Database.Database): void {
+  db.exec('DELETE FROM sync_digest; DELETE FROM sync_digest_dirty');
 }

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { SyncDevice, SyncWaiting } from '@shared/ipc/sync';
 import { parseStateFile, statePayload, type PublishedState } from './device-state';
-import { booksDigest, type BooksDigest } from './digest';
+import { forgetKeptDigest, keptBooksDigest, type BooksDigest } from './digest';
 import { SyncError } from './errors';
 import { changesPayload, parseChanges, type FileHeader } from './files';
 import { DeviceClock, skewError } from './hlc';
@@ -434,6 +434,8 @@ export class SyncEngine {
           this.upsertPeer({ device: file.device, name: own ? '' : snapshot.header.name, applied: file.seq, seen: snapshot.header.at });
           // A new device that took the books whole holds nothing the others lack: it sends no copy back.
           if (this.merger.lastAdopted) this.journal.setState('adopted', remoteId);
+          // Tables replaced or loaded whole: the fingerprint is read whole next time.
+          forgetKeptDigest(this.db);
         });
       } finally {
         snapshot.detach();
@@ -504,11 +506,9 @@ export class SyncEngine {
 
   /** What this device publishes after this round: its books' fingerprint (recomputed only when they changed), how far it has read, what it refused. */
   private publishable(result: RoundResult, refusals: Refusal[], listed: ReadonlyMap<string, RemoteEntry>): PublishedState {
-    let cached = this.cachedDigest();
-    if (!cached || result.pulled > 0 || this.journal.pendingCount() > 0) {
-      cached = booksDigest(this.db);
-      this.journal.setState('digest', JSON.stringify(cached));
-    }
+    // Kept up to date bucket by bucket: a round that changed a few rows re-reads a few buckets.
+    const cached = keptBooksDigest(this.db);
+    this.journal.setState('digest', JSON.stringify(cached));
     const applied = Object.fromEntries([...this.applied()].filter(([d, n]) => d !== this.device && n > 0));
     const refused = refusals
       .filter((r) => r.error.code === 'refused_file')

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { bucketSql, forgetKeptDigest } from './digest';
 import { DeviceClock } from './hlc';
 import { DELETED, SYNCED_TABLES, travellingValue, type SyncedTable } from './tables';
 
@@ -61,6 +62,8 @@ export class Journal {
     this.db.transaction(() => {
       this.setState('capture', on ? '1' : '0');
       if (!on) this.db.prepare('DELETE FROM sync_outbox').run();
+      // Writes made while it was off noted nothing: the fingerprint is read whole next time.
+      else forgetKeptDigest(this.db);
     })();
     this.capturing = on;
   }
@@ -127,6 +130,22 @@ function tableTriggers(t: SyncedTable): string[] {
   const deleteName = `sync_journal_${t.name}_delete`;
   const keyName = `sync_key_${t.name}`;
   const out: string[] = [drop(insertName), drop(deleteName), drop(keyName)];
+  // Every write of the table, local or merged, notes the bucket of the books fingerprint it
+  // touched (digest.ts), so the next round re-reads that bucket only.
+  // No conflict clause: an outer INSERT OR REPLACE / OR ABORT would override it inside the trigger.
+  const dirty = (row: string) =>
+    `INSERT INTO sync_digest_dirty (tbl, bucket) SELECT ${lit(t.name)}, b FROM (SELECT ${bucketSql(`${row}.${t.key}`)} AS b)
+     WHERE NOT EXISTS (SELECT 1 FROM sync_digest_dirty d WHERE d.tbl = ${lit(t.name)} AND d.bucket = b);`;
+  for (const [event, rows] of [
+    ['INSERT', ['NEW']],
+    ['UPDATE', ['NEW', 'OLD']],
+    ['DELETE', ['OLD']],
+  ] as const) {
+    const name = `sync_digest_${t.name}_${event.toLowerCase()}`;
+    // An update of what is not declared (an account's running totals) changes no fingerprint.
+    const on = event === 'UPDATE' ? `UPDATE OF ${[t.key, ...t.columns.map((c) => c.name)].join(', ')}` : event;
+    out.push(drop(name), `CREATE TEMP TRIGGER ${name} AFTER ${on} ON main.${t.name} WHEN sync_capture() BEGIN ${rows.map(dirty).join(' ')} END;`);
+  }
   // Keys are assigned after the insert (SQLite triggers cannot change NEW), whether or not
   // the device syncs yet: a row made before sync was set up needs its key when it is sent.
   // The journal trigger assigns too, as the order in which SQLite fires the two is not given.
