@@ -92,9 +92,35 @@ class BucketReader {
     this.lines = new Map(SYNCED_TABLES.map((t) => [t.name, lineSql(t, blobKeys)]));
   }
 
+  private readonly prepared = new Map<string, { first: Database.Statement; next: Database.Statement; count: Database.Statement }>();
+
+  /** A bucket's page and count statements, prepared once per table (their SQL is long: compiling it costs more than a page). */
+  private statements(table: SyncedTable): { first: Database.Statement; next: Database.Statement; count: Database.Statement } {
+    let got = this.prepared.get(table.name);
+    if (!got) {
+      const line = this.lines.get(table.name)!;
+      const from = `FROM main.${table.name} v`;
+      const k = `v.${table.key}`;
+      const inBucket = `typeof(${k}) = 'text' AND ${k} >= @bucket AND ${k} < @end AND substr(${k}, 1, 2) = @bucket`;
+      const page = (where: string) =>
+        this.db
+          .prepare(
+            `SELECT count(*), max(k), CAST(group_concat(line, char(10)) || char(10) AS BLOB)
+             FROM (SELECT ${k} AS k, ${line} AS line ${from} WHERE ${where} AND ${inBucket} ORDER BY ${k} LIMIT ${PAGE})`,
+          )
+          .raw(true);
+      got = { first: page('1'), next: page(`${k} > @after`), count: this.db.prepare(`SELECT count(*) ${from} WHERE ${inBucket}`).pluck() };
+      this.prepared.set(table.name, got);
+    }
+    return got;
+  }
+
   /** Every non-empty bucket of a table. */
   bucketsOf(table: SyncedTable): string[] {
-    return this.db.prepare(`SELECT DISTINCT ${bucketSql(`v.${table.key}`)} FROM main.${table.name} v`).pluck().all() as string[];
+    return this.db
+      .prepare(`SELECT DISTINCT ${bucketSql(`v.${table.key}`)} FROM main.${table.name} v`)
+      .pluck()
+      .all() as string[];
   }
 
   /** One bucket's rows (0 when it is empty) and hash. */
@@ -115,16 +141,7 @@ class BucketReader {
       // with LIMIT) runs as a co-routine handing its rows over in key order, and group_concat
       // appends them as they come; digest.test.ts holds the result to rows read one by one.
       const end = bucket.slice(0, -1) + String.fromCharCode(bucket.charCodeAt(bucket.length - 1) + 1);
-      const inBucket = `typeof(${k}) = 'text' AND ${k} < @end AND substr(${k}, 1, 2) = @bucket`;
-      const page = (where: string) =>
-        this.db
-          .prepare(
-            `SELECT count(*), max(k), CAST(group_concat(line, char(10)) || char(10) AS BLOB)
-             FROM (SELECT ${k} AS k, ${line} AS line ${from} WHERE ${where} AND ${inBucket} ORDER BY ${k} LIMIT ${PAGE})`,
-          )
-          .raw(true);
-      const first = page(`${k} >= @bucket`);
-      const next = page(`${k} > @after`);
+      const { first, next, count } = this.statements(table);
       for (
         let got = first.get({ bucket, end }) as [number, string, Buffer | null];
         got[2] !== null;
@@ -134,7 +151,7 @@ class BucketReader {
         read += got[0];
       }
       // Pages step from key to key: two rows of one key (a broken unique index) would lose one.
-      const all = this.db.prepare(`SELECT count(*) ${from} WHERE ${inBucket}`).pluck().get({ bucket, end }) as number;
+      const all = count.get({ bucket, end }) as number;
       if (read !== all) throw new Error(`${table.name}: ${all - read} rows share a key with another; the digest needs unique keys`);
     }
     return { table: table.name, bucket, rows: read, hash: hash.digest('hex') };

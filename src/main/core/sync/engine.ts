@@ -341,32 +341,30 @@ export class SyncEngine {
         const next = changesOf(d, applied)[0];
         let failed: SyncError | null = null;
         let file = next?.seq === applied + 1 ? next : undefined;
-        if (file) {
+        /** Applies one file; a refusal is returned, not thrown: the snapshot may still cover it. */
+        const apply = async (f: DataFileName): Promise<SyncError | null> => {
           try {
-            result.pulled += await this.applyFile(file, remoteId, key);
-            result.filesRead += 1;
-            done += 1;
-            progress();
-            continue;
+            result.pulled += await this.applyFile(f, remoteId, key);
           } catch (err) {
             if (!refusable(err)) throw err;
-            failed = err;
+            return err;
           }
+          result.filesRead += 1;
+          done += 1;
+          progress();
+          return null;
+        };
+        if (file) {
+          failed = await apply(file);
+          if (!failed) continue;
         }
         // The next file is missing or does not open: a newer snapshot of the device covers it.
         if (snapshot && snapshot.seq > applied && !snapshotTried) {
           snapshotTried = true;
-          try {
-            result.pulled += await this.applyFile(snapshot, remoteId, key);
-            result.filesRead += 1;
-            done += 1;
-            progress();
-            continue;
-          } catch (err) {
-            if (!refusable(err)) throw err;
-            failed ??= err;
-            file ??= snapshot;
-          }
+          const refused = await apply(snapshot);
+          if (!refused) continue;
+          failed ??= refused;
+          file ??= snapshot;
         }
         if (failed && file) {
           const copying = this.remote.partialFiles === true && failed.code === 'refused_file';

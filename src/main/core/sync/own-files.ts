@@ -33,17 +33,7 @@ export class OwnFiles {
   all(): OwnFile[] {
     const rows = this.db
       .prepare('SELECT name, kind, seq, size, etag, sha256, entries, bytes IS NOT NULL AS has_bytes, verified FROM sync_files ORDER BY seq, kind')
-      .all() as {
-      name: string;
-      kind: 'changes' | 'snapshot';
-      seq: number;
-      size: number;
-      etag: string | null;
-      sha256: string;
-      entries: number;
-      has_bytes: number;
-      verified: number;
-    }[];
+      .all() as (Omit<OwnFile, 'hasBytes' | 'verified'> & { has_bytes: number; verified: number })[];
     return rows.map((r) => ({ ...r, hasBytes: r.has_bytes === 1, verified: r.verified === 1 }));
   }
 
