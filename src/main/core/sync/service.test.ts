@@ -392,6 +392,40 @@ describe('SyncService errors and backoff', () => {
   });
 });
 
+describe('SyncService and a damaged file on the server', () => {
+  it('applies the other devices’ files and tells the windows, shows the error and what it waits for; the writer writes it again and all is well', async () => {
+    const store = new MemoryStore({ folder: false });
+    const [a, b, c] = [device(store), device(store), device(store)];
+    await a.service.configure(folderSetup({ deviceName: '书房电脑' }));
+    await b.service.configure(folderSetup({ deviceName: '客厅电脑' }));
+    await c.service.configure(folderSetup({ deviceName: '卧室电脑' }));
+    a.add('A 的');
+    b.add('B 的');
+    await a.service.syncNow();
+    await b.service.syncNow();
+    // A's newest file is damaged at rest.
+    const own = `${a.ledger.journal.deviceId}.c.`;
+    const name = [...store.files.keys()]
+      .filter((f) => f.startsWith(own))
+      .sort()
+      .at(-1)!;
+    const bytes = Buffer.from(store.files.get(name)!);
+    bytes[bytes.length >> 1]! ^= 1;
+    store.put(name, bytes);
+    c.remoteChanges = 0;
+    const status = await c.service.syncNow();
+    expect(notes(c.ledger)).toEqual(['B 的']);
+    expect(c.remoteChanges).toBe(1);
+    expect(status).toMatchObject({ state: 'error', error: { code: 'refused_file' } });
+    expect(status.waiting).toEqual([expect.objectContaining({ deviceName: '书房电脑', reason: 'damaged' })]);
+    // A's next round sees its file changed on the server and writes it again.
+    await a.service.syncNow();
+    const healed = await c.service.syncNow();
+    expect(healed).toMatchObject({ state: 'idle', error: null, waiting: [] });
+    expect(notes(c.ledger)).toEqual(['A 的', 'B 的']);
+  });
+});
+
 describe('SyncService test(), configure() and stop()', () => {
   it('test(): a new remote, an existing one with the right or a wrong passphrase, an unreachable one; nothing saved', async () => {
     const store = new MemoryStore({ folder: false });

@@ -5,7 +5,7 @@ import type { SyncError as SyncErrorDto, SyncRemoteInfo, SyncSetup, SyncStatus, 
 import type { Ledger } from '../ledger/ledger';
 import type { SecretBox } from '../settings/secret-box';
 import { SyncConfigStore, type SyncConfig } from './config';
-import { SyncEngine, type SyncEngineOptions } from './engine';
+import { SyncEngine, type RoundResult, type SyncEngineOptions } from './engine';
 import { SyncError } from './errors';
 import { FolderRemote } from './folder-remote';
 import type { Remote } from './remote';
@@ -204,6 +204,8 @@ export class SyncService {
         this.backoffMs = 0;
         if (result.pulled > 0) this.options.onRemoteChange();
       } catch (err) {
+        // One device's file refused: the others' files were applied all the same.
+        if (err instanceof SyncError && ((err.result as RoundResult | undefined)?.pulled ?? 0) > 0) this.options.onRemoteChange();
         this.fail(err);
       } finally {
         this.progress = null;
