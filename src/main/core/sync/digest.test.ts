@@ -354,7 +354,9 @@ describe('keptBooksDigest: the fingerprint kept bucket by bucket on a ledger tha
     const ids: string[] = [];
     a.ledger.transaction(() => {
       for (let i = 0; i < 600; i += 1) {
-        ids.push(a.ledger.addTransaction({ amountFen: 100 + i, type: 'EXPENSE', category: '餐饮', date: '2026-02-10', time: '12:00', note: `第${i}笔` }).id);
+        ids.push(
+          a.ledger.addTransaction({ amountFen: 100 + i, type: 'EXPENSE', category: '餐饮', date: '2026-02-10', time: '12:00', note: `第${i}笔` }).id,
+        );
       }
     });
     same(a);
