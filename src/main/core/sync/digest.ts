@@ -115,8 +115,13 @@ class BucketReader {
     return got;
   }
 
+  /** Every bucket of the books, read. */
+  readAll(): Bucket[] {
+    return SYNCED_TABLES.flatMap((t) => this.bucketsOf(t).map((b) => this.read(t, b)));
+  }
+
   /** Every non-empty bucket of a table. */
-  bucketsOf(table: SyncedTable): string[] {
+  private bucketsOf(table: SyncedTable): string[] {
     return this.db
       .prepare(`SELECT DISTINCT ${bucketSql(`v.${table.key}`)} FROM main.${table.name} v`)
       .pluck()
@@ -177,8 +182,7 @@ function combine(buckets: readonly Bucket[]): BooksDigest {
  */
 export function booksDigest(db: Database.Database): BooksDigest {
   return db.transaction(() => {
-    const reader = new BucketReader(db);
-    return combine(SYNCED_TABLES.flatMap((t) => reader.bucketsOf(t).map((b) => reader.read(t, b))));
+    return combine(new BucketReader(db).readAll());
   })();
 }
 
@@ -198,7 +202,7 @@ export function keptBooksDigest(db: Database.Database): BooksDigest {
     );
     let buckets: Bucket[];
     if (kept.length === 0) {
-      buckets = SYNCED_TABLES.flatMap((t) => reader.bucketsOf(t).map((b) => reader.read(t, b)));
+      buckets = reader.readAll();
       for (const b of buckets) put.run(b);
     } else {
       const dirty = db.prepare('SELECT tbl, bucket FROM sync_digest_dirty').raw(true).all() as [string, string][];

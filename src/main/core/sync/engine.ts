@@ -144,7 +144,7 @@ export class SyncEngine {
     if (relist) listing = await this.remote.list();
     let files = listing.entries.map(parseDataFileName).filter((f): f is DataFileName => f !== null);
     const listed = new Map(listing.entries.map((e) => [e.name, e]));
-    const { refusals, waiting } = await this.pull(files, listed, remoteId, key, result);
+    const { refusals, waiting } = await this.pull(files, remoteId, key, result);
     result.waiting = waiting;
     await this.readStates(listing, remoteId, key, result);
     const state = this.publishable(result, refusals, listed);
@@ -193,7 +193,7 @@ export class SyncEngine {
     const cachedText = this.journal.state('key_file');
     const cached = cachedText ? keyFileSchema.safeParse(JSON.parse(cachedText)) : null;
     const listedKey = listing.entries.find((e) => e.name === KEY_FILE);
-    const keyTag = listedKey ? `${listedKey.size}:${listedKey.etag ?? ''}` : null;
+    const keyTag = listedKey ? tagOf(listedKey) : null;
     let keyFile: KeyFile;
     if (listedKey) {
       // Read once per process, and again whenever the listing shows it changed.
@@ -240,7 +240,7 @@ export class SyncEngine {
       })();
     }
     this.journal.setState('key_file', JSON.stringify(keyFile));
-    this.journal.setState('key_tag', listing.entries.some((e) => e.name === KEY_FILE) ? keyTag : null);
+    this.journal.setState('key_tag', keyTag);
     return { remoteId: keyFile.remoteId, key, relist };
   }
 
@@ -311,7 +311,6 @@ export class SyncEngine {
    */
   private async pull(
     files: DataFileName[],
-    listed: ReadonlyMap<string, RemoteEntry>,
     remoteId: string,
     key: Buffer,
     result: RoundResult,
@@ -333,6 +332,19 @@ export class SyncEngine {
     let done = 0;
     const progress = () => total > 0 && this.options.onProgress?.({ done, total: Math.max(total, done) });
     progress();
+    /** Applies one file; a refusal is returned, not thrown: a snapshot may still cover it. */
+    const apply = async (f: DataFileName): Promise<SyncError | null> => {
+      try {
+        result.pulled += await this.applyFile(f, remoteId, key);
+      } catch (err) {
+        if (!refusable(err)) throw err;
+        return err;
+      }
+      result.filesRead += 1;
+      done += 1;
+      progress();
+      return null;
+    };
     const pullDevice = async (d: string): Promise<void> => {
       const snapshot = snapshotOf(d);
       let snapshotTried = false;
@@ -341,19 +353,6 @@ export class SyncEngine {
         const next = changesOf(d, applied)[0];
         let failed: SyncError | null = null;
         let file = next?.seq === applied + 1 ? next : undefined;
-        /** Applies one file; a refusal is returned, not thrown: the snapshot may still cover it. */
-        const apply = async (f: DataFileName): Promise<SyncError | null> => {
-          try {
-            result.pulled += await this.applyFile(f, remoteId, key);
-          } catch (err) {
-            if (!refusable(err)) throw err;
-            return err;
-          }
-          result.filesRead += 1;
-          done += 1;
-          progress();
-          return null;
-        };
         if (file) {
           failed = await apply(file);
           if (!failed) continue;
@@ -368,11 +367,10 @@ export class SyncEngine {
         }
         if (failed && file) {
           const copying = this.remote.partialFiles === true && failed.code === 'refused_file';
-          const entry = listed.get(file.name);
           const waited = failed.code === 'refused_file' ? waits.note(d, file.seq, copying ? 'copying' : 'damaged') : null;
           refusals.push({
             error: Object.assign(failed, { overdue: failed.overdue === true || (copying && waited !== null && waits.overdue(waited)) }),
-            file: { ...file, size: entry?.size ?? file.size },
+            file,
           });
         } else if (next) {
           // A gap no snapshot covers: lost by the server, or still on its way. Its writer puts it back.
@@ -463,14 +461,8 @@ export class SyncEngine {
 
   // ---- what the devices publish -----------------------------------------------------
 
-  /** Another device's published state, kept when it is newer than what is known of it. */
+  /** Another device's published state (its row in sync_peers upserted first), kept when it is newer than what is known of it. */
   private notePeerState(device: string, at: string, state: PublishedState, tag: string | null): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_peers (device, name, applied, last_seen) VALUES (?, '', 0, ?) ON CONFLICT (device) DO UPDATE SET
-           last_seen = CASE WHEN last_seen IS NULL OR excluded.last_seen > last_seen THEN excluded.last_seen ELSE last_seen END`,
-      )
-      .run(device, at);
     this.db
       .prepare(
         `UPDATE sync_peers SET digest = @digest, rows = @rows, progress = @progress, refused = @refused, reported_at = @at
@@ -486,15 +478,15 @@ export class SyncEngine {
     for (const entry of listing.entries) {
       const device = stateFileDevice(entry.name);
       if (!device || device === this.device) continue;
-      const tag = `${entry.size}:${entry.etag ?? ''}`;
+      const tag = tagOf(entry);
       if (tags.get(device) === tag || entry.size > STATE_FILE_BYTES) continue;
       try {
         const sealed = await this.remote.read(entry.name, STATE_FILE_BYTES);
         result.filesRead += 1;
         const file = parseStateFile(open(key, remoteId, entry.name, sealed, STATE_FILE_BYTES * 4), { device, name: entry.name });
         this.db.transaction(() => {
-          this.notePeerState(device, file.at, file.state, tag);
           this.upsertPeer({ device, name: file.name, applied: 0, seen: file.at });
+          this.notePeerState(device, file.at, file.state, tag);
         })();
       } catch (err) {
         if (!refusable(err) && !(err instanceof SyncError && err.code === 'changed_underneath')) throw err;
@@ -527,6 +519,11 @@ export class SyncEngine {
    * A round that wrote no change file but changed what this device would say (it applied
    * other devices' files, refused one, or its state file is gone) writes its state file.
    */
+  /** This device's books are on this remote: it pushed them, or it joined by adopting them. */
+  private joined(remoteId: string): boolean {
+    return this.journal.state('pushed_remote') === remoteId || this.journal.state('adopted') === remoteId;
+  }
+
   private async publish(
     listed: ReadonlyMap<string, RemoteEntry>,
     remoteId: string,
@@ -534,7 +531,7 @@ export class SyncEngine {
     state: PublishedState,
     result: RoundResult,
   ): Promise<void> {
-    if (this.journal.state('pushed_remote') !== remoteId && this.journal.state('adopted') !== remoteId) return;
+    if (!this.joined(remoteId)) return;
     const name = stateFileName(this.device);
     const text = JSON.stringify(state);
     // Said already — in a change file's header, or in the state file, which is still there.
@@ -562,7 +559,7 @@ export class SyncEngine {
     key: Buffer,
     result: RoundResult,
   ): Promise<DataFileName[]> {
-    if (this.journal.state('pushed_remote') !== remoteId && this.journal.state('adopted') !== remoteId) return [];
+    if (!this.joined(remoteId)) return [];
     const at = new Date(this.now()).toISOString();
     this.own.adopt(
       files.filter((f) => f.device === this.device).map((f) => ({ ...f, etag: listed.get(f.name)?.etag ?? null })),
@@ -847,23 +844,19 @@ export class SyncEngine {
 
   /** What the last round found waiting, and the clock's offset then. */
   lastRound(): { waiting: SyncWaiting[]; clockOffsetMs: number | null } {
-    let waiting: { device: string; seq: number; since: string; reason: SyncWaiting['reason'] }[] = [];
-    try {
-      waiting = JSON.parse(this.journal.state('waiting') ?? '[]') as typeof waiting;
-    } catch {
-      waiting = [];
-    }
     const offset = this.journal.state('clock_offset');
-    return {
-      waiting: waiting.map((w) => ({ device: w.device, deviceName: this.peerName(w.device), seq: w.seq, since: w.since, reason: w.reason })),
-      clockOffsetMs: offset === null ? null : Number(offset),
-    };
+    return { waiting: WaitList.last(this.journal, (d) => this.peerName(d)), clockOffsetMs: offset === null ? null : Number(offset) };
   }
 }
 
 /** Files that stop one device's sequence (damaged, from a clock far ahead, gone meanwhile), not the round. */
 function refusable(err: unknown): err is SyncError {
   return err instanceof SyncError && (err.code === 'refused_file' || err.code === 'clock_skew');
+}
+
+/** What changes when a listed file does: its size and the server's tag. */
+function tagOf(entry: RemoteEntry): string {
+  return `${entry.size}:${entry.etag ?? ''}`;
 }
 
 function sameKeyFile(a: KeyFile, b: KeyFile): boolean {

@@ -10,9 +10,7 @@ export interface OwnFile {
   size: number;
   etag: string | null;
   sha256: string;
-  entries: number;
-  /** A change file's sealed bytes while it may have to be written again; null for a snapshot. */
-  hasBytes: boolean;
+  /** Confirmed: the server showed it whole. */
   verified: boolean;
 }
 
@@ -31,10 +29,11 @@ export class OwnFiles {
   constructor(private readonly db: Database.Database) {}
 
   all(): OwnFile[] {
-    const rows = this.db
-      .prepare('SELECT name, kind, seq, size, etag, sha256, entries, bytes IS NOT NULL AS has_bytes, verified FROM sync_files ORDER BY seq, kind')
-      .all() as (Omit<OwnFile, 'hasBytes' | 'verified'> & { has_bytes: number; verified: number })[];
-    return rows.map((r) => ({ ...r, hasBytes: r.has_bytes === 1, verified: r.verified === 1 }));
+    const rows = this.db.prepare('SELECT name, kind, seq, size, etag, sha256, verified FROM sync_files ORDER BY seq, kind').all() as (Omit<
+      OwnFile,
+      'verified'
+    > & { verified: number })[];
+    return rows.map((r) => ({ ...r, verified: r.verified === 1 }));
   }
 
   maxSeq(): number {

@@ -9,6 +9,18 @@ interface Waited {
   rounds: number;
 }
 
+function load(journal: Journal): Waited[] {
+  try {
+    return JSON.parse(journal.state('waiting') ?? '[]') as Waited[];
+  } catch {
+    return [];
+  }
+}
+
+function shown(w: Waited, names: (device: string) => string): SyncWaiting {
+  return { device: w.device, deviceName: names(w.device), seq: w.seq, since: w.since, reason: w.reason };
+}
+
 /** A file a synced folder's tool is still copying becomes an error only after this many rounds… */
 const COPYING_ROUNDS = 3;
 /** …and this long. */
@@ -27,13 +39,12 @@ export class WaitList {
     private readonly journal: Journal,
     private readonly clock: () => number,
   ) {
-    let saved: Waited[] = [];
-    try {
-      saved = JSON.parse(journal.state('waiting') ?? '[]') as Waited[];
-    } catch {
-      saved = [];
-    }
-    this.before = new Map(saved.map((w) => [w.device, w]));
+    this.before = new Map(load(journal).map((w) => [w.device, w]));
+  }
+
+  /** What the last round found, as it saved it. */
+  static last(journal: Journal, names: (device: string) => string): SyncWaiting[] {
+    return load(journal).map((w) => shown(w, names));
   }
 
   /** This round found the device's file `seq` not applicable for `reason`. */
@@ -60,6 +71,6 @@ export class WaitList {
   finish(names: (device: string) => string): SyncWaiting[] {
     const list = [...this.now.values()];
     this.journal.setState('waiting', list.length ? JSON.stringify(list) : null);
-    return list.map((w) => ({ device: w.device, deviceName: names(w.device), seq: w.seq, since: w.since, reason: w.reason }));
+    return list.map((w) => shown(w, names));
   }
 }
