@@ -160,7 +160,7 @@ export async function bootApp(dataDir: string, options: BootOptions = {}): Promi
     ...(options.sync ? { sync: options.sync } : {}),
     log: (message, err) => console.error(`[core] ${message}`, err ?? ''),
   });
-  const bridge = await startBridge({ rendererDir: resolve('out/renderer'), dispatch: core.dispatch });
+  const bridge = await startBridge({ rendererDir: resolve(process.env['E2E_OUT'] ?? 'out', 'renderer'), dispatch: core.dispatch });
   core.onEvent((event) => bridge.broadcast(event));
   return { core, bridge, windowActions, notifications, dialogs };
 }

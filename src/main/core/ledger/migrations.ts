@@ -432,6 +432,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 12,
+    description: 'screens a household trusts: a credit card’s limit, who recorded each row, reimbursements that settle part of an expense',
+    up: `
+      -- 额度: what a credit card may owe at most (NULL: not given), for 可用额度.
+      ALTER TABLE accounts ADD COLUMN credit_limit_fen INTEGER NULL CHECK (credit_limit_fen >= 0);
+      -- 记账人: the name of the device that recorded the row, as it was named then (a book
+      -- that syncs shows it). NULL for rows from before, which read as recorded here.
+      ALTER TABLE transactions ADD COLUMN recorded_by TEXT NULL;
+      -- How much of a 待报销 expense a reimbursement paid back. A payment short of the
+      -- expenses it settles pays the last one in part; another payment pays the rest. What an
+      -- expense still waits for is its amount net of refunds minus its parts whose payment
+      -- exists (links are plain ids, as refund_of: a deleted payment's parts read as none).
+      -- reimbursed_by still names the payment that paid an expense in full, so rows settled
+      -- before this table read as they did.
+      CREATE TABLE reimbursement_parts (
+        id          INTEGER PRIMARY KEY,
+        sync_id     TEXT NULL,
+        expense_id  TEXT NOT NULL,
+        payment_id  TEXT NOT NULL,
+        amount_fen  INTEGER NOT NULL CHECK (amount_fen > 0),
+        UNIQUE (expense_id, payment_id)
+      );
+      CREATE UNIQUE INDEX reimbursement_parts_by_sync_id ON reimbursement_parts (sync_id);
+      CREATE INDEX reimbursement_parts_by_payment ON reimbursement_parts (payment_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,5 +1,5 @@
-import { hostname } from 'node:os';
 import { errorMessage } from '@shared/errors';
+import { defaultDeviceName } from './device-name';
 import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
 import type { SyncError as SyncErrorDto, SyncRemoteInfo, SyncSetup, SyncStatus, SyncTestResult } from '@shared/ipc/sync';
 import type { Ledger } from '../ledger/ledger';
@@ -296,8 +296,4 @@ function remoteInfo(setup: SyncSetup): SyncRemoteInfo {
   return setup.remote.kind === 'webdav'
     ? { kind: 'webdav', url: setup.remote.url.trim(), user: setup.remote.user.trim() }
     : { kind: 'folder', path: setup.remote.path.trim() };
-}
-
-function defaultDeviceName(): string {
-  return hostname().slice(0, 40) || '我的电脑';
 }

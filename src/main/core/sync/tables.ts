@@ -55,6 +55,7 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'kind' },
       { name: 'statement_day' },
       { name: 'due_day' },
+      { name: 'credit_limit_fen' },
     ],
     uniqueName: { column: 'name', scope: [] },
   },
@@ -162,6 +163,7 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'reimbursable' },
       { name: 'reimbursed_by' },
       { name: 'recurrence_key' },
+      { name: 'recorded_by' },
     ],
     // The running totals of accounts and people, from one pass over the loaded rows instead
     // of the insert trigger's updates per row.
@@ -177,6 +179,14 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
       { name: 'transaction_id', keyRef: 'transactions' },
       { name: 'tag_id', ref: 'tags' },
     ],
+  },
+  {
+    // The part of a 待报销 expense a reimbursement paid. Keyed by the two rows it joins, so two
+    // devices recording the same settlement make one part; plain ids, as refund_of.
+    name: 'reimbursement_parts',
+    key: 'sync_id',
+    assignKey: `r.expense_id || '>' || r.payment_id`,
+    columns: [{ name: 'expense_id' }, { name: 'payment_id' }, { name: 'amount_fen' }],
   },
 ];
 

@@ -1,6 +1,7 @@
 import type { DraftStatus, ParseResult, TransactionType, VoiceMode, VoiceState } from '@shared/domain';
 import { flowPhrase } from '@shared/flow-text';
-import { formatYuan } from '@shared/money';
+import { formatDate, formatMoney, formatMoneyYuan } from '@shared/display';
+import { localToday } from './card/draft-edit';
 
 export const TYPE_LABELS: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 
@@ -16,18 +17,23 @@ export const STATUS_LABELS: Record<DraftStatus, string> = { pending: '待确认'
 
 export const MODE_LABELS: Record<VoiceMode, string> = { auto: '自动', pushToTalk: '按住说话', keyboard: '键盘' };
 
-/** ¥60, ¥12.50, or a dash when the amount was not understood. */
+// Every amount and date a page shows goes through here (or @shared/display): format.guard.test.ts
+// fails on any other way of writing one.
+export { formatDate, formatDateTime, formatFullDate, formatMoney, formatMonth, formatTime, MINUS } from '@shared/display';
+
+/** ¥60.00, ¥12.50, or 金额未识别 when the amount was not understood (a draft's amount is yuan). */
 export function formatAmount(amount: number | null): string {
-  return amount === null ? '金额未识别' : `¥${formatYuan(amount)}`;
+  return amount === null ? '金额未识别' : formatMoneyYuan(amount);
 }
 
-export function formatFenAmount(fen: number): string {
-  return `¥${formatYuan(fen / 100)}`;
+/** Integer fen: ¥1,246,913.49, −¥500.00. */
+export function formatFenAmount(fen: number, options?: { sign?: 'auto' | 'always' }): string {
+  return formatMoney(fen, options);
 }
 
-/** 今天 for null (the ledger saves it as today), else the day as written. */
-export function formatDay(date: string | null): string {
-  return date ?? '今天';
+/** 今天 for null (the ledger saves it as today), else the day by its distance from today. */
+export function formatDay(date: string | null, today: string = localToday()): string {
+  return date === null ? '今天' : formatDate(date, today);
 }
 
 /** What a draft or row is, as its tag says it: 支出/收入/转账, or the money flow (借给小李, 退款), 待报销 added. */
