@@ -84,7 +84,7 @@ describe('the recurring schedule', () => {
     core.ledger.addRecurringRule({ ...monthly(18), mode: 'draft' });
     await clock.advance(13 * HOUR);
     expect(made(core)).toEqual([]);
-    expect(notices).toEqual([{ title: '周期记账提醒', body: '房租 ¥3000（2月18日）到期，请到「周期记账」确认' }]);
+    expect(notices).toEqual([{ title: '周期记账提醒', body: '房租 ¥3,000.00（2月18日）到期，请到「周期记账」确认' }]);
     expect(core.ledger.recurringOffers().map((d) => d.date)).toEqual(['2026-02-18']);
     await clock.advance(5 * HOUR);
     expect(notices).toHaveLength(1);

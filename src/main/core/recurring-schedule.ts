@@ -1,5 +1,5 @@
 // When the app looks for recurring entries that fell due, and how it tells of new offers.
-import { formatFen } from '@shared/money';
+import { formatMoney } from '@shared/display';
 import type { RecurringDraft } from '@shared/recurrence';
 import { monthDayText, type ZonedNow } from '@shared/time';
 
@@ -16,9 +16,9 @@ export function msToNextCheck(now: ZonedNow): number {
   return Math.min(HOUR_MS, toMidnight + 1000);
 }
 
-/** 「房租 ¥3000（3月5日）到期」, or 「3 笔周期记账到期」 for several. */
+/** 「房租 ¥3,000.00（3月5日）到期」, or 「3 笔周期记账到期」 for several. */
 export function offersText(drafts: readonly RecurringDraft[]): string {
   if (drafts.length > 1) return `${drafts.length} 笔周期记账到期`;
   const [d] = drafts;
-  return `${d!.description || d!.category} ¥${formatFen(d!.amountFen)}（${monthDayText(d!.date)}）到期`;
+  return `${d!.description || d!.category} ${formatMoney(d!.amountFen)}（${monthDayText(d!.date)}）到期`;
 }
