@@ -68,10 +68,12 @@ test.describe(`Electron shell${binary === null ? ' (skipped: no Electron binary 
   test('settings save a key that only shows as a mask', async () => {
     const window = await app.firstWindow();
     await window.getByRole('link', { name: '设置' }).click();
+    // The service and its key live under 高级, saved by their own button.
+    await window.locator('summary', { hasText: '高级' }).click();
     await window.getByRole('radio', { name: '直连 DashScope' }).check();
     await window.getByLabel('DashScope API Key').fill('sk-electron-test-9876');
-    await window.getByRole('button', { name: '保存' }).click();
-    const saved = window.getByText('设置已保存。').or(window.getByRole('alert'));
+    await window.getByRole('button', { name: '保存联网设置' }).click();
+    const saved = window.getByText('联网设置已保存。').or(window.getByRole('alert'));
     await expect(saved).toBeVisible();
     // Where the OS keyring works the key is kept, and the file never holds it in clear.
     const file = join(dataDir, 'settings.json');

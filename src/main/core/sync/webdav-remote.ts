@@ -219,6 +219,35 @@ export function httpError(err: unknown, label: string, file?: string): SyncError
   if (/multistatus|parsing|xml/i.test(message)) {
     return new SyncError('server_error', `服务器的回答不是 WebDAV 格式：请检查 ${label} 是不是 WebDAV 地址。`);
   }
-  const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? '超时' : (e.cause?.code ?? e.code ?? message).slice(0, 80);
+  const reason =
+    e.name === 'TimeoutError' || e.name === 'AbortError' ? '服务器没有在限定时间内回答' : networkReason(e.cause?.code ?? e.code, message);
   return new SyncError('unreachable', `连不上同步服务器（${reason}）：请检查网络和地址，恢复后会自动重试。`);
+}
+
+/** A socket error code in a household's words; an unknown one is kept, short, for support. */
+function networkReason(code: string | undefined, message: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return '服务器拒绝连接';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return '找不到这个地址';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return '连接被中断';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return '服务器没有在限定时间内回答';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return '网络不通';
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return '服务器的证书不受信任';
+    default:
+      return (code ?? message).slice(0, 80);
+  }
 }
