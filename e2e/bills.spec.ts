@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { formatFen } from '@shared/money';
+import { formatMoney } from '@shared/display';
 import { meituanCsv, MEITUAN_EXPECTED, utf8Bom, WECHAT_EXPECTED, wechatSheet } from '../test/support/bill-fixtures';
 import { xlsxOf } from '../test/support/xlsx-fixture';
 import { expect, overflowingElements, screenshots, test } from './fixtures';
@@ -12,8 +12,8 @@ import { expect, overflowingElements, screenshots, test } from './fixtures';
 // merchant rule that follows in 设置, and the same bill chosen again after a row was deleted.
 
 const toast = (page: Page) => page.getByRole('status').filter({ has: page.getByRole('button', { name: '关闭提示' }) });
-/** Money as the app shows it: ¥1399, ¥446.20. */
-const yuan = (fen: number) => `¥${formatFen(fen)}`;
+/** Money as the app shows it: ¥1,399.00, ¥446.20. */
+const yuan = (fen: number) => formatMoney(fen);
 const MARCH = { from: '2026-03-01', to: '2026-03-31' };
 
 test('a WeChat .xlsx bill: preview, a row left out and one re-filed, import, the merchant rule, and the bill again', async ({ app }) => {
@@ -30,7 +30,7 @@ test('a WeChat .xlsx bill: preview, a row left out and one re-filed, import, the
   await expect(summary).toContainText('微信支付账单（Excel 工作簿）');
   await expect(summary).toContainText(`共 ${lines} 笔：将导入 ${toImport} 笔 · 略过 ${skippedCount} 笔 · 退款冲抵 ${netted.count} 笔`);
   const reasons = dialog.getByRole('list', { name: '略过原因' });
-  await expect(reasons.getByRole('listitem')).toHaveText(['零钱通、余额宝、理财 1 笔，¥1000', '信用卡、花呗、白条还款 1 笔，¥500']);
+  await expect(reasons.getByRole('listitem')).toHaveText(['零钱通、余额宝、理财 1 笔，¥1,000.00', '信用卡、花呗、白条还款 1 笔，¥500.00']);
   await expect(summary).toContainText(`退款冲抵 ${netted.count} 笔：全额退款或已关闭的订单与其退款相抵，共 ${yuan(netted.fen)}，不计入收支`);
   const totals = summary.getByRole('listitem').filter({ hasText: '导入后计入' });
   await expect(totals).toHaveText(`导入后计入支出 ${yuan(expenseFen)} · 收入 ${yuan(incomeFen)}（退款已从支出扣除，转账不计）`);
@@ -91,7 +91,7 @@ test('a WeChat .xlsx bill: preview, a row left out and one re-filed, import, the
   await expect(dialog.getByRole('row', { name: /上海交通大学第一食堂/ })).toContainText('已导入过');
   await expect(dialog.getByRole('row', { name: /上海交通大学第一食堂/ }).getByRole('checkbox')).toBeDisabled();
   await expect(ride.getByRole('checkbox', { name: /^导入「/ })).toBeChecked();
-  await expect(totals).toContainText(`导入后计入支出 ${yuan(2340)} · 收入 ¥0`);
+  await expect(totals).toContainText(`导入后计入支出 ${yuan(2340)} · 收入 ¥0.00`);
   await dialog.getByRole('button', { name: '取消' }).click();
   await expect(dialog).toHaveCount(0);
   expect(app.ledger.count(MARCH)).toBe(WECHAT_EXPECTED.rows - 2);

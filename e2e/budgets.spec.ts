@@ -77,8 +77,8 @@ test('budgets: keyboard batch editor refuses 0 and negatives, alerts at 80 % and
   await expect(editor(page)).toHaveCount(0);
   await expect(budgets.getByRole('button', { name: '编辑预算' })).toBeFocused();
   expect(app.ledger.budgetStatus(month.ym).lines.map((l) => [l.category, l.budgetFen])).toEqual([['餐饮', 100_000]]);
-  await expect(bar(page, '餐饮')).toContainText('已用 ¥0 / 预算 ¥1000');
-  await expect(bar(page, '餐饮')).toContainText('剩余 ¥1000');
+  await expect(bar(page, '餐饮')).toContainText('已用 ¥0.00 / 预算 ¥1,000.00');
+  await expect(bar(page, '餐饮')).toContainText('剩余 ¥1,000.00');
   await expect(bar(page, '餐饮')).toHaveAttribute('data-level', 'ok');
 
   // 820 of 1000: the 80 % threshold, once — banner and native notification.
@@ -88,17 +88,17 @@ test('budgets: keyboard batch editor refuses 0 and negatives, alerts at 80 % and
   expect(app.notifications[0]).toEqual({ title: '预算提醒', body: '餐饮本月已用 82%，已用 820 元，预算 1000 元' });
   await expect(banner(page).getByRole('link', { name: '查看预算' })).toHaveAttribute('href', '#/budgets');
   await expectBudget(page, 'warn', 82);
-  await expect(bar(page, '餐饮')).toContainText('剩余 ¥180');
+  await expect(bar(page, '餐饮')).toContainText('剩余 ¥180.00');
   await expectFits(page, budgets);
   await screenshots(page, 'budgets-alert-80');
-  await expectOverview(page, '¥820', 82);
+  await expectOverview(page, '¥820.00', 82);
 
   // 870: still between 80 and 99 %, nothing new.
   await sayAndConfirm(app, '早饭花了50');
   await expectBudget(page, 'warn', 87);
   await expect(bannerLines(page)).toHaveText(['预算提醒：餐饮本月已用 82%']);
   expect(app.notifications).toHaveLength(1);
-  await expectOverview(page, '¥870', 87);
+  await expectOverview(page, '¥870.00', 87);
 
   // 1070: the 100 % threshold, once.
   await sayAndConfirm(app, '晚饭花了200');
@@ -107,9 +107,9 @@ test('budgets: keyboard batch editor refuses 0 and negatives, alerts at 80 % and
   expect(app.notifications[1]?.body).toBe('餐饮本月已用 107%，已用 1070 元，预算 1000 元');
   await expect(banner(page).locator('[data-threshold="100"]')).toHaveCount(1);
   await expectBudget(page, 'over', 107);
-  await expect(bar(page, '餐饮')).toContainText('超出 ¥70');
+  await expect(bar(page, '餐饮')).toContainText('超出 ¥70.00');
   await screenshots(page, 'budgets-over');
-  await expectOverview(page, '¥1070', 107);
+  await expectOverview(page, '¥1,070.00', 107);
 
   // A closed line stays closed.
   await banner(page).getByRole('button', { name: '关闭提醒：餐饮本月已用 82%' }).click();
@@ -121,6 +121,6 @@ test('budgets: keyboard batch editor refuses 0 and negatives, alerts at 80 % and
   await expect(budgets.getByRole('group', { name: '月份' })).toContainText(shanghaiMonth(1).label);
   await expect(budgets.getByText(`沿用 ${month.label}的预算`)).toBeVisible();
   await expect(bar(page, '餐饮')).toHaveAttribute('data-level', 'ok');
-  await expect(bar(page, '餐饮')).toContainText('已用 ¥0 / 预算 ¥1000');
+  await expect(bar(page, '餐饮')).toContainText('已用 ¥0.00 / 预算 ¥1,000.00');
   await screenshots(page, 'budgets-next-month-inherited');
 });

@@ -34,7 +34,7 @@ test.describe('export and import through the native dialogs', () => {
   test('Excel with both sheets, CSV of the filtered list, a cancelled save writes nothing', async ({ app }) => {
     const date = seed(app);
     const page = await app.open('#/ledger');
-    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 4 笔，支出 ¥39.50，收入 ¥9000');
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 4 笔，支出 ¥39.50，收入 ¥9,000.00');
 
     await page.getByRole('button', { name: '导出 Excel' }).click();
     await expect(toast(page)).toContainText('已导出 4 笔：');
@@ -67,7 +67,7 @@ test.describe('export and import through the native dialogs', () => {
 
     // CSV of what the list shows: the page's filter goes with the export.
     await page.getByRole('combobox', { name: '类型' }).selectOption('支出');
-    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 2 笔，支出 ¥39.50，收入 ¥0');
+    await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 2 笔，支出 ¥39.50，收入 ¥0.00');
     await page.getByRole('button', { name: '导出 CSV' }).click();
     await expect(toast(page)).toContainText('已导出 2 笔：');
     const csv = app.dialogs.saved[1]!;
@@ -117,7 +117,7 @@ test.describe('export and import through the native dialogs', () => {
     const summary = dialog.getByRole('list', { name: '导入概要' });
     await expect(summary).toContainText('随口记 CSV（UTF-8）');
     await expect(summary).toContainText('共 2 笔：将导入 1 笔 · 已导入过 1 笔');
-    await expect(summary).toContainText('支出 ¥66.60 · 收入 ¥0');
+    await expect(summary).toContainText('支出 ¥66.60 · 收入 ¥0.00');
     // Our own CSV leaves no bill lines out.
     await expect(dialog.getByRole('list', { name: '略过原因' })).toHaveCount(0);
     await screenshots(page, 'import-preview');

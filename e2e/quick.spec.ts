@@ -14,7 +14,7 @@ test('quick entry: type, Enter, the card, confirm saves and closes the window', 
   await box.fill('午饭35');
   await box.press('Enter');
   const card = page.getByRole('region', { name: '确认卡片' });
-  await expect(card).toContainText('¥35');
+  await expect(card).toContainText('¥35.00');
   expect(await overflowingElements(page, '[aria-label="确认卡片"], [aria-label="快速记账"]')).toEqual([]);
   await screenshots(page, 'quick-card');
   await card.getByRole('button', { name: '确认', exact: true }).click();

@@ -45,6 +45,7 @@ interface BootReport {
   scripts: string[][];
   applicationMenu: (string | null)[] | null;
   sessionHooks: Record<string, boolean>;
+  switches: [string, string | null][];
   results: Record<string, { ok: boolean; value?: unknown; error?: { code: string; message: string } } | Record<string, unknown>>;
   problems: string[];
 }
@@ -121,6 +122,8 @@ describe('the built main bundle boots (electron stand-in, no display)', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.report.lifecycle[0]).toBe('ready');
     expect(run.report.lifecycle.slice(-3)).toEqual(['will-quit', 'quit', 'exit 0']);
+    // Chinese date and time inputs whatever the OS locale (the stand-in refuses a late switch).
+    expect(run.report.switches).toContainEqual(['lang', 'zh-CN']);
   });
 
   it('opens one hardened main window whose preload and renderer files exist', () => {

@@ -106,6 +106,7 @@ const h = await vi.hoisted(async () => {
     setPath: vi.fn(),
     getVersion: () => '9.9.9',
     requestSingleInstanceLock: vi.fn(() => true),
+    commandLine: { appendSwitch: vi.fn() },
     quit: vi.fn(() => {
       app.emit('before-quit', { preventDefault() {} });
       app.emit('will-quit', { preventDefault() {} });
@@ -229,6 +230,8 @@ const localToday = () => {
 describe('Electron shell wiring (electron mocked, real core)', () => {
   it('opens one hardened main window on the home page', () => {
     expect(h.electron.app.requestSingleInstanceLock).toHaveBeenCalled();
+    // Date and time inputs in zh-CN whatever the OS locale: a switch Chromium reads before ready.
+    expect(h.electron.app.commandLine.appendSwitch).toHaveBeenCalledWith('lang', 'zh-CN');
     expect(windows()).toHaveLength(1);
     expect(main().options['webPreferences']).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     expect(main().webContents.url).toMatch(/\/renderer\/index\.html#\/home$/);

@@ -277,6 +277,10 @@ if (dataDirOverride) {
   app.setPath('userData', dataDirOverride);
 }
 
+// Date and time inputs are drawn in Chromium's locale, which follows the OS (11/28/2026 and
+// 01:36 PM on an English Windows): the app is Chinese whatever the OS is. Only read before ready.
+app.commandLine.appendSwitch('lang', 'zh-CN');
+
 // Windows shows toasts (budget alerts) and groups the taskbar icon by this ID, matched against
 // the Start menu shortcut's, which the installer gives electron-builder.yml's appId.
 if (process.platform === 'win32') app.setAppUserModelId('app.suikouji.desktop');

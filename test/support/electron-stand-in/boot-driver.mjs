@@ -46,6 +46,7 @@ function snapshot(exitCode) {
     scripts: record.windows.map((w) => w.webContents.scripts),
     applicationMenu: record.applicationMenu?.template?.map((i) => i.label ?? i.role ?? null) ?? null,
     sessionHooks: record.sessionHooks,
+    switches: record.switches,
     results,
     problems,
   };

@@ -28,6 +28,8 @@ export const record = {
   notifications: [],
   applicationMenu: null,
   sessionHooks: { permissionRequest: false, permissionCheck: false, beforeRequest: false },
+  /** Chromium switches appended before ready, as [name, value]. */
+  switches: [],
 };
 
 const ignored = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType', 'inspect']);
@@ -66,7 +68,22 @@ const paths = new Map([
   ['documents', process.env['STANDIN_DOCUMENTS'] ?? join(tmpdir(), 'electron-stand-in-documents')],
 ]);
 
+/** As Electron's app.commandLine: switches only take effect when appended before ready. */
+const commandLine = {
+  appendSwitch(name, value) {
+    if (ready) throw new Error(`electron stand-in: app.commandLine.appendSwitch('${name}') after ready has no effect`);
+    record.switches.push([name, value ?? null]);
+  },
+  hasSwitch(name) {
+    return record.switches.some(([n]) => n === name);
+  },
+  getSwitchValue(name) {
+    return record.switches.findLast(([n]) => n === name)?.[1] ?? '';
+  },
+};
+
 class App extends EventEmitter {
+  commandLine = commandLine;
   whenReady() {
     return new Promise((resolve) => {
       setImmediate(() => {

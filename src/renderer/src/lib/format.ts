@@ -31,6 +31,16 @@ export function formatFenAmount(fen: number, options?: { sign?: 'auto' | 'always
   return formatMoney(fen, options);
 }
 
+/**
+ * The yuan an amount field starts with, as a person would type it: 35, 1500.50, -1200.50 — no ¥,
+ * no separators, so the field's parser takes it back unchanged. Never for showing an amount.
+ */
+export function amountInputText(fen: number): string {
+  const whole = Math.abs(Math.round(fen));
+  const cents = whole % 100;
+  return `${fen < 0 ? '-' : ''}${Math.floor(whole / 100)}${cents === 0 ? '' : `.${String(cents).padStart(2, '0')}`}`;
+}
+
 /** 今天 for null (the ledger saves it as today), else the day by its distance from today. */
 export function formatDay(date: string | null, today: string = localToday()): string {
   return date === null ? '今天' : formatDate(date, today);

@@ -12,7 +12,7 @@ describe('budget bar', () => {
     render(BudgetBar, { props: { line: over } });
     const group = screen.getByRole('group', { name: '总预算' });
     expect(group.dataset['level']).toBe('over');
-    expect(group.textContent).toContain('已用 ¥3123.45 / 预算 ¥3000');
+    expect(group.textContent).toContain('已用 ¥3,123.45 / 预算 ¥3,000.00');
     expect(group.textContent).toContain('超出 ¥123.45');
     expect(group.textContent).toContain('104%，已超支');
     const bar = within(group).getByRole('progressbar', { name: '总预算进度' });
@@ -25,8 +25,8 @@ describe('budget bar', () => {
     render(BudgetBar, { props: { line, compact: true } });
     const group = screen.getByRole('group', { name: '餐饮预算' });
     expect(group.querySelector('.amounts')).toBeNull();
-    expect(group.getAttribute('title')).toBe('已用 ¥450 / 预算 ¥1000，剩余 ¥550，正常');
-    expect(within(group).getByText('已用 ¥450 / 预算 ¥1000，剩余 ¥550，正常').className).toContain('visually-hidden');
+    expect(group.getAttribute('title')).toBe('已用 ¥450.00 / 预算 ¥1,000.00，剩余 ¥550.00，正常');
+    expect(within(group).getByText('已用 ¥450.00 / 预算 ¥1,000.00，剩余 ¥550.00，正常').className).toContain('visually-hidden');
     expect(within(group).getByRole('progressbar').style.width).toBe('45%');
   });
 });

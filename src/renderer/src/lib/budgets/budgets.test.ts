@@ -24,13 +24,15 @@ describe('budget months', () => {
 
 describe('budget line words', () => {
   it('says what is left, or by how much the budget is exceeded, to the fen', () => {
-    expect(remainderText(line(100_000, 82_000))).toBe('剩余 ¥180');
-    expect(remainderText(line(100_000, 100_000))).toBe('剩余 ¥0');
+    expect(remainderText(line(100_000, 82_000))).toBe('剩余 ¥180.00');
+    expect(remainderText(line(100_000, 100_000))).toBe('剩余 ¥0.00');
     expect(remainderText(line(100_000, 102_050))).toBe('超出 ¥20.50');
     expect(lineName(line(1, 0))).toBe('餐饮');
     expect(lineName({ ...line(1, 0), categoryId: null, category: null })).toBe('总预算');
     expect(fieldText(line(150_050, 0))).toBe('1500.50');
     expect(fieldText(null)).toBe('');
+    expect(fieldText(line(100_000, 0))).toBe('1000');
+    expect(fieldText(line(5, 0))).toBe('0.05');
   });
 });
 

@@ -1,16 +1,15 @@
 import type { BudgetLevel, BudgetLine } from '@shared/ipc/ledger';
 import { budgetName } from '@shared/budget-text';
 import { evaluateAmount } from '@shared/calc';
-import { formatFen } from '@shared/money';
+import { amountInputText, formatMoney, formatMonth } from '../format';
+import { ymdOf } from '../ledger/ranges';
 
 // The 预算 page's pure parts: months in the window's local calendar, the words under a bar,
 // and the batch editor's fields checked into the setBudgets items.
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** YYYY-MM of `date` in the window's local time. */
 export function monthOf(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}`;
+  return ymdOf(date).slice(0, 7);
 }
 
 /** The month `delta` months after `month` (YYYY-MM). */
@@ -21,16 +20,16 @@ export function shiftMonth(month: string, delta: number): string {
 
 /** 2026年11月 */
 export function monthLabel(month: string): string {
-  return `${month.slice(0, 4)}年${Number(month.slice(5, 7))}月`;
+  return formatMonth(month);
 }
 
 /** The level's words, so a bar never speaks through colour only. */
 export const LEVEL_LABELS: Record<BudgetLevel, string> = { ok: '正常', warn: '接近预算', over: '已超支' };
 
-/** 「剩余 ¥180」 or 「超出 ¥20.50」; exactly spent is 「剩余 ¥0」. */
+/** 「剩余 ¥180.00」 or 「超出 ¥20.50」; exactly spent is 「剩余 ¥0.00」. */
 export function remainderText(line: BudgetLine): string {
   const left = line.budgetFen - line.spentFen;
-  return left >= 0 ? `剩余 ¥${formatFen(left)}` : `超出 ¥${formatFen(-left)}`;
+  return left >= 0 ? `剩余 ${formatMoney(left)}` : `超出 ${formatMoney(-left)}`;
 }
 
 /** The line's name: its category, or 总预算. */
@@ -64,5 +63,5 @@ export function checkBudgetFields(fields: readonly BudgetField[]): BudgetFormRes
 
 /** The field's starting text: the budget in force, in yuan, or empty. */
 export function fieldText(line: BudgetLine | null | undefined): string {
-  return line ? formatFen(line.budgetFen) : '';
+  return line ? amountInputText(line.budgetFen) : '';
 }

@@ -112,15 +112,15 @@ describe('ImportDialog: what the bill holds', () => {
       '微信支付账单（Excel 工作簿）',
       '共 20 笔：将导入 10 笔 · 已导入过 1 笔 · 已删除过 1 笔 · 略过 6 笔 · 退款冲抵 2 笔',
       expect.stringMatching(/^略过 6 笔（不计收支）：/),
-      '退款冲抵 2 笔：全额退款或已关闭的订单与其退款相抵，共 ¥1299，不计入收支',
-      '导入后计入支出 ¥232.30 · 收入 ¥9000（退款已从支出扣除，转账不计，待关联的退款暂不计）',
+      '退款冲抵 2 笔：全额退款或已关闭的订单与其退款相抵，共 ¥1,299.00，不计入收支',
+      '导入后计入支出 ¥232.30 · 收入 ¥9,000.00（退款已从支出扣除，转账不计，待关联的退款暂不计）',
     ]);
     const skipped = within(dialog).getByRole('list', { name: '略过原因' });
     // A reason with no lines is not listed.
     expect(within(skipped).getAllByRole('listitem').map(squash)).toEqual([
-      '已关闭或失败的交易 2 笔，¥50',
-      '零钱通、余额宝、理财 3 笔，¥1200',
-      '自己账户间转账 1 笔，¥200',
+      '已关闭或失败的交易 2 笔，¥50.00',
+      '零钱通、余额宝、理财 3 笔，¥1,200.00',
+      '自己账户间转账 1 笔，¥200.00',
     ]);
     expect(dialog.textContent).not.toContain('统计口径');
   });
@@ -129,6 +129,9 @@ describe('ImportDialog: what the bill holds', () => {
     const dialog = open(wechat);
     expect(within(dialog).getAllByRole('columnheader').map(squash)).toEqual(['导入', '日期', '类型', '分类', '金额', '账户', '备注']);
     expect(squash(rowOf(dialog, '午饭'))).not.toContain('18');
+    // The day as every screen writes it (11月2日, or with its year once that is past), the time on the 24-hour dial.
+    expect(rowOf(dialog, '午饭').querySelector('.when')!.textContent).toMatch(/^(2026年)?11月2日 12:30$/);
+    expect(rowOf(dialog, '午饭').querySelector('.num')!.textContent).toBe('¥35.00');
   });
 
   it('the figures it starts from are the ledger’s, and the rows’ own counting gives the same', () => {
@@ -186,7 +189,7 @@ describe('ImportDialog: what the bill holds', () => {
     expect(summaryItems(dialog)).toEqual([
       '随口记 CSV（UTF-8）',
       '共 1 笔：将导入 1 笔',
-      '导入后计入支出 ¥35 · 收入 ¥0（退款已从支出扣除，转账不计）',
+      '导入后计入支出 ¥35.00 · 收入 ¥0.00（退款已从支出扣除，转账不计）',
     ]);
     expect(within(dialog).queryByRole('list', { name: '略过原因' })).toBeNull();
     expect(dialog.textContent).not.toContain('略过');
@@ -227,15 +230,15 @@ describe('ImportDialog: the user’s changes', () => {
     expect(tickBox(dialog, '午饭').checked).toBe(false);
     expect(rowOf(dialog, '午饭').classList.contains('off')).toBe(true);
     expect(countsLine(dialog)).toBe('共 20 笔：将导入 9 笔 · 取消勾选 1 笔 · 已导入过 1 笔 · 已删除过 1 笔 · 略过 6 笔 · 退款冲抵 2 笔');
-    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥197.30 · 收入 ¥9000/);
+    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥197\.30 · 收入 ¥9,000\.00/);
 
     // Leaving out a refund puts its money back into spending; the salary leaves income.
     await fireEvent.click(tickBox(dialog, '台灯退款'));
     await fireEvent.click(tickBox(dialog, '工资'));
-    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥209.30 · 收入 ¥0（/);
+    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥209.30 · 收入 ¥0\.00（/);
     // Ticked again, the salary is back.
     await fireEvent.click(tickBox(dialog, '工资'));
-    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥209.30 · 收入 ¥9000（/);
+    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥209.30 · 收入 ¥9,000\.00（/);
 
     expect(await commitAndGetInput(dialog)).toEqual({ dataBase64: 'YWJj', choices: { exclude: [0, 2] } });
   });
@@ -255,14 +258,14 @@ describe('ImportDialog: the user’s changes', () => {
     await fireEvent.click(tickBox(dialog, '打车'));
     expect(rowOf(dialog, '打车').classList.contains('off')).toBe(false);
     expect(countsLine(dialog)).toBe('共 20 笔：将导入 11 笔 · 已导入过 1 笔 · 略过 6 笔 · 退款冲抵 2 笔');
-    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥255.70 · 收入 ¥9000/);
+    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥255.70 · 收入 ¥9,000\.00/);
     expect(await commitAndGetInput(dialog)).toEqual({ dataBase64: 'YWJj', choices: { restore: [5] } });
   });
 
   it('a pending refund ticked counts nothing; unticked, the note about it goes', async () => {
     const dialog = open(wechat);
     await fireEvent.click(tickBox(dialog, '羽绒服退款'));
-    expect(totalsLine(dialog)).toBe('导入后计入支出 ¥232.30 · 收入 ¥9000（退款已从支出扣除，转账不计）');
+    expect(totalsLine(dialog)).toBe('导入后计入支出 ¥232.30 · 收入 ¥9,000.00（退款已从支出扣除，转账不计）');
   });
 
   it('offers the book’s categories of the row’s type, and the row’s own first when the book has none such', () => {
@@ -295,7 +298,7 @@ describe('ImportDialog: the user’s changes', () => {
     await fireEvent.change(categoryBox(dialog, '耳机'), { target: { value: '购物' } });
     expect(remember('耳机')).toBeNull();
     // A category does not change what 统计 counts.
-    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥232.30 · 收入 ¥9000/);
+    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥232.30 · 收入 ¥9,000\.00/);
 
     expect(await commitAndGetInput(dialog)).toEqual({
       dataBase64: 'YWJj',
@@ -388,7 +391,7 @@ describe('ImportDialog: a large bill', () => {
     expect(bodyRows(dialog)).toHaveLength(700);
     expect(more(dialog)).toBeNull();
     expect(countsLine(dialog)).toBe('共 700 笔：将导入 698 笔 · 取消勾选 2 笔');
-    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥698 /);
+    expect(totalsLine(dialog)).toMatch(/^导入后计入支出 ¥698\.00 /);
     expect(await commitAndGetInput(dialog)).toEqual({ dataBase64: 'YWJj', choices: { exclude: [99, 599] } });
   });
 });

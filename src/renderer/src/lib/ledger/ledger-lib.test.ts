@@ -56,6 +56,8 @@ describe('ranges', () => {
     expect(shiftPeriod('year', '2026-06-01', 1)).toBe('2027-01-01');
     expect(periodLabel('month', '2026-02-10')).toBe('2026年2月');
     expect(periodLabel('year', '2026-02-10')).toBe('2026年');
+    expect(periodLabel('week', '2026-02-18')).toBe('2026年2月16日 – 2月22日');
+    expect(periodLabel('week', '2026-01-01')).toBe('2025年12月29日 – 2026年1月4日');
   });
 
   it('parses typed yuan into fen without floating point', () => {
@@ -135,23 +137,26 @@ describe('account balances', () => {
   });
 
   it('shows an overdrawn balance with the minus before the currency sign', () => {
-    expect(balanceText(500_000)).toBe('¥5000');
-    expect(balanceText(-120_050)).toBe('-¥1200.50');
-    expect(balanceText(0)).toBe('¥0');
+    expect(balanceText(500_000)).toBe('¥5,000.00');
+    expect(balanceText(-120_050)).toBe('\u2212¥1,200.50');
+    expect(balanceText(0)).toBe('¥0.00');
   });
 });
 
 describe('rows with money flows in the list', () => {
   it('sign what the money did and tag what the row is', () => {
-    expect(rowFen({ type: 'EXPENSE', amountFen: 300_00, flow: 'refund' })).toBe('+300');
-    expect(rowFen({ type: 'TRANSFER', amountFen: 1000_00, flow: 'lend' })).toBe('-1000');
-    expect(rowFen({ type: 'TRANSFER', amountFen: 3000_00, flow: 'borrow' })).toBe('+3000');
-    expect(rowFen({ type: 'TRANSFER', amountFen: 500_00 })).toBe('500');
+    expect(rowFen({ type: 'EXPENSE', amountFen: 300_00, flow: 'refund' })).toBe('+¥300.00');
+    expect(rowFen({ type: 'TRANSFER', amountFen: 1000_00, flow: 'lend' })).toBe('\u2212¥1,000.00');
+    expect(rowFen({ type: 'TRANSFER', amountFen: 3000_00, flow: 'borrow' })).toBe('+¥3,000.00');
+    expect(rowFen({ type: 'TRANSFER', amountFen: 500_00 })).toBe('¥500.00');
+    expect(rowFen({ type: 'EXPENSE', amountFen: 35_50 })).toBe('\u2212¥35.50');
+    expect(rowFen({ type: 'INCOME', amountFen: 9000_00 })).toBe('+¥9,000.00');
     expect(rowTag({ flow: 'lend', person: '小李' })).toBe('借给小李');
     expect(rowTag({ flow: 'refund' })).toBe('退款');
-    expect(rowTag({ flow: 'refund', refundTarget: { date: '2026-02-01', description: '淘宝买鞋', amountFen: 500_00 } })).toBe(
-      '退款 · 2月1日淘宝买鞋 ¥500',
-    );
+    const target = { date: '2026-02-01', description: '淘宝买鞋', amountFen: 500_00 };
+    expect(rowTag({ flow: 'refund', refundTarget: target }, '2026-03-10')).toBe('退款 · 2月1日淘宝买鞋 ¥500.00');
+    expect(rowTag({ flow: 'refund', refundTarget: target }, '2026-02-02')).toBe('退款 · 昨天淘宝买鞋 ¥500.00');
+    expect(rowTag({ flow: 'refund', refundTarget: target }, '2027-01-05')).toBe('退款 · 2026年2月1日淘宝买鞋 ¥500.00');
     expect(rowTag({ flow: 'refund', awaitingPurchase: true })).toBe('退款 · 待关联');
     expect(rowTag({ reimbursable: true })).toBe('待报销');
     expect(rowTag({ reimbursable: true, reimbursedBy: 'x' })).toBe('已报销');

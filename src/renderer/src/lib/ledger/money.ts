@@ -1,11 +1,12 @@
 import type { TransactionRow, TransactionType } from '@shared/domain';
 import { flowPhrase } from '@shared/flow-text';
-import { formatFen, MAX_AMOUNT_YUAN } from '@shared/money';
-import { monthDayText } from '@shared/time';
+import { MAX_AMOUNT_YUAN } from '@shared/money';
+import { formatDay, formatMoney } from '../format';
 
-/** -35 for an expense, +9000 for an income, 500 for a transfer. */
+/** −¥35.00 for an expense, +¥9,000.00 for an income, ¥500.00 for a transfer. */
 export function signedFen(type: TransactionType, fen: number): string {
-  return `${type === 'EXPENSE' ? '-' : type === 'INCOME' ? '+' : ''}${formatFen(fen)}`;
+  if (type === 'EXPENSE') return formatMoney(-fen);
+  return formatMoney(fen, { sign: type === 'INCOME' ? 'always' : 'auto' });
 }
 
 /**
@@ -17,10 +18,10 @@ export function rowFen(row: Pick<TransactionRow, 'type' | 'amountFen' | 'flow'>)
     case 'refund':
     case 'borrow':
     case 'collect':
-      return `+${formatFen(row.amountFen)}`;
+      return formatMoney(row.amountFen, { sign: 'always' });
     case 'lend':
     case 'repay':
-      return `-${formatFen(row.amountFen)}`;
+      return formatMoney(-row.amountFen);
     default:
       return signedFen(row.type, row.amountFen);
   }
@@ -29,25 +30,28 @@ export function rowFen(row: Pick<TransactionRow, 'type' | 'amountFen' | 'flow'>)
 /**
  * The tag a row wears in the list: what it is beyond its type (退款, 借给小李, 待报销, 已报销).
  * An imported refund whose purchase is in no imported bill yet says so: it counts nothing until then.
+ * The refunded purchase's day is written by its distance from `today` (昨天, 11月28日).
  */
 export function rowTag(
   row: Pick<TransactionRow, 'flow' | 'person' | 'reimbursable' | 'reimbursedBy' | 'refundTarget' | 'awaitingPurchase'>,
+  today?: string,
 ): string | null {
   const target = row.refundTarget;
   if (row.flow === 'refund' && row.awaitingPurchase) return '退款 · 待关联';
-  if (row.flow === 'refund' && target) return `退款 · ${monthDayText(target.date)}${target.description || ''} ${yuanText(target.amountFen)}`;
+  if (row.flow === 'refund' && target) return `退款 · ${formatDay(target.date, today)}${target.description || ''} ${yuanText(target.amountFen)}`;
   if (row.flow) return flowPhrase(row.flow, row.person);
   if (row.reimbursable) return row.reimbursedBy ? '已报销' : '待报销';
   return null;
 }
 
+/** ¥1,234.56: an amount as every screen writes it (formatMoney). */
 export function yuanText(fen: number): string {
-  return `¥${formatFen(fen)}`;
+  return formatMoney(fen);
 }
 
-/** ¥5000, -¥1200.50: an account balance, overdrawn ones with the minus before the sign. */
+/** ¥5,000.00, −¥1,200.50: an account balance, overdrawn ones with a real minus before the ¥. */
 export function balanceText(fen: number): string {
-  return fen < 0 ? `-¥${formatFen(-fen)}` : `¥${formatFen(fen)}`;
+  return formatMoney(fen);
 }
 
 /**

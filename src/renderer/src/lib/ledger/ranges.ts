@@ -1,4 +1,5 @@
 import { yuanToFen } from '@shared/money';
+import { formatDate, formatFullDate, formatMonth } from '../format';
 
 // Calendar ranges for the 明细 filters and the 统计 periods, in the window's local time.
 // Weeks start on Monday, as Chinese calendars do.
@@ -49,11 +50,13 @@ export function shiftPeriod(period: StatsPeriod, anchor: string, delta: number):
   return ymdOf(first);
 }
 
+/** 2026年, 2026年2月, or a week as 2026年2月16日 – 2月22日 (the year again only when it changes). */
 export function periodLabel(period: StatsPeriod, anchor: string): string {
   const { from, to } = periodRange(period, anchor);
   if (period === 'year') return `${from.slice(0, 4)}年`;
-  if (period === 'month') return `${from.slice(0, 4)}年${Number(from.slice(5, 7))}月`;
-  return `${from.replace(/-/g, '.')} – ${to.slice(5).replace('-', '.')}`;
+  if (period === 'month') return formatMonth(from);
+  // Dated from its Monday, six days before it: never 今天/昨天, and 2月22日 in Monday's year.
+  return `${formatFullDate(from)} – ${formatDate(to, from)}`;
 }
 
 /** The 明细 quick ranges; `custom` keeps whatever the user typed. */

@@ -88,8 +88,8 @@ describe('预算', () => {
     await screen.findByRole('group', { name: '餐饮预算' });
 
     expect(bar('餐饮').dataset['level']).toBe('warn');
-    expect(bar('餐饮').textContent).toContain('已用 ¥820 / 预算 ¥1000');
-    expect(bar('餐饮').textContent).toContain('剩余 ¥180');
+    expect(bar('餐饮').textContent).toContain('已用 ¥820.00 / 预算 ¥1,000.00');
+    expect(bar('餐饮').textContent).toContain('剩余 ¥180.00');
     expect(bar('餐饮').textContent).toContain('82%');
     expect(within(bar('餐饮')).getByRole('progressbar').getAttribute('aria-valuetext')).toBe('已用 82%');
     expect(bar('交通').dataset['level']).toBe('over');
@@ -97,7 +97,7 @@ describe('预算', () => {
     expect(bar('交通').textContent).toContain('105%');
     expect(within(bar('交通')).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     expect(bar('购物').dataset['level']).toBe('ok');
-    expect(bar('总预算').textContent).toContain('已用 ¥1130.50 / 预算 ¥3000');
+    expect(bar('总预算').textContent).toContain('已用 ¥1,130.50 / 预算 ¥3,000.00');
     expect(bar('总预算').textContent).toContain('37%');
   });
 
@@ -159,7 +159,7 @@ describe('预算', () => {
       },
     ]);
     expect(screen.queryByRole('form', { name: '编辑预算' })).toBeNull();
-    expect(bar('餐饮').textContent).toContain('预算 ¥1500');
+    expect(bar('餐饮').textContent).toContain('预算 ¥1,500.00');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '编辑预算' }));
   });
 

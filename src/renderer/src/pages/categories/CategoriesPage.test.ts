@@ -283,18 +283,18 @@ describe('accounts', () => {
     fake.addRow({ amountFen: 100_000, type: 'TRANSFER', category: '转账', account: '招商银行', toAccount: '钱包', description: '取现' });
     render(CategoriesPage);
     await within(accountPanel()).findByText('招商银行');
-    expect(balanceOf('钱包')).toBe('¥965');
-    expect(balanceOf('招商银行')).toBe('¥13000');
-    expect(balanceOf('信用卡')).toBe('-¥1200.50');
+    expect(balanceOf('钱包')).toBe('¥965.00');
+    expect(balanceOf('招商银行')).toBe('¥13,000.00');
+    expect(balanceOf('信用卡')).toBe('\u2212¥1,200.50');
     expect(within(account('招商银行')).getByText('2 笔')).toBeTruthy();
-    expect(total()).toBe('全部账户合计 ¥12764.50');
+    expect(total()).toBe('全部账户合计 ¥12,764.50');
   });
 
   it('adds an account with an initial balance, negative allowed, and refuses a bad amount inline without sending', async () => {
     render(CategoriesPage);
     await within(accountPanel()).findByText('钱包');
     await fireEvent.input(screen.getByLabelText('初始余额'), { target: { value: '12.345' } });
-    await submit('新账户名称', '信用卡');
+    await submit('新账户名称', '花呗');
     expect((await within(accountPanel()).findByRole('alert')).textContent).toContain('最多两位小数');
     expect(screen.getByLabelText('初始余额').getAttribute('aria-invalid')).toBe('true');
     expect(fake.inputsOf('addAccount')).toEqual([]);
@@ -303,14 +303,14 @@ describe('accounts', () => {
     await fireEvent.input(screen.getByLabelText('初始余额'), { target: { value: '-3000' } });
     expect(within(accountPanel()).queryByRole('alert')).toBeNull();
     await fireEvent.submit(screen.getByLabelText('新账户名称').closest('form')!);
-    await within(accountPanel()).findByText('信用卡');
-    expect(balanceOf('信用卡')).toBe('-¥3000');
-    expect(total()).toBe('全部账户合计 -¥3000');
+    await within(accountPanel()).findByText('花呗');
+    expect(balanceOf('花呗')).toBe('\u2212¥3,000.00');
+    expect(total()).toBe('全部账户合计 \u2212¥3,000.00');
 
     await submit('新账户名称', '招商银行');
     await within(accountPanel()).findByText('招商银行');
     expect(fake.inputsOf('addAccount')).toEqual([
-      { name: '信用卡', initialBalanceYuan: -3000 },
+      { name: '花呗', initialBalanceYuan: -3000 },
       { name: '招商银行', initialBalanceYuan: 0 },
     ]);
     expect((screen.getByLabelText('初始余额') as HTMLInputElement).value).toBe('');
@@ -344,20 +344,22 @@ describe('accounts', () => {
 
   it('archives into 已归档 and back, the balance still counted', async () => {
     fake.accounts.push({ id: 2, name: '招商银行', isDefault: false, initialBalanceFen: 500_000, archived: false, preset: false });
+    // An account with entries is archived (one without is deleted instead).
+    fake.addRow({ amountFen: 800, type: 'INCOME', account: '招商银行', description: '利息' });
     render(CategoriesPage);
     await fireEvent.click(await screen.findByRole('button', { name: '归档 招商银行' }));
     const archived = await screen.findByRole('list', { name: '已归档账户' });
     expect(within(archived).getByRole('listitem', { name: '招商银行' })).toBeTruthy();
     expect(within(screen.getByRole('list', { name: '使用中的账户' })).queryByText('招商银行')).toBeNull();
     expect(fake.inputsOf('archiveAccount')).toEqual([{ id: 2, archived: true }]);
-    expect(total()).toBe('全部账户合计 ¥5000');
+    expect(total()).toBe('全部账户合计 ¥5,008.00');
 
-    await fireEvent.click(within(archived).getByRole('button', { name: '取消归档 招商银行' }));
+    await fireEvent.click(within(archived).getByRole('button', { name: '恢复 招商银行' }));
     await vi.waitFor(() => expect(screen.queryByRole('list', { name: '已归档账户' })).toBeNull());
     expect(fake.inputsOf('archiveAccount').at(-1)).toEqual({ id: 2, archived: false });
   });
 
-  it('shows the ledger’s refusal under a used account, and deletes an empty one after confirmation', async () => {
+  it('offers 归档, not 删除, on a used account; deletes an empty one after confirmation, showing the ledger’s refusal', async () => {
     fake.accounts.push(
       { id: 2, name: '招商银行', isDefault: false, initialBalanceFen: 0, archived: false, preset: false },
       { id: 3, name: '旧卡', isDefault: false, initialBalanceFen: 0, archived: false, preset: false },
@@ -365,22 +367,24 @@ describe('accounts', () => {
     fake.addRow({ amountFen: 800, account: '招商银行', description: '奶茶' });
     render(CategoriesPage);
     await within(accountPanel()).findByText('旧卡');
-
-    fake.failNext('deleteAccount', { code: 'account_in_use', message: '该账户有 1 笔记录，不能删除，可以归档' });
-    await fireEvent.click(screen.getByRole('button', { name: '删除 招商银行' }));
-    expect((await within(account('招商银行')).findByRole('alert')).textContent).toBe('该账户有 1 笔记录，不能删除，可以归档');
-    expect(fake.inputsOf('deleteAccount')).toEqual([{ id: 2 }]);
+    expect(screen.queryByRole('button', { name: '删除 招商银行' })).toBeNull();
+    expect(screen.getByRole('button', { name: '归档 招商银行' })).toBeTruthy();
 
     await fireEvent.click(screen.getByRole('button', { name: '删除 旧卡' }));
-    expect(within(accountPanel()).queryByRole('alert')).toBeNull();
     const confirm = within(account('旧卡')).getByRole('group', { name: '确认删除 旧卡' });
-    expect(fake.inputsOf('deleteAccount')).toHaveLength(1);
+    expect(fake.inputsOf('deleteAccount')).toEqual([]);
     await fireEvent.click(within(confirm).getByRole('button', { name: '取消' }));
     expect(within(accountPanel()).queryByRole('group')).toBeNull();
+
+    // Another window recorded on it meanwhile: the ledger refuses, and says so under the row.
+    fake.failNext('deleteAccount', { code: 'account_in_use', message: '该账户有 1 笔记录，不能删除，可以归档' });
+    await fireEvent.click(screen.getByRole('button', { name: '删除 旧卡' }));
+    await fireEvent.click(within(account('旧卡')).getByRole('button', { name: '确认删除' }));
+    expect((await within(account('旧卡')).findByRole('alert')).textContent).toBe('该账户有 1 笔记录，不能删除，可以归档');
 
     await fireEvent.click(screen.getByRole('button', { name: '删除 旧卡' }));
     await fireEvent.click(within(account('旧卡')).getByRole('button', { name: '确认删除' }));
     await vi.waitFor(() => expect(within(accountPanel()).queryByText('旧卡')).toBeNull());
-    expect(fake.inputsOf('deleteAccount')).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(fake.inputsOf('deleteAccount')).toEqual([{ id: 3 }, { id: 3 }]);
   });
 });

@@ -71,8 +71,9 @@ describe('首页', () => {
     fake.addRow({ amountFen: 99_00, description: '上月', date: '2026-02-28' });
     show();
     await vi.waitFor(() => expect(figure('支出')).toBe('¥35.50'));
-    expect(figure('收入')).toBe('¥900');
+    expect(figure('收入')).toBe('¥900.00');
     expect(figure('结余')).toBe('¥864.50');
+    expect(screen.getByText('2026年3月')).toBeTruthy();
     expect(fake.inputsOf('monthSummary')).toEqual([{ month: '2026-03' }]);
     expect(fake.inputsOf('budgetStatus')).toEqual([{ month: '2026-03' }]);
   });
@@ -86,15 +87,15 @@ describe('首页', () => {
       byCategory: [],
     }));
     show();
-    await vi.waitFor(() => expect(figure('支出')).toBe('¥100'));
+    await vi.waitFor(() => expect(figure('支出')).toBe('¥100.00'));
     const box = screen.getByRole<HTMLInputElement>('checkbox', { name: '含待报销' });
     expect(box.checked).toBe(false);
     await fireEvent.click(box);
-    await vi.waitFor(() => expect(figure('支出')).toBe('¥180'));
+    await vi.waitFor(() => expect(figure('支出')).toBe('¥180.00'));
     expect(fake.inputsOf('monthSummary').at(-1)).toEqual({ month: '2026-03', includeReimbursed: true });
     cleanup();
     show();
-    await vi.waitFor(() => expect(figure('支出')).toBe('¥180'));
+    await vi.waitFor(() => expect(figure('支出')).toBe('¥180.00'));
     expect(screen.getByRole<HTMLInputElement>('checkbox', { name: '含待报销' }).checked).toBe(true);
     netView.set(false);
   });
@@ -102,7 +103,7 @@ describe('首页', () => {
   it('shows a negative balance with its sign', async () => {
     fake.addRow({ amountFen: 1200, description: '咖啡', date: '2026-03-02' });
     show();
-    await vi.waitFor(() => expect(figure('结余')).toBe('-¥12'));
+    await vi.waitFor(() => expect(figure('结余')).toBe('\u2212¥12.00'));
   });
 
   it('lists the 5 latest rows, a transfer as from → to', async () => {
@@ -113,8 +114,10 @@ describe('首页', () => {
     expect(fake.inputsOf('listTransactions')).toEqual([{ limit: 5 }]);
     const items = latest().getAllByRole('listitem');
     expect(items[0]!.textContent).toContain('钱包 → 微信');
-    expect(items[0]!.textContent).toContain('500');
+    expect(items[0]!.querySelector('.amount')!.textContent).toBe('¥500.00');
+    expect(items[0]!.querySelector('.when')!.textContent).toBe('3月9日');
     expect(items[1]!.textContent).toContain('第7天');
+    expect(items[1]!.querySelector('.amount')!.textContent).toBe('\u2212¥7.00');
   });
 
   it('refreshes on a ledger change', async () => {
@@ -124,6 +127,7 @@ describe('首页', () => {
     fake.changed('save');
     await vi.waitFor(() => expect(latest().getAllByRole('listitem')).toHaveLength(1));
     expect(figure('支出')).toBe('¥20.50');
+    expect(latest().getByRole('listitem').querySelector('.when')!.textContent).toBe('今天');
   });
 
   it('shows the total budget and the three categories nearest their limit, coloured by level', async () => {
@@ -152,7 +156,7 @@ describe('首页', () => {
 
     budgets = { ...budgets, source: '2026-02', inherited: true, total: line(null, 1000_00, 0) };
     show();
-    await screen.findByText('沿用 2026-02 的预算');
+    await screen.findByText('沿用 2026年2月 的预算');
   });
 
   it('starts listening on 记账 from the mic', async () => {

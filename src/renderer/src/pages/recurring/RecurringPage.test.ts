@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
 import { fakeRule, recurringOf, type FakeRecurring } from '../../../../../test/support/renderer/fake-recurring-api';
 import { localDay } from '../../lib/entry/entry';
-import { nextText, ruleAmount, rulePatch, ruleRequest, blankFields } from './rule-form';
+import { fieldsOf, nextText, ruleAmount, rulePatch, ruleRequest, blankFields } from './rule-form';
 import RecurringPage from './RecurringPage.svelte';
 
 // The 周期记账 page against the fake's rules and offers; main's rules (catch-up, the dates an
@@ -156,17 +156,18 @@ describe('the offers of rules that ask first', () => {
       label: '每月5日',
     });
     state.rules = [{ ...rent, mode: 'draft' }];
-    state.offers = [offer(`${year}-01-05`), offer(`${year}-02-05`)];
+    // Last year's days: written in full whatever today is (this year's would be 今天 on 1月5日).
+    state.offers = [offer(`${year - 1}-01-05`), offer(`${year - 1}-02-05`)];
     render(RecurringPage);
     const offers = () => within(screen.getByRole('region', { name: '待确认' }));
     await page().findByRole('region', { name: '待确认' });
-    await fireEvent.click(within(await offers().findByRole('listitem', { name: '1月5日 房租' })).getByRole('button', { name: '记上' }));
-    await vi.waitFor(() => expect(offers().queryByRole('listitem', { name: '1月5日 房租' })).toBeNull());
-    expect(fake.rows).toMatchObject([{ date: `${year}-01-05`, amountFen: 3000_00, category: '住房', source: 'recurring' }]);
-    await fireEvent.click(within(offers().getByRole('listitem', { name: '2月5日 房租' })).getByRole('button', { name: '忽略' }));
+    await fireEvent.click(within(await offers().findByRole('listitem', { name: `${year - 1}年1月5日 房租` })).getByRole('button', { name: '记上' }));
+    await vi.waitFor(() => expect(offers().queryByRole('listitem', { name: `${year - 1}年1月5日 房租` })).toBeNull());
+    expect(fake.rows).toMatchObject([{ date: `${year - 1}-01-05`, amountFen: 3000_00, category: '住房', source: 'recurring' }]);
+    await fireEvent.click(within(offers().getByRole('listitem', { name: `${year - 1}年2月5日 房租` })).getByRole('button', { name: '忽略' }));
     await vi.waitFor(() => expect(page().queryByRole('region', { name: '待确认' })).toBeNull());
     expect(fake.rows).toHaveLength(1);
-    expect(fake.inputsOf('dismissRecurringDraft')).toEqual([{ recurrenceKey: `${rent.key}:${year}-02-05` }]);
+    expect(fake.inputsOf('dismissRecurringDraft')).toEqual([{ recurrenceKey: `${rent.key}:${year - 1}-02-05` }]);
   });
 });
 
@@ -176,7 +177,10 @@ describe('the form’s pure parts', () => {
     expect(ruleAmount(1234567_89)).toBe('¥1,234,567.89');
     expect(ruleAmount(5)).toBe('¥0.05');
     expect(nextText({ nextDate: '2026-12-05' }, '2026-11-26')).toBe('下次 12月5日');
+    expect(nextText({ nextDate: '2026-11-26' }, '2026-11-26')).toBe('下次 今天');
+    expect(nextText({ nextDate: '2027-01-05' }, '2026-11-26')).toBe('下次 2027年1月5日');
     expect(nextText({ nextDate: null }, '2026-11-26')).toBe('已结束');
+    expect(ruleAmount(-50_00)).toBe('\u2212¥50.00');
     const form = { ...blankFields('2026-11-26', '钱包'), amount: '30', category: '住房' };
     expect(ruleRequest({ ...form, endKind: 'date', end: '2026-01-01' })).toMatchObject({ ok: false, field: 'end', error: '结束日期早于开始日期' });
     expect(ruleRequest({ ...form, endKind: 'count', count: '0' })).toMatchObject({ ok: false, field: 'count' });
@@ -187,5 +191,8 @@ describe('the form’s pure parts', () => {
     const same = ruleRequest({ ...form, amount: '3000', description: '房租', start: rent.start, monthDay: 5 });
     if (!same.ok) throw new Error(same.error);
     expect(rulePatch(rent, same.request)).toEqual({});
+    // 编辑 starts from the rule as stored: its amount as typed, its day from the schedule.
+    expect(fieldsOf({ ...rent, amountFen: 1234_50 })).toMatchObject({ amount: '1234.50', monthDay: 5 });
+    expect(blankFields('2026-11-26', '钱包')).toMatchObject({ monthDay: 26, month: 11 });
   });
 });

@@ -4,8 +4,8 @@ import type { RecurrenceEvery, TransactionType } from '@shared/domain';
 import type { CommandInput } from '@shared/ipc/index';
 import type { RecurringMode, RecurringRuleInfo } from '@shared/recurrence';
 import { weekday } from '@shared/recurrence';
-import { monthDayText } from '@shared/time';
 import { amountPreview } from '../../lib/entry/entry';
+import { amountInputText, formatDate, formatMoney } from '../../lib/format';
 
 export type AddRequest = CommandInput<'addRecurring'>;
 export type RulePatch = CommandInput<'updateRecurring'>['patch'];
@@ -14,22 +14,25 @@ export const MODE_LABELS: Record<RecurringMode, string> = { save: '自动记账'
 export const EVERY_LABELS: Record<RecurrenceEvery, string> = { day: '每天', week: '每周', month: '每月', year: '每年' };
 export const WEEKDAY_LABELS = ['周一', '周二', '周三', '周四', '周五', '周六', '周日'] as const;
 
-/** ¥3,000.00: a rule's amount, grouped and to the fen, as a bill states it. */
+/** ¥3,000.00: a rule's amount, as every screen writes money. */
 export function ruleAmount(fen: number): string {
-  const yuan = String(Math.floor(fen / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `¥${yuan}.${String(fen % 100).padStart(2, '0')}`;
+  return formatMoney(fen);
 }
 
-/** 下次 12月5日, with the year when it is not this year's; 已结束 when nothing is to come. */
+/** 下次 今天 / 12月5日 / 2027年1月5日; 已结束 when nothing is to come. */
 export function nextText(rule: Pick<RecurringRuleInfo, 'nextDate'>, today: string): string {
-  if (rule.nextDate === null) return '已结束';
-  const day = monthDayText(rule.nextDate);
-  return `下次 ${rule.nextDate.slice(0, 4) === today.slice(0, 4) ? day : `${rule.nextDate.slice(0, 4)}年${day}`}`;
+  return rule.nextDate === null ? '已结束' : `下次 ${formatDate(rule.nextDate, today)}`;
 }
 
-/** 「3月5日」, with the year when it is not this year's: an offer's day. */
+/** An offer's day: 今天, 昨天, 3月5日, with the year when it is not this year's. */
 export function dayText(date: string, today: string): string {
-  return date.slice(0, 4) === today.slice(0, 4) ? monthDayText(date) : `${date.slice(0, 4)}年${monthDayText(date)}`;
+  return formatDate(date, today);
+}
+
+/** The month (1–12) and day (1–31) of a YYYY-MM-DD day, as the form's pickers hold them. */
+function monthAndDay(date: string): { month: number; day: number } {
+  const [, month, day] = date.split('-').map(Number) as [number, number, number];
+  return { month, day };
 }
 
 export type EndKind = 'never' | 'date' | 'count';
@@ -66,8 +69,8 @@ export function blankFields(today: string, account: string): RuleFields {
     description: '',
     every: 'month',
     weekday: weekday(today),
-    monthDay: Number(today.slice(8, 10)),
-    month: Number(today.slice(5, 7)),
+    monthDay: monthAndDay(today).day,
+    month: monthAndDay(today).month,
     start: today,
     endKind: 'never',
     end: '',
@@ -80,15 +83,15 @@ export function blankFields(today: string, account: string): RuleFields {
 export function fieldsOf(rule: RecurringRuleInfo): RuleFields {
   return {
     type: rule.type,
-    amount: (rule.amountFen / 100).toFixed(2).replace(/\.00$/, ''),
+    amount: amountInputText(rule.amountFen),
     category: rule.category,
     account: rule.account,
     toAccount: rule.toAccount ?? '',
     description: rule.description,
     every: rule.rule.every,
     weekday: rule.rule.every === 'week' ? (rule.rule.day ?? 1) : weekday(rule.start),
-    monthDay: rule.rule.every === 'month' || rule.rule.every === 'year' ? (rule.rule.day ?? 1) : Number(rule.start.slice(8, 10)),
-    month: rule.rule.month ?? Number(rule.start.slice(5, 7)),
+    monthDay: rule.rule.every === 'month' || rule.rule.every === 'year' ? (rule.rule.day ?? 1) : monthAndDay(rule.start).day,
+    month: rule.rule.month ?? monthAndDay(rule.start).month,
     start: rule.start,
     endKind: rule.end ? 'date' : rule.count ? 'count' : 'never',
     end: rule.end ?? '',

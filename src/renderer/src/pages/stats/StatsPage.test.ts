@@ -11,6 +11,8 @@ vi.mock('../../lib/ledger/charts', () => ({
   drawDonut: () => ({ destroy() {} }),
   drawTrend: () => ({ destroy() {} }),
   sliceColor: () => '#999',
+  prefersDark: () => false,
+  onSchemeChange: () => () => {},
 }));
 
 let fake: FakeLedgerApi;
@@ -70,13 +72,14 @@ describe('统计 page', () => {
     render(StatsPage);
     await screen.findByRole('list', { name: '支出分类' });
     expect(legendNames('支出分类')).toEqual(['餐饮', '交通']);
-    expect(screen.getByRole('button', { name: '餐饮 ¥100 71.4%，查看子分类' })).toBeTruthy();
+    expect(screen.getByTestId('total-balance').textContent!.replace(/\s+/g, '')).toBe('结余\u2212¥140.00');
+    expect(screen.getByRole('button', { name: '餐饮 ¥100.00 71.4%，查看子分类' })).toBeTruthy();
     expect(screen.getByRole('navigation', { name: '分类层级' }).textContent!.trim()).toBe('全部分类');
 
     await fireEvent.click(screen.getByRole('button', { name: /^餐饮 .*查看子分类$/ }));
     const children = await screen.findByRole('list', { name: '餐饮的子分类' });
     expect(legendNames('餐饮的子分类')).toEqual(['早餐', '午餐', '未细分']);
-    expect(within(children).getByRole('button', { name: '早餐 ¥50 50.0%，查看明细' })).toBeTruthy();
+    expect(within(children).getByRole('button', { name: '早餐 ¥50.00 50.0%，查看明细' })).toBeTruthy();
     const crumbs = screen.getByRole('navigation', { name: '分类层级' });
     expect(crumbs.textContent!.replace(/\s+/g, '')).toBe('全部分类›餐饮');
     expect(within(crumbs).getByText('餐饮').getAttribute('aria-current')).toBe('location');
@@ -88,7 +91,7 @@ describe('统计 page', () => {
     await fireEvent.click(within(crumbs).getByRole('button', { name: '全部分类' }));
     expect(legendNames('支出分类')).toEqual(['餐饮', '交通']);
     // A category without sub-category rows keeps today's behaviour: its rows in 明细.
-    await fireEvent.click(screen.getByRole('button', { name: '交通 ¥40 28.6%，查看明细' }));
+    await fireEvent.click(screen.getByRole('button', { name: '交通 ¥40.00 28.6%，查看明细' }));
     expect(new URLSearchParams(location.hash.split('?')[1]).get('category')).toBe('交通');
   });
 
@@ -102,7 +105,7 @@ describe('统计 page', () => {
     await fireEvent.change(tagFilter, { target: { value: '出差' } });
     await vi.waitFor(() => expect(legendNames('支出分类')).toEqual(['交通']));
     expect(fake.inputsOf('periodStats').at(-1)).toMatchObject({ tag: '出差' });
-    expect(screen.getByTestId('total-expense').getAttribute('aria-label')).toBe('支出 ¥40');
+    expect(screen.getByTestId('total-expense').getAttribute('aria-label')).toBe('支出 ¥40.00');
 
     await fireEvent.click(screen.getByRole('button', { name: /^交通 / }));
     const params = new URLSearchParams(location.hash.split('?')[1]);
