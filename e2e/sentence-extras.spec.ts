@@ -1,4 +1,4 @@
-import { expect, go, screenshots, test } from './fixtures';
+import { expect, go, screenshots, test, ledgerRows } from './fixtures';
 
 // What a sentence says beyond the entry, through the real app core: a recurring rule shown on
 // the card and saved as a rule with this month's entry.
@@ -19,13 +19,18 @@ test("周期记账 by voice: the card shows the rule, confirming saves the rule 
   await box.fill('确认');
   await box.press('Enter');
   await expect.poll(() => app.ledger.recurringRules().length).toBe(1);
+  // One line for the save in the card's words, then what the reply adds: the rule it made.
+  const log = page.getByRole('list', { name: '对话记录' });
+  await expect(log.locator('li[data-kind="saved"]')).toHaveText(/^已保存\s*1 笔：支出 ¥3,000\.00 · 交房租\s*$/);
+  await expect(log.locator('li[data-kind="app"]').last()).toHaveText(/^随口记\s*已设为周期记账：每月1日交房租/);
+  await expect(log.locator('li[data-kind="app"]', { hasText: '已保存' })).toHaveCount(0);
   const [rule] = app.ledger.recurringRules();
   expect(rule).toMatchObject({ label: '每月1日', amountFen: 3000_00, createdCount: 1 });
   const rows = app.ledger.list({}).rows;
   expect(rows.map((r) => [r.date.slice(8), r.amountFen, r.source])).toEqual([['01', 3000_00, 'recurring']]);
 
   await go(page, 'ledger');
-  const list = page.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+  const list = ledgerRows(page);
   await expect(list).toHaveCount(1);
   await expect(list.first()).toContainText('交房租');
 });
@@ -47,7 +52,7 @@ test('a tag and a sub-category said with an entry: 明细 shows 「餐饮 › �
   expect(app.ledger.list({}).rows[0]).toMatchObject({ category: '早餐', parentCategory: '餐饮', tags: ['出差'] });
 
   await go(page, 'ledger');
-  const row = page.getByRole('listbox', { name: '明细列表' }).getByRole('option').first();
+  const row = ledgerRows(page).first();
   await expect(row.locator('.category')).toHaveText('餐饮 › 早餐');
   await expect(row.getByLabel('标签：出差')).toBeVisible();
 });

@@ -279,6 +279,59 @@ test.describe('offline', () => {
     await expect(card(page)).toContainText('¥20');
   });
 
+  test('a saved refund and a saved 报销到账 read as the card words them, once per save', async ({ app }) => {
+    const page = await app.open('#/session');
+    const log = page.getByRole('list', { name: '对话记录' });
+    const savedLines = log.locator('li[data-kind="saved"]');
+    const confirm = () => card(page).getByRole('button', { name: '确认', exact: true }).click();
+
+    await say(page, '淘宝买鞋五百');
+    await confirm();
+    await expect(savedLines.last()).toHaveText(/^已保存\s*1 笔：支出 ¥500\.00 · 淘宝买鞋\s*$/);
+    await say(page, '淘宝买鞋那笔退了三百');
+    await expect(card(page)).toContainText('退款');
+    // The link in the screen's money and day, not the read-back's 「500元」.
+    await expect(card(page)).toContainText(/退的是 (今天|昨天|\d+月\d+日) 淘宝买鞋 ¥500\.00/);
+    await expectFits(page);
+    await screenshots(page, 'session-refund-card');
+    await confirm();
+    await expect(savedLines.last()).toHaveText(/^已保存\s*1 笔：退款 ¥300\.00 · 淘宝买鞋\s*$/);
+    await expect(log).not.toContainText('支出 ¥300.00');
+    await screenshots(page, 'session-saved-refund');
+
+    await say(page, '出差打车八十可以报销');
+    await confirm();
+    await say(page, '住酒店六百可以报销');
+    await confirm();
+    await say(page, '报销到账五百');
+    // 500 pays the 80 and part of the 600: what those still lack is said, not what is left over.
+    await expect(card(page)).toContainText('报销2笔待报销，还差 ¥180.00');
+    await expect(log.locator('li[data-kind="app"]').last()).toContainText('还差180元');
+    await screenshots(page, 'session-reimbursement-card');
+    await confirm();
+    await expect(savedLines.last()).toHaveText(/^已保存\s*1 笔：报销到账 ¥500\.00\s*$/);
+    await expect(log).not.toContainText('收入 ¥500.00');
+    // Each save is announced once: five saved lines, no spoken 「已保存…」 beside them.
+    await expect(savedLines).toHaveCount(5);
+    await expect(log.locator('li[data-kind="app"]', { hasText: '已保存' })).toHaveCount(0);
+    expect(await overflowingElements(page, '[aria-label="对话记录"]', 'x')).toEqual([]);
+    await screenshots(page, 'session-saved-reimbursement');
+  });
+
+  test('a card that would take the wallet below zero says so, and confirms all the same', async ({ app }) => {
+    const cash = app.ledger.addAccount('现金', 100_00);
+    app.ledger.setDefaultAccount(cash.id);
+    const page = await app.open('#/session');
+    await say(page, '午饭六十，晚饭八十');
+    await expect(row(page, 1).getByRole('note')).toHaveCount(0);
+    await expect(row(page, 2).getByRole('note')).toHaveText('现金余额将变为 −¥40.00');
+    await expectFits(page);
+    await screenshots(page, 'session-overdraft-note');
+    await card(page).getByRole('button', { name: '全部确认' }).click();
+    await expect(card(page)).toHaveCount(0);
+    expect(app.ledger.accountBalances().accounts.find((a) => a.name === '现金')?.balanceFen).toBe(-40_00);
+  });
+
   test("the category picker offers the user's own categories from the ledger", async ({ app }) => {
     const page = await app.open('#/session');
     expect(await app.core.dispatch('addCategory', { name: '奶茶', type: 'EXPENSE' })).toMatchObject({ ok: true });

@@ -24,6 +24,7 @@ const ParseResultSchema = z.object({
   refundOf: z.string().min(1).max(64).optional().catch(undefined),
   settles: z.array(z.string().min(1).max(64)).max(1000).optional().catch(undefined),
   linkNote: z.string().max(200).optional().catch(undefined),
+  cardNote: z.string().max(200).optional().catch(undefined),
   recurrence: z
     .object({
       every: z.enum(RECURRENCE_PERIODS),

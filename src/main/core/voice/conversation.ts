@@ -20,6 +20,7 @@ import {
   type Step,
 } from './dialogue';
 import type { LedgerPort, LlmFailure, Understanding, UnderstandingContext } from './ports';
+import { withOverdrafts } from './overdraft';
 import { linkedResult, SessionBook } from './session-book';
 import * as say from './templates';
 
@@ -166,7 +167,7 @@ export class Conversation {
         const saved = this.book.save(effect.resolved, now());
         if (!saved.ok) return this.show(afterSaveFailure(this.dialogue, effect.before, saved.reason));
         this.host.emit({ type: 'saved', transactions: saved.rows });
-        return this.show(afterSave(this.dialogue, saved.rows.length, saved.alerts, saved.rules));
+        return this.show(afterSave(this.dialogue, saved.rows, saved.alerts, saved.rules));
       }
       case 'undo':
         return this.show(afterUndo(this.dialogue, this.book.undo(now())));
@@ -180,6 +181,18 @@ export class Conversation {
         return this.host.exit();
       case 'none':
         return;
+    }
+  }
+
+  /** The card with its overdraft notes; a ledger that cannot say leaves it as it is. */
+  private withOverdrafts(batch: DraftBatch): DraftBatch {
+    const { ledger } = this.options;
+    if (!ledger.accountBalance) return batch;
+    try {
+      return withOverdrafts(batch, ledger.accountBalance.bind(ledger));
+    } catch (err) {
+      this.options.log('reading the account balances failed', err);
+      return batch;
     }
   }
 
@@ -205,8 +218,10 @@ export class Conversation {
   }
 
   /** The state follows the card: CONFIRMING while one is shown, LISTENING once it is gone. */
-  private show(next: Step): void {
+  private show(step: Step): void {
     const before = this.dialogue.batch;
+    // Every new card says which drafts overdraw a wallet, however it came (said, edited, restored).
+    const next = step.batch && step.batch !== before ? { ...step, batch: this.withOverdrafts(step.batch) } : step;
     this.dialogue = {
       batch: next.batch,
       askedForMoreChanges: next.askedForMoreChanges,

@@ -6,6 +6,7 @@
 import { DraftBatch } from '@shared/draft-batch';
 import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
+import type { SavedRow } from '@shared/flow-text';
 import type { BudgetAlert } from '@shared/ipc/ledger';
 import type { DraftFields } from '@shared/ipc/voice';
 import type { RecurringRuleInfo } from '@shared/recurrence';
@@ -107,11 +108,16 @@ export function cardEvent(before: DraftBatch | null, after: Step): VoiceEvent | 
 }
 
 /**
- * After a save: the card is gone and the user hears how many items were written, then, in
- * the same reply, each budget threshold the save crossed.
+ * After a save: the card is gone and the user hears what was written (how many items, or the
+ * one money flow by its words), then, in the same reply, each budget threshold the save crossed.
  */
-export function afterSave(state: DialogueState, count: number, alerts: readonly BudgetAlert[] = [], rules: readonly RecurringRuleInfo[] = []): Step {
-  return next(state, { batch: null, sentences: [say.saved(count, alerts, rules)] });
+export function afterSave(
+  state: DialogueState,
+  rows: readonly SavedRow[],
+  alerts: readonly BudgetAlert[] = [],
+  rules: readonly RecurringRuleInfo[] = [],
+): Step {
+  return next(state, { batch: null, sentences: [say.saved(rows, alerts, rules)] });
 }
 
 /** Nothing was written: the drafts go back to how they were and the user hears why. */
@@ -394,10 +400,16 @@ function relinkBySpeech(state: DialogueState, batch: DraftBatch, text: string, e
     target = batch.items[position];
     if (!target || target.status !== 'pending' || target.result.flow !== 'refund') return says(state, say.PHRASES.notARefund);
   }
-  const { refundOf: _old, linkNote: _note, ...bare } = target!.result;
+  const { refundOf: _old, linkNote: _note, cardNote: _shown, ...bare } = target!.result;
   const found = env.link({ ...bare, description: words.what, category: null });
   if (!found.refundOf) return says(state, say.noRefundTarget(words.what));
-  const relinked = batch.withResult(target!.index, { ...bare, refundOf: found.refundOf, category: found.category, linkNote: found.linkNote });
+  const relinked = batch.withResult(target!.index, {
+    ...bare,
+    refundOf: found.refundOf,
+    category: found.category,
+    linkNote: found.linkNote,
+    ...(found.cardNote ? { cardNote: found.cardNote } : {}),
+  });
   const fix = { number: relinked.displayNumber(target!.index), result: relinked.item(target!.index)!.result };
   return next(state, { batch: relinked, sentences: [say.corrected([fix], relinked.size)], askedForMoreChanges: true });
 }
@@ -405,6 +417,7 @@ function relinkBySpeech(state: DialogueState, batch: DraftBatch, text: string, e
 function relinkedRefund(result: ParseResult, refundOf: string, env: DialogueEnv): ParseResult {
   const bare: ParseResult = { ...result, refundOf };
   delete bare.linkNote;
+  delete bare.cardNote;
   return env.link ? env.link(bare) : bare;
 }
 

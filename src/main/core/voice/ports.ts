@@ -3,7 +3,7 @@
 // doubles (speaking the same interface) where they cannot.
 import type { DraftBatch } from '@shared/draft-batch';
 import type { CorrectionResult, DraftBatchDto, ParseResult, SessionSummary, TransactionRow, TransactionType } from '@shared/domain';
-import type { BudgetAlert, BudgetStatus, PersonBalance, RefundCandidate, SettlementProposal } from '@shared/ipc/ledger';
+import type { AccountKind, BudgetAlert, BudgetStatus, PersonBalance, RefundCandidate, SettlementProposal } from '@shared/ipc/ledger';
 import type { Unsubscribe } from '@shared/listeners';
 import type { RecurringRuleInfo } from '@shared/recurrence';
 import type { ZonedNow } from '@shared/time';
@@ -136,6 +136,13 @@ export interface LedgerTotals {
   count: number;
 }
 
+/** The account a draft's money would move, as the card needs it for the overdraft note. */
+export interface AccountBalanceInfo {
+  name: string;
+  kind: AccountKind;
+  balanceFen: number;
+}
+
 export interface LedgerPort {
   /**
    * All-or-nothing; throws LedgerValidationError naming the bad item. `drafts`: the card that
@@ -178,6 +185,11 @@ export interface LedgerPort {
   deleteRecurringRule?(id: number): void;
   /** The sub-categories of a top-level category, for a draft whose words name one (早饭 → 早餐). */
   subCategories?(parent: string, type: TransactionType): string[];
+  /**
+   * The open account a draft's account name lands in at save (null: the default account), with
+   * its balance now; absent or undefined: the card says nothing of balances.
+   */
+  accountBalance?(spoken: string | null): AccountBalanceInfo | undefined;
 }
 
 export type { SessionSummary };

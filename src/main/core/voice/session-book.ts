@@ -4,7 +4,8 @@
 // be filed under.
 import { DraftBatch } from '@shared/draft-batch';
 import { errorMessage } from '@shared/errors';
-import type { BudgetAlert, RefundCandidate } from '@shared/ipc/ledger';
+import { daysBetween, formatDate, formatMoney } from '@shared/display';
+import type { BudgetAlert, RefundCandidate, SettlementProposal } from '@shared/ipc/ledger';
 import type { LedgerQuery, ParseResult, SessionSummary, TransactionRow, TransactionType, UpdatedFields } from '@shared/domain';
 import { fenToYuan, formatFen, yuanToFen } from '@shared/money';
 import type { RecurringRuleInfo } from '@shared/recurrence';
@@ -39,8 +40,9 @@ export function placedResult(result: ParseResult, placement: Placement): ParseRe
 /**
  * The links a card shows and a save writes: a refund returns the recent expense that shares
  * the most words with what was said (or else the newest of its category) — none when nothing
- * fits, and it stays a refund of its category; a reimbursement settles the oldest 待报销 that
- * fit. The card says which, so a wrong pick is seen before it is saved.
+ * fits, and it stays a refund of its category; a reimbursement settles the 待报销 oldest first,
+ * the last one in part when the payment falls short. The card says which, so a wrong pick is
+ * seen before it is saved.
  */
 export function linkedResult(
   result: ParseResult,
@@ -52,26 +54,50 @@ export function linkedResult(
   if (result.flow === 'refund' && result.refundOf && !result.linkNote) {
     // Picked on the card: describe it when it is one of the recent expenses.
     const picked = ledger.refundCandidates({ limit: 50, on: result.date ?? today }).find((c) => c.id === result.refundOf);
-    return picked ? { ...result, category: picked.category, linkNote: refundNote(picked) } : result;
+    return picked ? { ...result, category: picked.category, ...refundNotes(picked, today) } : result;
   }
   if (result.flow === 'refund' && !result.refundOf) {
     const [best] = ledger.refundCandidates({ text: result.description, category: result.category, amountFen, limit: 1, on: result.date ?? today });
     // A candidate that shares nothing with the sentence (score below a category match) is a guess.
     if (!best || best.score < 5) return result;
-    return { ...result, refundOf: best.id, category: best.category, linkNote: refundNote(best) };
+    return { ...result, refundOf: best.id, category: best.category, ...refundNotes(best, today) };
   }
   if (result.flow === 'reimbursement' && !result.settles) {
     const plan = ledger.proposeSettlement(amountFen);
-    const parts = [plan.ids.length ? `报销${plan.ids.length}笔待报销` : '没有可核销的待报销'];
-    if (plan.ids.length && plan.leftOverFen > 0) parts.push(`多出${formatFen(plan.leftOverFen)}元`);
-    if (plan.stillOwedFen > 0) parts.push(`还有${formatFen(plan.stillOwedFen)}元未报销`);
-    return { ...result, settles: plan.ids, linkNote: parts.join('，') };
+    return { ...result, settles: plan.ids, ...settlementNotes(plan) };
   }
   return result;
 }
 
-function refundNote(expense: RefundCandidate): string {
-  return `退的是${monthDayText(expense.date)}${expense.description || expense.category}${formatFen(expense.amountFen)}元`;
+function refundNotes(expense: RefundCandidate, today: string): Pick<ParseResult, 'linkNote' | 'cardNote'> {
+  const what = expense.description || expense.category;
+  return {
+    linkNote: `退的是${spokenDay(expense.date, today)}${what}${formatFen(expense.amountFen)}元`,
+    cardNote: `退的是 ${formatDate(expense.date, today)} ${what} ${formatMoney(expense.amountFen)}`,
+  };
+}
+
+/** 今天 / 昨天 as the card says them, else 2月1日: a purchase of today is not read back by its date. */
+function spokenDay(date: string, today: string): string {
+  const gap = daysBetween(date, today);
+  return gap === 0 ? '今天' : gap === 1 ? '昨天' : monthDayText(date);
+}
+
+/**
+ * 「报销2笔待报销，还差180元」: what the payment settles and, against those expenses, what it
+ * leaves unpaid (还差) or pays beyond them (多出). The 待报销 it does not reach are not its
+ * shortfall: they wait for the next payment, as the user expects.
+ */
+export function settlementNotes(plan: SettlementProposal): Pick<ParseResult, 'linkNote' | 'cardNote'> {
+  if (plan.ids.length === 0) return { linkNote: '没有可核销的待报销', cardNote: '没有可核销的待报销' };
+  const settled = `报销${plan.ids.length}笔待报销`;
+  if (plan.stillOwedFen > 0) {
+    return { linkNote: `${settled}，还差${formatFen(plan.stillOwedFen)}元`, cardNote: `${settled}，还差 ${formatMoney(plan.stillOwedFen)}` };
+  }
+  if (plan.leftOverFen > 0) {
+    return { linkNote: `${settled}，多出${formatFen(plan.leftOverFen)}元`, cardNote: `${settled}，多出 ${formatMoney(plan.leftOverFen)}` };
+  }
+  return { linkNote: settled, cardNote: settled };
 }
 
 /**
@@ -187,6 +213,8 @@ export class SessionBook {
   private count(rows: readonly TransactionRow[], sign: 1 | -1): void {
     this.totals.savedCount += sign * rows.length;
     for (const row of rows) {
+      // A refund is no spending and a reimbursement no income: counted as saved, not in the sums.
+      if (row.flow === 'refund' || row.flow === 'reimbursement') continue;
       const fen = sign * row.amountFen;
       if (row.type === 'EXPENSE') this.totals.expenseFen += fen;
       else if (row.type === 'INCOME') this.totals.incomeFen += fen;

@@ -290,11 +290,11 @@ describe('money flows said aloud (through app-core)', () => {
     const [coat, shoes] = t.core.ledger.list({}).rows;
     let snap = await t.call('voiceText', { text: '淘宝买鞋那笔退了三百' });
     const draft = snap.batch!.items[0]!.result;
-    expect(draft).toMatchObject({ flow: 'refund', refundOf: shoes!.id, linkNote: '退的是2月17日淘宝买鞋500元' });
-    expect(t.spoken.at(-1)).toBe(`记录退款300元，${shoes!.category}，退的是2月17日淘宝买鞋500元，确认吗？`);
+    expect(draft).toMatchObject({ flow: 'refund', refundOf: shoes!.id, linkNote: '退的是今天淘宝买鞋500元' });
+    expect(t.spoken.at(-1)).toBe(`记录退款300元，${shoes!.category}，退的是今天淘宝买鞋500元，确认吗？`);
     // The user meant the coat: the card's editor relinks it (the refund then counts for the coat).
     snap = await t.call('voiceAction', { action: 'editItem', index: 0, fields: { refundOf: coat!.id } });
-    expect(snap.batch!.items[0]!.result.linkNote).toBe('退的是2月17日买衣服400元');
+    expect(snap.batch!.items[0]!.result.linkNote).toBe('退的是今天买衣服400元');
     expect(snap.batch!.items[0]!.result.refundOf).toBe(coat!.id);
     await t.call('voiceText', { text: '确认' });
     const refund = t.core.ledger.list({}).rows.find((r) => r.flow === 'refund')!;
@@ -312,8 +312,8 @@ describe('money flows said aloud (through app-core)', () => {
     let snap = await t.call('voiceText', { text: '淘宝买鞋那笔退了三百' });
     expect(snap.batch!.items[0]!.result.refundOf).toBe(shoes.id);
     snap = await t.call('voiceText', { text: '不是鞋子那笔，是买衣服那笔' });
-    expect(snap.batch!.items[0]!.result).toMatchObject({ refundOf: coat.id, category: coat.category, linkNote: '退的是2月17日买衣服400元' });
-    expect(t.spoken.at(-1)).toBe(`已修改为退款300元，${coat.category}，退的是2月17日买衣服400元，确认吗？`);
+    expect(snap.batch!.items[0]!.result).toMatchObject({ refundOf: coat.id, category: coat.category, linkNote: '退的是今天买衣服400元' });
+    expect(t.spoken.at(-1)).toBe(`已修改为退款300元，${coat.category}，退的是今天买衣服400元，确认吗？`);
     snap = await t.call('voiceText', { text: '退的是买电脑那笔' });
     expect(t.spoken.at(-1)).toBe('没有找到「买电脑」那笔支出，退款的关联没有改，还需要修改吗？');
     expect(snap.batch!.items[0]!.result.refundOf).toBe(coat.id);
@@ -339,8 +339,40 @@ describe('money flows said aloud (through app-core)', () => {
     await t.call('voiceText', { text: '报销到账一百' });
     expect(t.spoken.at(-1)).toBe('记录报销到账100元，报销1笔待报销，多出20元，确认吗？');
     await t.call('voiceText', { text: '确认' });
+    // The save is said in the card's words: a reimbursement is no 收入.
+    expect(t.spoken.at(-1)).toBe('已保存：报销到账100元。');
     expect(t.core.ledger.pendingReimbursements().totalFen).toBe(0);
     expect(t.core.ledger.monthSummary('2026-02')).toMatchObject({ expenseFen: 0, incomeFen: 0 });
+  });
+
+  it('a saved refund is said as a refund, and the session’s totals count it as no spending', async () => {
+    const t = boot();
+    await t.call('voiceText', { text: '淘宝买鞋五百' });
+    await t.call('voiceText', { text: '确认' });
+    await t.call('voiceText', { text: '淘宝买鞋那笔退了三百' });
+    await t.call('voiceText', { text: '确认' });
+    expect(t.spoken.at(-1)).toMatch(/^已保存：退款300元，/);
+    const saved = t.voiceEvents().filter((e) => e.type === 'saved');
+    expect(saved.at(-1)).toMatchObject({ transactions: [{ flow: 'refund', amountFen: 300_00 }] });
+    const snap = await t.call('voiceAction', { action: 'exit' });
+    expect(snap.summary).toMatchObject({ savedCount: 2, expenseFen: 500_00, incomeFen: 0 });
+  });
+
+  it('a card that would take a wallet below zero says so, and still saves', async () => {
+    const t = boot();
+    const cash = t.core.ledger.addAccount('现金', 100_00);
+    t.core.ledger.setDefaultAccount(cash.id);
+    let snap = await t.call('voiceText', { text: '午饭六十，晚饭八十' });
+    expect(snap.batch!.items.map((item) => item.result.overdraft ?? null)).toEqual([null, { account: '现金', balanceFen: -40_00 }]);
+    // Cancelling the lunch leaves the dinner within the wallet: the note goes.
+    snap = await t.call('voiceAction', { action: 'cancelItem', index: 0 });
+    expect(snap.batch!.items[1]!.result).not.toHaveProperty('overdraft');
+    snap = await t.call('voiceText', { text: '确认' });
+    expect(t.core.ledger.accountBalances().accounts.find((a) => a.name === '现金')?.balanceFen).toBe(20_00);
+    snap = await t.call('voiceText', { text: '打车三十' });
+    expect(snap.batch!.items[0]!.result.overdraft).toEqual({ account: '现金', balanceFen: -10_00 });
+    await t.call('voiceText', { text: '确认' });
+    expect(t.core.ledger.accountBalances().accounts.find((a) => a.name === '现金')?.balanceFen).toBe(-10_00);
   });
 
   it('「还信用卡两千」 moves money to the card: a transfer, not spending', async () => {

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { ParseResult, TransactionType } from '@shared/domain';
 import { DraftBatch } from '@shared/draft-batch';
 import type { BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
+import type { SavedRow } from '@shared/flow-text';
 import * as say from './templates';
+
+/** `n` saved rows of plain spending: what a save hands the read-back. */
+function rows(n: number): SavedRow[] {
+  return Array.from({ length: n }, () => ({ amountFen: 6000, type: 'EXPENSE' as const, category: '餐饮', description: '吃饭' }));
+}
 
 function r(amount: number | null, type: TransactionType, category: string | null, description = ''): ParseResult {
   return { amount, type, category, description, date: null, account: null, confidence: 0.9, source: 'llm' };
@@ -23,9 +29,9 @@ describe('TTS templates', () => {
 
   it('after a save names each rule made, and only the rule when its first entry is still to come', () => {
     const rule = { label: '每月20日', description: '还车贷', category: '其他', nextDate: '2026-02-20' } as RecurringRuleInfo;
-    expect(say.saved(0, [], [rule])).toBe('已设为周期记账：每月20日还车贷，下次2月20日。');
-    expect(say.saved(2, [], [{ ...rule, description: '' }])).toBe('已保存2笔交易。已设为周期记账：每月20日其他，下次2月20日。');
-    expect(say.saved(1)).toBe('已保存1笔交易。');
+    expect(say.saved(rows(0), [], [rule])).toBe('已设为周期记账：每月20日还车贷，下次2月20日。');
+    expect(say.saved(rows(2), [], [{ ...rule, description: '' }])).toBe('已保存2笔交易。已设为周期记账：每月20日其他，下次2月20日。');
+    expect(say.saved(rows(1))).toBe('已保存1笔交易。');
   });
 
   it('itemises 2–5 drafts (design example 1)', () => {
@@ -82,7 +88,29 @@ describe('TTS templates', () => {
     expect(say.appended([{ number: 3, result: three.items[2]!.result }], three)).toBe('已追加第3笔，支出15元，饮品。现在共3笔，请确认或修改。');
     const open = DraftBatch.fromResults([r(60, 'EXPENSE', '餐饮', '吃饭'), r(null, 'EXPENSE', '交通', '打车')]);
     expect(say.appended([{ number: 2, result: open.items[1]!.result }], open)).toBe('已追加第2笔，打车，金额未知。现在共2笔，第2笔打车多少钱？');
-    expect(say.saved(4)).toBe('已保存4笔交易。');
+    expect(say.saved(rows(4))).toBe('已保存4笔交易。');
+  });
+
+  it('a saved money flow is read back in its own words, never as 交易 of spending or income; several rows keep the spec’s count', () => {
+    const refund: SavedRow = {
+      amountFen: 30000,
+      type: 'EXPENSE',
+      flow: 'refund',
+      category: '购物',
+      // The sentence's own words: a linked refund is named by the purchase it returns.
+      description: '淘宝买鞋那笔退',
+      refundTarget: { date: '2026-02-01', description: '淘宝买鞋', amountFen: 50000 },
+    };
+    expect(say.saved([refund])).toBe('已保存：退款300元，淘宝买鞋。');
+    // 「报销到账五百」 leaves 报销 as the row's words: the flow says it once.
+    expect(say.saved([{ amountFen: 50000, type: 'INCOME', flow: 'reimbursement', category: '报销', description: '报销' }])).toBe(
+      '已保存：报销到账500元。',
+    );
+    expect(say.saved([{ amountFen: 100000, type: 'TRANSFER', flow: 'lend', person: '小李', category: '借贷', description: '' }])).toBe(
+      '已保存：借给小李1000元。',
+    );
+    expect(say.saved([{ ...refund, refundTarget: undefined }])).toBe('已保存：退款300元，淘宝买鞋那笔退。');
+    expect(say.saved([refund, ...rows(1)])).toBe('已保存2笔交易。');
   });
 
   it('fixed phrases are the specs’ words', () => {
@@ -174,8 +202,8 @@ describe('budget sentences', () => {
       spentFen: 0,
       budgetFen: 1,
     });
-    expect(say.saved(1)).toBe('已保存1笔交易。');
-    expect(say.saved(1, [alert('餐饮', 80, 82)])).toBe('已保存1笔交易。餐饮本月已用 82%。');
-    expect(say.saved(2, [alert('餐饮', 100, 104), alert(null, 80, 85)])).toBe('已保存2笔交易。餐饮本月已用 104%。总预算本月已用 85%。');
+    expect(say.saved(rows(1))).toBe('已保存1笔交易。');
+    expect(say.saved(rows(1), [alert('餐饮', 80, 82)])).toBe('已保存1笔交易。餐饮本月已用 82%。');
+    expect(say.saved(rows(2), [alert('餐饮', 100, 104), alert(null, 80, 85)])).toBe('已保存2笔交易。餐饮本月已用 104%。总预算本月已用 85%。');
   });
 });

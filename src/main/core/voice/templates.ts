@@ -6,7 +6,7 @@ import type { LedgerQuery, ParseResult, SessionSummary, TransactionType } from '
 import type { BudgetAlert, BudgetLine, BudgetStatus } from '@shared/ipc/ledger';
 import { formatFen, formatYuan, yuanToFen } from '@shared/money';
 import type { BudgetQuery } from '../nlp/index';
-import { flowPhrase } from '@shared/flow-text';
+import { flowPhrase, savedSentence, type SavedRow } from '@shared/flow-text';
 import { recurrenceLabel, type RecurringRuleInfo } from '@shared/recurrence';
 import { monthDayText } from '@shared/time';
 
@@ -130,16 +130,17 @@ export function confirmedSome(count: number): string {
 }
 
 /**
- * 「已保存1笔交易。」, then each rule an item said to repeat made (「已设为周期记账：每月5日交房租，
- * 下次12月5日。」), then one sentence per budget threshold the save crossed (「餐饮本月已用 82%。」).
- * A rule whose first entry is not due yet saved no row: then only the rule is named.
+ * 「已保存1笔交易。」 (or, for one money flow, its own words: 「已保存：退款300元，淘宝买鞋。」), then
+ * each rule an item said to repeat made (「已设为周期记账：每月5日交房租，下次12月5日。」), then one
+ * sentence per budget threshold the save crossed (「餐饮本月已用 82%。」). A rule whose first
+ * entry is not due yet saved no row: then only the rule is named.
  */
-export function saved(count: number, alerts: readonly BudgetAlert[] = [], rules: readonly RecurringRuleInfo[] = []): string {
-  const rows = count > 0 || rules.length === 0 ? `已保存${count}笔交易。` : '';
+export function saved(rows: readonly SavedRow[], alerts: readonly BudgetAlert[] = [], rules: readonly RecurringRuleInfo[] = []): string {
+  const written = rows.length > 0 || rules.length === 0 ? savedSentence(rows) : '';
   const ruleText = rules.map(
     (rule) => `已设为周期记账：${rule.label}${rule.description || rule.category}${rule.nextDate ? `，下次${monthDayText(rule.nextDate)}` : ''}。`,
   );
-  return `${rows}${ruleText.join('')}${alerts.map((alert) => `${budgetAlertText(alert)}。`).join('')}`;
+  return `${written}${ruleText.join('')}${alerts.map((alert) => `${budgetAlertText(alert)}。`).join('')}`;
 }
 
 /** A new session opens with the drafts the last one left unconfirmed. */

@@ -23,7 +23,7 @@ describe('confirmation card: states', () => {
     const { actions } = renderCard(batchOf([{ amount: 35, description: '午饭' }]));
     const card = screen.getByRole('region', { name: '确认卡片' });
     expect(card.dataset['count']).toBe('1');
-    expect(card.textContent).toContain('¥35');
+    expect(card.textContent).toContain('¥35.00');
     expect(card.textContent).toContain('午饭');
     expect(screen.queryByRole('list')).toBeNull();
     await fireEvent.click(within(card).getByRole('button', { name: '确认' }));
@@ -48,6 +48,33 @@ describe('confirmation card: states', () => {
     expect(within(first!).getByText('每月5日')).toBeTruthy();
     expect(within(second!).getByText('#出差')).toBeTruthy();
     expect(within(second!).queryByText('每月5日')).toBeNull();
+  });
+
+  it('says what a link is and that a wallet will go negative, in the screen’s money, without blocking the confirm', async () => {
+    const refund = {
+      amount: 300,
+      flow: 'refund' as const,
+      category: '购物',
+      linkNote: '退的是2月1日淘宝买鞋500元',
+      cardNote: '退的是 2月1日 淘宝买鞋 ¥500.00',
+    };
+    renderCard(batchOf([{ ...refund }]));
+    const card = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(card).getByText('关联').nextElementSibling?.textContent).toBe('退的是 2月1日 淘宝买鞋 ¥500.00');
+    expect(within(card).queryByRole('note')).toBeNull();
+    cleanup();
+    const lunch = { amount: 60, description: '吃饭', overdraft: { account: '现金', balanceFen: -4000 } };
+    const { actions } = renderCard(batchOf([lunch]));
+    const single = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(single).getByRole('note').textContent).toBe('现金余额将变为 −¥40.00');
+    // A note, never a block: the draft is confirmed as any other.
+    await fireEvent.click(within(single).getByRole('button', { name: '确认' }));
+    expect(actions).toEqual([{ action: 'confirmAll' }]);
+    cleanup();
+    renderCard(batchOf([{ amount: 20, description: '早饭' }, lunch]));
+    const [first, second] = rows();
+    expect(within(first!).queryByRole('note')).toBeNull();
+    expect(within(second!).getByRole('note').textContent).toBe('现金余额将变为 −¥40.00');
   });
 
   it('numbers 2–10 items from 1 and shows each status', () => {

@@ -1,6 +1,7 @@
 import type { SessionSummary, TransactionRow } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
-import { formatFenAmount, TYPE_LABELS } from '../format';
+import { savedRowShown, savedSentence } from '@shared/flow-text';
+import { formatFenAmount } from '../format';
 
 /** What the user can do about an error, shown as a button next to it. */
 export type NextStep = 'openSettings' | 'chooseMicrophone' | 'useKeyboard' | 'downloadModel' | null;
@@ -55,10 +56,12 @@ export function needsHint(message: string): boolean {
   return !/请|可以/.test(message);
 }
 
+/**
+ * 「1 笔：退款 ¥300.00 · 淘宝买鞋」 beside the line's 已保存: each row as the card worded it, so a
+ * refund never reads as spending nor a reimbursement as income.
+ */
 export function describeSaved(rows: readonly TransactionRow[]): string {
-  if (rows.length === 0) return '没有需要保存的记录。';
-  const parts = rows.map((row) => `${TYPE_LABELS[row.type]}${formatFenAmount(row.amountFen)} ${row.category}`);
-  return `已保存 ${rows.length} 笔：${parts.join('，')}`;
+  return `${rows.length} 笔：${rows.map(savedRowShown).join('；')}`;
 }
 
 export function describeSummary(summary: SessionSummary): string {
@@ -74,6 +77,16 @@ export function describeSummary(summary: SessionSummary): string {
   return parts.join('，');
 }
 
+/**
+ * The save's spoken reply, minus the sentence that says the save happened: the saved line
+ * already says it in the card's words, so a save shows once. What follows (a rule made, a
+ * budget threshold crossed) stays; a reply that does not start as expected is kept whole.
+ */
+export function afterSavedLine(spoken: string, rows: readonly TransactionRow[]): string {
+  const said = savedSentence(rows);
+  return spoken.startsWith(said) ? spoken.slice(said.length) : spoken;
+}
+
 /** The log line(s) one event adds; events that only change state add none. */
 export function logLinesFor(event: VoiceEvent): Omit<LogEntry, 'id'>[] {
   switch (event.type) {
@@ -84,7 +97,8 @@ export function logLinesFor(event: VoiceEvent): Omit<LogEntry, 'id'>[] {
     case 'error':
       return [{ kind: 'error', text: event.message, nextStep: nextStepFor(event.code) }];
     case 'saved':
-      return [{ kind: 'saved', text: describeSaved(event.transactions), nextStep: null }];
+      // A rule whose entry is not due yet saved no row: the spoken line names the rule.
+      return event.transactions.length ? [{ kind: 'saved', text: describeSaved(event.transactions), nextStep: null }] : [];
     case 'exitSession':
       return [{ kind: 'notice', text: `会话已结束。${describeSummary(event.summary)}`, nextStep: null }];
     case 'sessionTimeout':

@@ -1,7 +1,7 @@
-import type { DraftBatchDto, SessionSummary, VoiceMode, VoiceState } from '@shared/domain';
+import type { DraftBatchDto, SessionSummary, TransactionRow, VoiceMode, VoiceState } from '@shared/domain';
 import type { AppEvent, VoiceEvent } from '@shared/events';
 import type { IpcResult, SuikoujiApi, VoiceAction, VoiceSnapshot } from '@shared/ipc/index';
-import { logLinesFor, nextStepFor, type LogEntry } from './conversation';
+import { afterSavedLine, logLinesFor, nextStepFor, type LogEntry } from './conversation';
 
 /** The part of the window API the session needs (a fake in component tests). */
 export type VoiceApi = Pick<
@@ -31,6 +31,8 @@ export class VoiceSession {
 
   #api: VoiceApi;
   #nextLogId = 1;
+  /** The rows of a save whose spoken reply has not arrived yet (it is shown without its first sentence). */
+  #savedRows: TransactionRow[] | null = null;
   /** Delegate safety: once disposed, late events and answers change nothing. */
   #active = true;
   #unsubscribe: (() => void) | null = null;
@@ -98,7 +100,16 @@ export class VoiceSession {
         break;
       case 'saved':
         this.savedCount = event.transactions.length;
+        this.#savedRows = event.transactions.length ? event.transactions : null;
         break;
+      case 'ttsSpoken': {
+        const rows = this.#savedRows;
+        this.#savedRows = null;
+        if (!rows) break;
+        const rest = afterSavedLine(event.text, rows);
+        if (rest) this.#push({ kind: 'app', text: rest, nextStep: null });
+        return;
+      }
       case 'exitSession':
       case 'sessionTimeout':
         this.summary = event.summary;

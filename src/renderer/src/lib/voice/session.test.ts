@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import type { TransactionRow } from '@shared/domain';
 import { flushSync } from 'svelte';
 import { batchOf, FOUR } from '../../../../../test/support/renderer/card-fixtures';
 import { needsHint, nextStepFor } from './conversation';
 import { FakeVoiceApi } from '../../../../../test/support/renderer/fake-voice-api';
 import { VoiceSession } from './session.svelte';
+
+function savedRow(fields: Partial<TransactionRow>): TransactionRow {
+  return {
+    id: 'a',
+    amountFen: 6000,
+    currency: 'CNY',
+    type: 'EXPENSE',
+    category: '餐饮',
+    account: '钱包',
+    description: '吃饭',
+    occurredAt: '',
+    date: '',
+    source: 'llm',
+    createdAt: '',
+    updatedAt: '',
+    ...fields,
+  };
+}
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
@@ -92,8 +111,39 @@ describe('voice session view', () => {
       ['error', 'openSettings'],
       ['saved', null],
     ]);
-    expect(session.log[3]!.text).toBe('已保存 1 笔：支出¥60 餐饮');
+    expect(session.log[3]!.text).toBe('1 笔：支出 ¥60.00 · 吃饭');
     expect(session.savedCount).toBe(1);
+  });
+
+  it('a save shows once, in the card’s words: a refund is no 支出, a reimbursement no 收入; what the reply adds stays', async () => {
+    const { api, session } = await connected();
+    const save = (row: Partial<TransactionRow>, spoken: string) => {
+      api.emit({ channel: 'voice', event: { type: 'saved', transactions: [savedRow(row)] } });
+      api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: spoken } });
+    };
+    save(
+      {
+        amountFen: 30000,
+        flow: 'refund',
+        category: '购物',
+        description: '',
+        refundTarget: { date: '2026-02-01', description: '淘宝买鞋', amountFen: 50000 },
+      },
+      '已保存：退款300元，淘宝买鞋。',
+    );
+    save({ amountFen: 50000, type: 'INCOME', flow: 'reimbursement', category: '报销', description: '' }, '已保存：报销到账500元。');
+    save({ amountFen: 100000, type: 'TRANSFER', flow: 'lend', person: '小李', category: '借贷', description: '' }, '已保存：借给小李1000元。');
+    save({ amountFen: 82000, description: '午饭' }, '已保存1笔交易。餐饮本月已用 82%。');
+    expect(session.log.map((l) => [l.kind, l.text])).toEqual([
+      ['saved', '1 笔：退款 ¥300.00 · 淘宝买鞋'],
+      ['saved', '1 笔：报销到账 ¥500.00'],
+      ['saved', '1 笔：借给小李 ¥1,000.00'],
+      ['saved', '1 笔：支出 ¥820.00 · 午饭'],
+      ['app', '餐饮本月已用 82%。'],
+    ]);
+    // Only the save's own reply is trimmed: the next sentence is shown whole.
+    api.emit({ channel: 'voice', event: { type: 'ttsSpoken', text: '已保存1笔交易。' } });
+    expect(session.log.at(-1)).toMatchObject({ kind: 'app', text: '已保存1笔交易。' });
   });
 
   it('adds the next-step sentence only where the message has none', () => {
@@ -170,7 +220,7 @@ describe('voice session view', () => {
       event: { type: 'exitSession', summary: { savedCount: 0, expenseFen: 0, incomeFen: 0, transferFen: 0, unconfirmed: [] } },
     });
     expect(session.log.map((l) => l.text)).toEqual([
-      '会话已结束。共记录 1 笔，支出 ¥60，2 笔未确认，下次继续确认',
+      '会话已结束。共记录 1 笔，支出 ¥60.00，2 笔未确认，下次继续确认',
       '长时间没有操作，会话已结束。本次还没有保存任何交易，2 笔未确认，下次继续确认。',
       '会话已结束。本次没有记录任何交易。',
     ]);

@@ -87,7 +87,7 @@ describe('session page', () => {
     await tick();
     const summary = screen.getByRole('region', { name: '会话总结' });
     expect(summary.textContent).toContain('共记录 3 笔');
-    expect(summary.textContent).toContain('¥120');
+    expect(summary.textContent).toContain('¥120.00');
     expect(screen.queryByRole('textbox')).toBeNull();
     api.set('listening');
     await fireEvent.click(within(summary).getByRole('button', { name: '重新开始' }));
@@ -120,7 +120,7 @@ describe('session page', () => {
       within(list)
         .getAllByRole('listitem')
         .map((li) => li.textContent?.replace(/\s+/g, ' ').trim()),
-    ).toEqual(['打车 缺金额', '午饭 ¥35']);
+    ).toEqual(['打车 缺金额', '午饭 ¥35.00']);
     const buttons = within(summary).getAllByRole('button');
     expect(buttons.map((b) => b.textContent)).toEqual(['查看明细（Esc）', '继续确认']);
     expect(buttons.map((b) => b.classList.contains('primary'))).toEqual([false, true]);
