@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { ParseResult } from '@shared/domain';
 import type { Bridge } from './bridge/server';
-import { bootApp, expect, openAppPage, overflowingElements, screenshots, test, type BootedApp } from './fixtures';
+import { bootApp, expect, openAppPage, overflowingElements, screenshots, test, type BootedApp, ledgerRows } from './fixtures';
 
 // 「从备份恢复」 end to end: a backup made from 设置, a restore confirmed there, and the
 // restart the app asks for — simulated by disposing the core and building it again on the
@@ -41,8 +41,9 @@ test('a backup made in 设置 is restored after the confirm step and the restart
     const section = page.getByRole('region', { name: '备份与恢复' });
     await expect(section.getByTitle(join(dataDir, 'backups'))).toContainText('backups 文件夹');
     await section.getByRole('button', { name: '立即备份' }).click();
-    await expect(section.getByRole('status')).toContainText('已备份');
-    const made = section.getByRole('radio', { name: /· 1 笔 ·/ });
+    // The time as every screen writes one: 今天 13:36, never 2026-11-28 13:36:05.
+    await expect(section.getByRole('status')).toHaveText(/^已备份（今天 \d{2}:\d{2} · 1 笔 · \d+ KB）。$/);
+    const made = section.getByRole('radio', { name: /^今天 \d{2}:\d{2} · 1 笔 ·/ });
     await expect(made).toBeVisible();
 
     // Written after the backup: the restore takes it away, the pre-restore copy keeps it.
@@ -51,7 +52,7 @@ test('a backup made in 设置 is restored after the confirm step and the restart
     await made.check();
     await section.getByRole('button', { name: '从备份恢复…' }).click();
     const confirm = section.getByRole('group', { name: '确认恢复' });
-    await expect(confirm).toContainText('的备份（1 笔）替换当前账本');
+    await expect(confirm).toContainText(/将用 今天 \d{2}:\d{2} 的备份（1 笔）替换当前账本/);
     await expect(confirm).toContainText('当前账本会先另存为一份「恢复前」备份');
     // The settings page scrolls vertically: only the width must fit.
     expect(await overflowingElements(page, 'section[aria-label="备份与恢复"]', 'x')).toEqual([]);
@@ -80,7 +81,7 @@ test('a backup made in 设置 is restored after the confirm step and the restart
     expect(before).toHaveLength(1);
 
     const ledgerPage = await open(running.bridge, '#/ledger');
-    const rows = ledgerPage.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+    const rows = ledgerRows(ledgerPage);
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText('早餐豆浆');
 

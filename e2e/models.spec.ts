@@ -71,13 +71,13 @@ async function withApp(
   }
 }
 
-test('settings: 本地识别 is the default without a key; a download shows its progress, then 已就绪', async ({ browser }) => {
+test('settings: 语音 is 离线 by default without a key; a download shows its progress, then 已就绪', async ({ browser }) => {
   await withApp(browser, {}, async (app, open, dataDir) => {
     const page = await open('#/settings');
-    await expect(page.getByRole('radio', { name: '本地识别（离线）' })).toBeChecked();
+    await expect(page.getByRole('radiogroup', { name: '语音识别方式' }).getByRole('radio', { name: /^离线/ })).toBeChecked();
     const model = page.getByRole('listitem', { name: '测试模型（共享 3.3M）' });
     await expect(model.getByTestId('model-state')).toHaveText('未下载');
-    await expect(model).toContainText(`下载大小 ${(archive.length / 1024 / 1024).toFixed(1)} MB`);
+    await expect(model).toContainText(`下载 ${(archive.length / 1024 / 1024).toFixed(1)} MB`);
 
     await model.getByRole('button', { name: '下载' }).click();
     await expect(model.getByRole('progressbar', { name: '下载进度' })).toBeVisible();
@@ -85,7 +85,7 @@ test('settings: 本地识别 is the default without a key; a download shows its 
     await screenshots(page, 'settings-model-downloading');
     await expect(model.getByTestId('model-state')).toHaveText('已就绪', { timeout: 60_000 });
     await expect(model).toContainText('正在使用');
-    await expect(model).toContainText('占用磁盘');
+    await expect(model).toContainText('占用 ');
     await expect(model.getByRole('progressbar')).toHaveCount(0);
     expect(app.core.settings.get().asr.provider).toBeUndefined();
     expect(existsSync(join(dataDir, 'models', ID, 'tokens.txt'))).toBe(true);

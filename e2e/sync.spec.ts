@@ -4,8 +4,14 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { openLedger, type Ledger } from '@core/ledger/index';
 import { SyncEngine } from '@core/sync/engine';
+import { defaultDeviceName } from '@core/sync/device-name';
 import { FolderRemote } from '@core/sync/folder-remote';
-import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test } from './fixtures';
+import type { Remote } from '@core/sync/remote';
+import { WebDavRemote } from '@core/sync/webdav-remote';
+import { freePort } from '../test/support/child-daemons';
+import { startFaultProxy, type FaultProxy } from '../test/support/fault-proxy';
+import { apacheAvailable, startWebDav, type WebDavServer } from '../test/support/webdav-server';
+import { expect, hanziRenderAsGlyphs, overflowingElements, screenshots, test, ledgerRows } from './fixtures';
 
 // 设置 → 同步 end to end: the real section in Chromium, the real SyncService and engine in the
 // app core, a real folder remote on a temp dir. The "other device" is a second ledger in this
@@ -42,22 +48,23 @@ async function pageText(page: Page): Promise<string> {
   return `${await page.content()}\n${values.join('\n')}`;
 }
 
-/** The second computer: its own ledger file and engine on the same synced folder. */
+/** The second computer: its own ledger file and engine on the same synced folder (or WebDAV folder). */
 class OtherDevice {
   readonly ledger: Ledger;
   readonly engine: SyncEngine;
 
   constructor(
     readonly dir: string,
-    remoteDir: string,
+    remote: string | ((device: string) => Remote),
   ) {
     this.ledger = openLedger({ path: join(dir, 'ledger.db') });
     this.ledger.journal.setCapture(true);
+    const device = this.ledger.journal.deviceId;
     this.engine = new SyncEngine({
       db: this.ledger.database,
       journal: this.ledger.journal,
       dbPath: this.ledger.path,
-      remote: new FolderRemote(remoteDir, this.ledger.journal.deviceId),
+      remote: typeof remote === 'string' ? new FolderRemote(remote, device) : remote(device),
       passphrase: PASSPHRASE,
       deviceName: '卧室电脑',
       kdf: KDF,
@@ -88,7 +95,8 @@ test.describe('设置 → 同步 with a synced folder', () => {
       await section.getByRole('button', { name: '选择…' }).click();
       await expect(section.getByLabel('同步文件夹')).toHaveValue(remoteDir);
       await section.getByLabel('同步密码', { exact: true }).fill(PASSPHRASE);
-      await section.getByLabel('设备名称').fill('书房电脑');
+      // The name is asked at the end, as 开始同步's confirm step.
+      await expect(section.getByLabel('本机名称')).toHaveCount(0);
 
       const testResult = section.getByRole('status', { name: '连接测试结果' });
       await section.getByRole('button', { name: '测试连接' }).click();
@@ -106,9 +114,21 @@ test.describe('设置 → 同步 with a synced folder', () => {
       await repeat.fill(PASSPHRASE);
       await section.getByRole('button', { name: '开始同步' }).click();
 
+      // Before the first round: the name every other computer will list this one by, from the OS user.
+      const naming = section.getByRole('group', { name: '确认本机名称' });
+      const name = naming.getByLabel('本机名称');
+      await expect(name).toHaveValue(defaultDeviceName());
+      await expect(name).toBeFocused();
+      expect(readdirSync(remoteDir)).toEqual([]);
+      await name.fill('书房电脑');
+      await naming.scrollIntoViewIfNeeded();
+      await screenshots(page, 'sync-confirm-name');
+      await naming.getByRole('button', { name: '用这个名字开始同步' }).click();
+
       const line = section.getByRole('status', { name: '同步状态' });
       await expect(line).toContainText('上次同步：今天');
       await expect(section.getByText(`本地文件夹 ${remoteDir}`)).toBeVisible();
+      await expect(section.getByTestId('sync-device-name')).toHaveText('书房电脑');
       const devices = section.getByRole('list', { name: '同步的设备' }).getByRole('listitem');
       await expect(devices).toHaveCount(1);
       await expect(devices.first()).toContainText('书房电脑');
@@ -128,9 +148,9 @@ test.describe('设置 → 同步 with a synced folder', () => {
       // ---- 2. Another device joins, writes a row and syncs; 立即同步 here brings it in.
       // A window already showing 明细 (opened before the row exists) must refresh by itself.
       const ledgerWindow = await app.open('#/ledger');
-      const ledgerRows = ledgerWindow.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+      const shown = ledgerRows(ledgerWindow);
       await expect(ledgerWindow.getByRole('heading', { name: '明细' })).toBeVisible();
-      await expect(ledgerRows.filter({ hasText: '楼下早餐' })).toHaveCount(0);
+      await expect(shown.filter({ hasText: '楼下早餐' })).toHaveCount(0);
 
       other = new OtherDevice(mkdtempSync(join(tmpdir(), 'skj-e2e-sync-other-')), remoteDir);
       await other.engine.round();
@@ -149,7 +169,7 @@ test.describe('设置 → 同步 with a synced folder', () => {
       expect(app.core.ledger.list().rows.map((row) => row.description)).toContain('楼下早餐');
 
       // The open 明细 window refreshed on the ledger's 'sync' change, without a reload.
-      const arrived = ledgerRows.filter({ hasText: '楼下早餐' });
+      const arrived = shown.filter({ hasText: '楼下早餐' });
       await expect(arrived).toHaveCount(1);
       await expect(arrived).toContainText('12.5');
       await expect(arrived).toContainText('餐饮');
@@ -182,9 +202,9 @@ test.describe('设置 → 同步 with a synced folder', () => {
 
       // The settings window goes to 明细 through the menu (no reload) and finds it too.
       await page.getByRole('link', { name: '明细' }).click();
-      const rows = page.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+      const rows = ledgerRows(page);
       await expect(rows.filter({ hasText: '楼下早餐' })).toHaveCount(1);
-      expect(await overflowingElements(page, '[role="listbox"] [role="option"]', 'x')).toEqual([]);
+      expect(await overflowingElements(page, '[role="grid"] [role="row"][aria-selected]', 'x')).toEqual([]);
       await screenshots(page, 'sync-ledger-arrived');
       await assertNoSecret(page, app.dataDir, remoteDir);
     } finally {
@@ -254,6 +274,10 @@ test.describe('设置 → 同步 with a synced folder', () => {
       await expect(testResult).toHaveClass(/good/);
       expect(await mentions(testResult, '合并')).toBe(1);
       await section.getByRole('button', { name: '开始同步' }).click();
+      // Joining again keeps the name it had (sync.json is gone, so: the OS user's default).
+      const naming = section.getByRole('group', { name: '确认本机名称' });
+      await expect(naming.getByLabel('本机名称')).toHaveValue(defaultDeviceName());
+      await naming.getByRole('button', { name: '用这个名字开始同步' }).click();
       await expect(section.getByRole('status', { name: '同步状态' })).toContainText('上次同步：今天');
       expect(app.core.ledger.list().rows.filter((row) => row.description === '地铁')).toHaveLength(1);
 
@@ -261,6 +285,125 @@ test.describe('设置 → 同步 with a synced folder', () => {
       expect(await pageText(page)).not.toContain(WRONG_PASSPHRASE);
     } finally {
       rmSync(remoteDir, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe('设置 → 同步 over WebDAV', () => {
+  // A real WebDAV server (Apache + mod_dav_fs) on loopback, the app's own WebDavRemote to it.
+  test.skip(!apacheAvailable(), 'needs apache2 with mod_dav and htpasswd (skipped: not installed)');
+  test.use({ appOptions: { connection: 'offline', sync: { engine: { kdf: KDF }, debounceMs: 200, intervalMs: 10 * 60_000 } } });
+  test.describe.configure({ timeout: 90_000 });
+
+  test('a wrong app password and an unreachable server said plainly; joining shows its download progress, then the devices', async ({ app }) => {
+    let server: WebDavServer | null = null;
+    let proxy: FaultProxy | null = null;
+    let other: OtherDevice | null = null;
+    try {
+      server = await startWebDav({ folder: 'suikouji', user: 'wang', password: 'dav-app-pw-Zk83Lq' });
+      const folderUrl = `${server.url}suikouji/`;
+      // The family's other computer has been syncing for a while: a few rounds, a change file each.
+      const { user, password } = server;
+      other = new OtherDevice(
+        mkdtempSync(join(tmpdir(), 'skj-e2e-sync-other-')),
+        (device) => new WebDavRemote({ url: folderUrl, user, password, device }),
+      );
+      const notes = ['早餐', '地铁', '午饭', '咖啡', '超市', '晚饭'];
+      for (const [i, note] of notes.entries()) {
+        other.ledger.addTransaction({ amountFen: 1000 + i * 100, type: 'EXPENSE', category: '餐饮', date: today(), time: `0${i}:30`, note });
+        await other.engine.round();
+      }
+      // This computer reaches the server through a proxy that can slow the downloads down.
+      proxy = await startFaultProxy(server.origin);
+      const viaProxy = `${proxy.url}suikouji/`;
+
+      const page = await app.open('#/settings');
+      const section = page.getByRole('region', { name: '同步' });
+      const testResult = section.getByRole('status', { name: '连接测试结果' });
+      await expect(section.getByRole('radio', { name: 'WebDAV 服务器' })).toBeChecked();
+      await section.getByLabel('服务器地址').fill(viaProxy);
+      await section.getByLabel('用户名').fill(server.user);
+      await section.getByLabel('同步密码', { exact: true }).fill(PASSPHRASE);
+
+      // ---- A wrong app password: refused in words, nothing saved.
+      await section.getByLabel('应用密码').fill('not-the-app-password');
+      await section.getByRole('button', { name: '测试连接' }).click();
+      await expect(testResult).toContainText('同步服务器拒绝了登录（401）');
+      await expect(testResult).toContainText('应用密码');
+      await expect(testResult).toHaveClass(/bad/);
+      expect(app.core.sync.status().state).toBe('off');
+      expect(await overflowingElements(page, 'section[aria-label="同步"]', 'x')).toEqual([]);
+      await testResult.scrollIntoViewIfNeeded();
+      await screenshots(page, 'sync-webdav-wrong-password');
+
+      // ---- A server that does not answer (nothing listens on that port).
+      const closed = await freePort();
+      await section.getByLabel('服务器地址').fill(`http://127.0.0.1:${closed}/suikouji/`);
+      await section.getByLabel('应用密码').fill(server.password);
+      await section.getByRole('button', { name: '测试连接' }).click();
+      await expect(testResult).toContainText('连不上同步服务器');
+      await expect(testResult).toContainText('请检查网络和地址');
+      // A test saves nothing, so it promises no retry.
+      await expect(testResult).not.toContainText('自动重试');
+      await expect(testResult).toHaveClass(/bad/);
+      // 开始同步 refuses it too, and the form keeps what was typed.
+      await section.getByRole('button', { name: '开始同步' }).click();
+      await expect(section.getByText(/连不上同步服务器/).first()).toBeVisible();
+      await expect(section.getByRole('group', { name: '确认本机名称' })).toHaveCount(0);
+      expect(app.core.sync.status().state).toBe('off');
+      await expect(section.getByLabel('服务器地址')).toHaveValue(`http://127.0.0.1:${closed}/suikouji/`);
+      await testResult.scrollIntoViewIfNeeded();
+      await screenshots(page, 'sync-webdav-unreachable');
+
+      // ---- The right address: books are there, the passphrase is checked, no repeat asked.
+      await section.getByLabel('服务器地址').fill(viaProxy);
+      await section.getByRole('button', { name: '测试连接' }).click();
+      await expect(testResult).toContainText('连接成功：这里已有同步的账本，同步密码正确。');
+      await expect(testResult).toHaveClass(/good/);
+      await section.getByRole('button', { name: '开始同步' }).click();
+      await expect(section.getByLabel('再次输入同步密码')).toHaveCount(0);
+      const naming = section.getByRole('group', { name: '确认本机名称' });
+      await naming.getByLabel('本机名称').fill('客厅电脑');
+
+      // Each download a little slow: the first round's progress stays on screen long enough to see.
+      const slow = proxy.inject({ method: 'GET', path: /^\/suikouji\/.+/, times: Infinity, action: { kind: 'delay', ms: 700 } });
+      await naming.getByRole('button', { name: '用这个名字开始同步' }).click();
+      const bar = section.getByRole('progressbar', { name: '同步进度' });
+      await expect(bar).toBeVisible({ timeout: 20_000 });
+      // Past the first file, so the picture shows a bar under way.
+      await expect(section.getByText(/^已下载 [1-9]\d* \/ \d+ 个文件$/)).toBeVisible({ timeout: 20_000 });
+      await expect(section.getByRole('status', { name: '同步状态' })).toHaveText('正在同步…');
+      await expect(section.getByRole('button', { name: '正在同步…' })).toBeDisabled();
+      await section.scrollIntoViewIfNeeded();
+      await screenshots(page, 'sync-first-progress');
+
+      // Done: the other computer's rows are here, and both computers are listed by name.
+      await expect(section.getByRole('status', { name: '同步状态' })).toContainText('上次同步：今天', { timeout: 60_000 });
+      slow.remove();
+      await expect(bar).toHaveCount(0);
+      await expect(section.getByText(`WebDAV ${viaProxy}（用户 ${server.user}）`)).toBeVisible();
+      await expect(section.getByTestId('sync-device-name')).toHaveText('客厅电脑');
+      const devices = section.getByRole('list', { name: '同步的设备' }).getByRole('listitem');
+      await expect(devices).toHaveCount(2);
+      await expect(devices.first()).toContainText('客厅电脑');
+      await expect(devices.first()).toContainText('本机');
+      await expect(devices.filter({ hasText: '卧室电脑' })).toContainText('最近同步：今天');
+      await expect(section.getByRole('alert')).toHaveCount(0);
+      expect(
+        app.core.ledger
+          .list()
+          .rows.map((row) => row.description)
+          .sort(),
+      ).toEqual([...notes].sort());
+      expect(await overflowingElements(page, 'section[aria-label="同步"]', 'x')).toEqual([]);
+      await section.scrollIntoViewIfNeeded();
+      await screenshots(page, 'sync-webdav-connected');
+      expect(await pageText(page)).not.toContain(server.password);
+      expect(await pageText(page)).not.toContain(PASSPHRASE);
+    } finally {
+      other?.close();
+      await proxy?.stop();
+      await server?.stop();
     }
   });
 });

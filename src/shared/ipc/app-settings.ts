@@ -42,47 +42,65 @@ export const hotkeySchema = z
     '快捷键应为「修饰键+按键」，例如 Ctrl+Alt+Space',
   );
 
+// Each section's fields without their defaults: the file's schema adds the defaults, a save
+// takes any subset of them. (zod's .partial() keeps a field's .default(), so a save built from
+// the file's schema would reset every field it did not send.)
+const connectionFields = {
+  mode: z.enum(CONNECTION_MODES),
+  gatewayUrl: httpUrl,
+  llmBaseUrl: httpUrl,
+  model: z.string().trim().max(80),
+};
+const asrFields = {
+  /** Absent until the user picks one: effectiveAsrProvider() decides then. */
+  provider: z.enum(ASR_PROVIDERS),
+  funasrUrl: wsUrl,
+};
+const microphoneFields = { deviceId: z.number().int().min(0).nullable() };
+const vadFields = { silenceMs: z.number().int().min(VAD_SILENCE_MIN_MS).max(VAD_SILENCE_MAX_MS) };
+const ttsFields = { enabled: z.boolean(), rate: z.number().min(0.5).max(2) };
+const hotkeyFields = { pushToTalk: hotkeySchema };
+
 /** The non-secret settings, every field with a default so a partial file still loads. */
 export const settingsSchema = z.object({
   connection: z
     .object({
-      mode: z.enum(CONNECTION_MODES).default('offline'),
-      gatewayUrl: httpUrl.default(''),
-      llmBaseUrl: httpUrl.default('https://dashscope.aliyuncs.com/compatible-mode/v1'),
-      model: z.string().trim().max(80).default('qwen-turbo'),
+      mode: connectionFields.mode.default('offline'),
+      gatewayUrl: connectionFields.gatewayUrl.default(''),
+      llmBaseUrl: connectionFields.llmBaseUrl.default('https://dashscope.aliyuncs.com/compatible-mode/v1'),
+      model: connectionFields.model.default('qwen-turbo'),
     })
     .prefault({}),
   asr: z
     .object({
-      /** Absent until the user picks one: effectiveAsrProvider() decides then. */
-      provider: z.enum(ASR_PROVIDERS).optional(),
-      funasrUrl: wsUrl.default(''),
+      provider: asrFields.provider.optional(),
+      funasrUrl: asrFields.funasrUrl.default(''),
     })
     .prefault({}),
-  microphone: z.object({ deviceId: z.number().int().min(0).nullable().default(null) }).prefault({}),
-  vad: z.object({ silenceMs: z.number().int().min(VAD_SILENCE_MIN_MS).max(VAD_SILENCE_MAX_MS).default(1000) }).prefault({}),
+  microphone: z.object({ deviceId: microphoneFields.deviceId.default(null) }).prefault({}),
+  vad: z.object({ silenceMs: vadFields.silenceMs.default(1000) }).prefault({}),
   tts: z
     .object({
-      enabled: z.boolean().default(true),
-      rate: z.number().min(0.5).max(2).default(1),
+      enabled: ttsFields.enabled.default(true),
+      rate: ttsFields.rate.default(1),
     })
     .prefault({}),
-  hotkey: z.object({ pushToTalk: hotkeySchema.default(DEFAULT_HOTKEY) }).prefault({}),
+  hotkey: z.object({ pushToTalk: hotkeyFields.pushToTalk.default(DEFAULT_HOTKEY) }).prefault({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
 
-/** What a save may change: any subset; a secret string sets it, null deletes it. */
+/** What a save may change: any subset (an absent field keeps what is stored); a secret string sets it, null deletes it. */
 export const settingsSaveSchema = z
   .object({
     settings: z
       .object({
-        connection: settingsSchema.shape.connection.unwrap().partial().strict().optional(),
-        asr: settingsSchema.shape.asr.unwrap().partial().strict().optional(),
-        microphone: settingsSchema.shape.microphone.unwrap().partial().strict().optional(),
-        vad: settingsSchema.shape.vad.unwrap().partial().strict().optional(),
-        tts: settingsSchema.shape.tts.unwrap().partial().strict().optional(),
-        hotkey: settingsSchema.shape.hotkey.unwrap().partial().strict().optional(),
+        connection: z.object(connectionFields).partial().strict().optional(),
+        asr: z.object(asrFields).partial().strict().optional(),
+        microphone: z.object(microphoneFields).partial().strict().optional(),
+        vad: z.object(vadFields).partial().strict().optional(),
+        tts: z.object(ttsFields).partial().strict().optional(),
+        hotkey: z.object(hotkeyFields).partial().strict().optional(),
       })
       .strict()
       .default({}),

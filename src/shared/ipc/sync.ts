@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SYNC_COMMANDS } from './sync.names';
 
-const deviceName = z.string().trim().min(1, '请填写设备名称').max(40, '设备名称最多40个字');
+const deviceName = z.string().trim().min(1, '请填写本机名称').max(40, '本机名称最多40个字');
 const passphrase = z.string().min(8, '同步密码至少8位').max(200);
 
 /** Where the books sync through: the user's own WebDAV server or a folder another tool keeps in step. */

@@ -9,6 +9,7 @@ import { SyncEngine, type RoundResult, type SyncEngineOptions } from './engine';
 import { SyncError } from './errors';
 import { FolderRemote } from './folder-remote';
 import type { Remote } from './remote';
+import { testWording } from './test-wording';
 import { WebDavRemote } from './webdav-remote';
 
 export interface SyncServiceOptions {
@@ -119,7 +120,7 @@ export class SyncService {
     } catch (err) {
       // A wrong passphrase: the books are there, but this setup cannot be saved.
       const existing = err instanceof SyncError && err.code === 'wrong_passphrase';
-      return { reachable: false, existing, message: errorMessage(err), localRows };
+      return { reachable: false, existing, message: testWording(errorMessage(err)), localRows };
     }
   }
 

@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BackupInfo, BackupListing, IpcResult, SyncStatus } from '@shared/ipc/index';
 import type { WindowAction } from '@shared/ipc/app';
 import { SYNC_OFF } from '../../../../../test/support/renderer/fake-ledger-api';
@@ -33,7 +33,16 @@ class FakeBackupApi {
   };
 }
 
-afterEach(() => cleanup());
+// Only the clock is fixed (the ticks above still run): 「今天」 is 2026-03-05 here.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2026, 2, 5, 15, 0));
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 async function open(api = new FakeBackupApi()) {
   render(BackupSection, { props: { api } });
@@ -53,7 +62,7 @@ class SyncingBackupApi extends FakeBackupApi {
 describe('backup section', () => {
   it('explains, before a restore is confirmed on a computer that syncs, that synced changes come back', async () => {
     await open(new SyncingBackupApi());
-    await fireEvent.click(screen.getByRole('radio', { name: /2026-03-04 09:00:00/ }));
+    await fireEvent.click(screen.getByRole('radio', { name: /昨天 09:00/ }));
     await fireEvent.click(screen.getByRole('button', { name: '从备份恢复…' }));
     await tick();
     const confirm = screen.getByRole('group', { name: '确认恢复' });
@@ -63,7 +72,7 @@ describe('backup section', () => {
 
   it('says nothing of sync where the computer does not sync', async () => {
     await open();
-    await fireEvent.click(screen.getByRole('radio', { name: /2026-03-04 09:00:00/ }));
+    await fireEvent.click(screen.getByRole('radio', { name: /昨天 09:00/ }));
     await fireEvent.click(screen.getByRole('button', { name: '从备份恢复…' }));
     await tick();
     expect(screen.getByRole('group', { name: '确认恢复' }).textContent).not.toContain('同步');
@@ -71,12 +80,12 @@ describe('backup section', () => {
 
   it('lists backups with time, rows and size, and backs up now', async () => {
     const api = await open();
-    expect(screen.getByRole('radio', { name: '2026-03-05 09:00:00 · 14 笔 · 44 KB' })).toBeTruthy();
-    expect(screen.getByRole('radio', { name: '2026-03-04 09:00:00 · 12 笔 · 40 KB' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: '今天 09:00 · 14 笔 · 44 KB' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: '昨天 09:00 · 12 笔 · 40 KB' })).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: '立即备份' }));
     await tick();
     await tick();
-    expect(screen.getByRole('status').textContent).toContain('已备份');
+    expect(screen.getByRole('status').textContent).toBe('已备份（今天 12:00 · 14 笔 · 44 KB）。');
     expect(screen.getAllByRole('radio')).toHaveLength(3);
     expect(api.restores).toEqual([]);
   });
@@ -85,10 +94,10 @@ describe('backup section', () => {
     const api = await open();
     const start = screen.getByRole('button', { name: '从备份恢复…' }) as HTMLButtonElement;
     expect(start.disabled).toBe(true);
-    await fireEvent.click(screen.getByRole('radio', { name: /2026-03-04 09:00:00/ }));
+    await fireEvent.click(screen.getByRole('radio', { name: /昨天 09:00/ }));
     await fireEvent.click(start);
     const confirm = screen.getByRole('group', { name: '确认恢复' });
-    expect(confirm.textContent).toContain('将用 2026-03-04 09:00:00 的备份（12 笔）替换当前账本');
+    expect(confirm.textContent).toContain('将用 昨天 09:00 的备份（12 笔）替换当前账本');
     expect(confirm.textContent).toContain('当前账本会先另存为一份「恢复前」备份');
     // Nothing is asked of main until the user confirms; 取消 goes back.
     expect(api.restores).toEqual([]);
@@ -102,11 +111,23 @@ describe('backup section', () => {
     await tick();
     expect(api.restores).toEqual(['ledger-20260304-090000.db']);
     const pending = screen.getByRole('status', { name: '恢复状态' });
-    expect(pending.textContent).toContain('已准备好从 2026-03-04 09:00:00 的备份恢复');
+    expect(pending.textContent).toContain('已准备好从 昨天 09:00 的备份恢复');
     expect(pending.textContent).toContain('重启随口记后生效');
     await fireEvent.click(screen.getByRole('button', { name: '立即重启' }));
     await tick();
     expect(api.actions).toEqual([{ action: 'relaunch' }]);
+  });
+
+  it('writes older backups by their day, and the year once it is another year', async () => {
+    const api = new FakeBackupApi();
+    const march: BackupInfo = { ...older, name: 'ledger-20260301-090000.db', takenAt: '2026-03-01 21:05:00', rows: null };
+    const lastYear: BackupInfo = { ...older, name: 'ledger-20251228-090000.db', takenAt: '2025-12-28 08:30:00' };
+    api.listing.backups = [march, lastYear];
+    await open(api);
+    expect(screen.getAllByRole('radio').map((r) => r.closest('label')?.textContent?.trim())).toEqual([
+      '3月1日 21:05 · 40 KB',
+      '2025年12月28日 08:30 · 12 笔 · 40 KB',
+    ]);
   });
 
   it('shows a pending restore after the page is reopened', async () => {

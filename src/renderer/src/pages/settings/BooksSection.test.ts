@@ -36,7 +36,7 @@ describe('设置 → 账本', () => {
 
     await fireEvent.click(section().getByRole('button', { name: '重命名 我的账本' }));
     await fireEvent.input(section().getByRole('textbox', { name: '新名称' }), { target: { value: '家庭' } });
-    await fireEvent.click(section().getByRole('button', { name: '保存' }));
+    await fireEvent.click(section().getByRole('button', { name: '保存名称' }));
     await section().findByRole('listitem', { name: '家庭' });
     await fireEvent.click(section().getByRole('button', { name: '归档 家庭' }));
     await section().findByRole('button', { name: '恢复 家庭' });

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IpcResult } from '@shared/ipc/index';
 import { settingsSchema, type ConnectionTestResult, type Microphone, type SettingsSaveInput, type SettingsView } from '@shared/ipc/app-settings';
@@ -41,12 +41,35 @@ async function open(api = new FakeSettingsApi()) {
   return api;
 }
 
+const advanced = () => screen.getByRole('form', { name: '联网服务' });
+const voiceForm = () => screen.getByRole('form', { name: '语音' });
+
 describe('settings page', () => {
-  it('shows the data folder, the microphones and a stored key only as a mask', async () => {
+  it('puts the everyday choices first, in plain words, and the technical ones under a closed 高级', async () => {
     await open();
-    expect(screen.getByText('/home/u/.config/随口记')).toBeTruthy();
+    const page = screen.getByRole('region', { name: '设置' });
+    const details = page.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('高级');
+    // Outside 高级: no developer words.
+    const everyday = [...page.children]
+      .filter((el) => el !== details)
+      .map((el) => el.textContent ?? '')
+      .join('\n');
+    for (const word of ['网关', 'DashScope', 'FunASR', '下载源', '参数', 'int8', '未校验', 'API Key']) expect(everyday).not.toContain(word);
+    const voice = screen.getByRole('radiogroup', { name: '语音识别方式' });
+    expect(within(voice).getByRole('radio', { name: /^离线/ })).toHaveProperty('checked', true);
+    expect(within(voice).getByRole('radio', { name: /^联网更准/ })).toHaveProperty('checked', false);
+    // Each section says what its button saves: no page-wide 保存.
+    expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
+    expect(within(voiceForm()).getByRole('button', { name: '保存语音设置' })).toBeTruthy();
+    expect(within(advanced()).getByRole('button', { name: '保存联网设置' })).toBeTruthy();
+    expect(details.textContent).toContain('/home/u/.config/随口记');
+  });
+
+  it('shows the microphones and a stored key only as a mask', async () => {
+    await open();
     expect((screen.getByRole('combobox', { name: '麦克风' }) as HTMLSelectElement).options[1]?.textContent).toBe('USB 麦克风（默认）');
-    await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));
     const key = screen.getByLabelText('网关 API Key') as HTMLInputElement;
     expect(key.value).toBe('');
     expect(key.placeholder).toContain('••••1234');
@@ -73,58 +96,108 @@ describe('settings page', () => {
     expect(screen.queryByTestId('hotkey-notice')).toBeNull();
   });
 
-  it('sends a typed key, keeps an untouched one, and deletes on request', async () => {
+  it('联网更准 saves the service chosen under 高级; 保存语音设置 sends no key and no address', async () => {
+    const api = new FakeSettingsApi();
+    api.view.settings.connection.gatewayUrl = 'http://10.0.0.2:8080';
+    await open(api);
+    await fireEvent.click(screen.getByRole('radio', { name: /^联网更准/ }));
+    await fireEvent.input(screen.getByLabelText('网关地址'), { target: { value: 'http://typed.example:1' } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存语音设置' }));
+    await tick();
+    expect(api.saves).toHaveLength(1);
+    expect(api.saves[0]?.secrets).toBeUndefined();
+    expect(api.saves[0]?.settings?.connection).toEqual({ mode: 'gateway' });
+    // Online without a choice of engine: it stays automatic (the cloud one).
+    expect(api.saves[0]?.settings?.asr).toEqual({});
+    expect(screen.getByRole('status').textContent).toBe('语音设置已保存。');
+    // What was typed under 高级 and not saved is still there.
+    expect((screen.getByLabelText('网关地址') as HTMLInputElement).value).toBe('http://typed.example:1');
+
+    await fireEvent.click(screen.getByRole('radio', { name: /^离线/ }));
+    await fireEvent.click(screen.getByRole('button', { name: '保存语音设置' }));
+    await tick();
+    expect(api.saves[1]?.settings?.connection).toEqual({ mode: 'offline' });
+  });
+
+  it('says in 语音 when 联网更准 has no service yet, and opens 高级 to fill it in', async () => {
+    await open();
+    const details = document.querySelector('details')!;
+    await fireEvent.click(screen.getByRole('radio', { name: /^联网更准/ }));
+    const fill = screen.getByRole('button', { name: '在「高级」里填写' });
+    expect(fill.closest('p')?.textContent).toContain('联网要先填好联网服务的地址和密钥');
+    await fireEvent.click(fill);
+    expect(details.open).toBe(true);
+    await fireEvent.input(screen.getByLabelText('网关地址'), { target: { value: 'http://10.0.0.2:8080' } });
+    expect(screen.queryByRole('button', { name: '在「高级」里填写' })).toBeNull();
+  });
+
+  it('保存联网设置 sends a typed key, keeps an untouched one, deletes on request, and leaves 离线 as it is', async () => {
     const api = await open();
-    await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));
-    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    const save = () => fireEvent.click(screen.getByRole('button', { name: '保存联网设置' }));
+    await save();
     await tick();
     expect(api.saves[0]?.secrets).toEqual({});
-    expect(api.saves[0]?.settings?.connection?.mode).toBe('gateway');
+    // Saved as 离线: the service is stored for later, 语音 stays offline.
+    expect(api.saves[0]?.settings?.connection).toEqual({
+      gatewayUrl: '',
+      llmBaseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+      model: 'qwen-turbo',
+    });
+    expect(screen.getByRole('status').textContent).toBe('联网设置已保存。');
 
     await fireEvent.input(screen.getByLabelText('网关 API Key'), { target: { value: 'new-key-5678' } });
-    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await save();
     await tick();
     expect(api.saves[1]?.secrets).toEqual({ gatewayApiKey: 'new-key-5678' });
 
     await fireEvent.click(screen.getByRole('checkbox', { name: /删除已保存的网关密钥/ }));
-    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await save();
     await tick();
     expect(api.saves[2]?.secrets).toEqual({ gatewayApiKey: null });
   });
 
-  it('tests the connection with the unsaved form and shows the sentence', async () => {
+  it('保存联网设置 switches the service of a household already online', async () => {
+    const api = new FakeSettingsApi();
+    api.view.settings.connection.mode = 'gateway';
+    await open(api);
+    await fireEvent.click(within(screen.getByRole('radiogroup', { name: '联网方式' })).getByRole('radio', { name: '直连 DashScope' }));
+    await fireEvent.input(screen.getByLabelText('DashScope API Key'), { target: { value: 'sk-direct-9876' } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存联网设置' }));
+    await tick();
+    expect(api.saves[0]?.settings?.connection?.mode).toBe('direct');
+    expect(api.saves[0]?.secrets).toEqual({ dashscopeApiKey: 'sk-direct-9876' });
+  });
+
+  it('tests the service as filled in, even while 语音 is 离线, and shows the sentence', async () => {
     const api = await open();
-    await fireEvent.click(screen.getByRole('radio', { name: '通过网关' }));
     await fireEvent.input(screen.getByLabelText('网关地址'), { target: { value: 'http://10.0.0.2:8080' } });
     await fireEvent.click(screen.getByRole('button', { name: '测试连接' }));
     await tick();
-    expect(api.tests[0]?.settings?.connection?.gatewayUrl).toBe('http://10.0.0.2:8080');
+    expect(api.tests[0]?.settings?.connection).toMatchObject({ mode: 'gateway', gatewayUrl: 'http://10.0.0.2:8080' });
     expect(screen.getByRole('status', { name: '连接测试结果' }).textContent).toContain('无法连接网关');
     expect(api.saves).toEqual([]);
   });
 
-  it('shows on-device recognition as the engine when none was chosen, and keeps it automatic on save', async () => {
+  it('keeps the automatic engine automatic, and saves a chosen online engine', async () => {
     const api = await open();
-    const group = screen.getByRole('radiogroup', { name: '语音识别服务' });
-    expect((screen.getByRole('radio', { name: '本地识别（离线）' }) as HTMLInputElement).checked).toBe(true);
-    expect(group.textContent).toContain('DashScope');
-    expect(group.textContent).toContain('FunASR');
     await fireEvent.click(screen.getByRole('checkbox', { name: '朗读识别结果' }));
-    await fireEvent.submit(screen.getByRole('button', { name: '保存' }).closest('form')!);
+    await fireEvent.submit(voiceForm());
     await tick();
-    expect(api.saves[0]?.settings?.asr).toEqual({ funasrUrl: '' });
+    expect(api.saves[0]?.settings?.asr).toEqual({});
 
-    await fireEvent.click(screen.getByRole('radio', { name: 'DashScope 实时识别' }));
-    expect(screen.getByText(/DashScope 需要先在「连接方式」中选择网关或直连/)).toBeTruthy();
-    await fireEvent.submit(screen.getByRole('button', { name: '保存' }).closest('form')!);
+    await fireEvent.click(screen.getByRole('radio', { name: 'FunASR（自建）' }));
+    expect(screen.getByLabelText('FunASR 地址')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('radio', { name: /^联网更准/ }));
+    await fireEvent.submit(voiceForm());
     await tick();
-    expect(api.saves[1]?.settings?.asr).toEqual({ provider: 'dashscope', funasrUrl: '' });
+    expect(api.saves[1]?.settings?.asr).toEqual({ provider: 'funasr' });
   });
 
-  it('shows DashScope for a cloud user who never chose', async () => {
+  it('shows DashScope as the online engine of a cloud user who never chose', async () => {
     const api = new FakeSettingsApi();
     api.view.settings.connection.mode = 'gateway';
     await open(api);
+    expect((screen.getByRole('radio', { name: /^联网更准/ }) as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('radio', { name: 'DashScope 实时识别' }) as HTMLInputElement).checked).toBe(true);
   });
 
@@ -133,5 +206,21 @@ describe('settings page', () => {
     api.microphones = { ok: false, error: { code: 'audio_unavailable', message: '无法读取麦克风列表：请确认已连接麦克风。' } };
     await open(api);
     expect(screen.getByText('无法读取麦克风列表：请确认已连接麦克风。')).toBeTruthy();
+  });
+
+  it('writes the sliders with one decimal and keeps a refused save as typed', async () => {
+    const api = new FakeSettingsApi();
+    api.settingsSave = async (input) => {
+      api.saves.push(input);
+      return { ok: false, error: { code: 'invalid_input', message: '快捷键应为「修饰键+按键」，例如 Ctrl+Alt+Space' } };
+    };
+    await open(api);
+    expect(screen.getByText(/说完停顿 1\.0 秒算一句/)).toBeTruthy();
+    expect(screen.getByText('朗读语速 1.0×')).toBeTruthy();
+    await fireEvent.input(screen.getByLabelText('按住说话快捷键'), { target: { value: 'Space' } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存语音设置' }));
+    await tick();
+    expect(screen.getByRole('alert').textContent).toContain('快捷键应为「修饰键+按键」');
+    expect((screen.getByLabelText('按住说话快捷键') as HTMLInputElement).value).toBe('Space');
   });
 });

@@ -33,7 +33,7 @@ describe('speech model section', () => {
   it('lists the model with its size and state, and downloads it with a real progress bar', async () => {
     const { api, emit } = await open();
     expect(item().textContent).toContain('推荐');
-    expect(item().textContent).toContain('下载大小 70.6 MB');
+    expect(item().textContent).toContain('下载 70.6 MB');
     expect(within(item()).getByTestId('model-state').textContent).toBe('未下载');
 
     await fireEvent.click(within(item()).getByRole('button', { name: '下载' }));
@@ -72,7 +72,7 @@ describe('speech model section', () => {
     await tick();
     expect(within(item()).getByTestId('model-state').textContent).toBe('已就绪');
     expect(item().textContent).toContain('正在使用');
-    expect(item().textContent).toContain('占用磁盘 76.3 MB');
+    expect(item().textContent).toContain('占用 76.3 MB');
     expect(within(item()).queryByRole('progressbar')).toBeNull();
   });
 
@@ -111,7 +111,7 @@ describe('speech model section', () => {
     await tick();
     await fireEvent.click(within(item()).getByRole('button', { name: '删除' }));
     const confirm = within(item()).getByRole('group', { name: '确认删除' });
-    expect(confirm.textContent).toContain('删除后本地识别需要重新下载模型才能使用');
+    expect(confirm.textContent).toContain('删除后离线识别要重新下载才能使用');
     await fireEvent.click(within(confirm).getByRole('button', { name: '取消' }));
     expect(api.calls.some((c) => c.name === 'modelDelete')).toBe(false);
     await fireEvent.click(within(item()).getByRole('button', { name: '删除' }));
@@ -140,27 +140,15 @@ describe('speech model section', () => {
     expect(fake.api.calls.at(-1)).toEqual({ name: 'modelDownload', input: { id: SMALL_MODEL.id } });
   });
 
-  it('uses a folder the user has, and does nothing when the folder dialog is closed', async () => {
-    const { api } = await open();
-    await fireEvent.click(screen.getByRole('button', { name: '使用已有模型文件夹' }));
+  it('shows a folder in use only as a plain line (its details are under 高级)', async () => {
+    const fake = fakeApi();
+    fake.api.listing = { ...fake.api.listing, folder: { path: '/home/u/sherpa', diskBytes: 70 * MB, active: true } };
+    render(SpeechModelSection, { props: { api: fake.api } });
     await tick();
-    expect(screen.queryByText(/已有模型文件夹：/)).toBeNull();
-    api.pickedFolder = '/home/u/sherpa-onnx-streaming-zipformer-zh';
-    await fireEvent.click(screen.getByRole('button', { name: '使用已有模型文件夹' }));
     await tick();
-    const folder = screen.getByText(/已有模型文件夹：/);
-    expect(folder.textContent).toContain('/home/u/sherpa-onnx-streaming-zipformer-zh');
-    expect(folder.textContent).toContain('正在使用');
-    expect(api.calls.filter((c) => c.name === 'modelUseFolder').map((c) => c.input)).toEqual([{}, {}]);
-  });
-
-  it('shows a refused folder’s reason', async () => {
-    const { api } = await open();
-    api.pickedFolder = '/home/u/empty';
-    api.failNext = { code: 'incomplete', message: '这个文件夹里没有 tokens.txt，不是完整的语音模型。' };
-    await fireEvent.click(screen.getByRole('button', { name: '使用已有模型文件夹' }));
-    await tick();
-    expect(screen.getByRole('alert').textContent).toBe('这个文件夹里没有 tokens.txt，不是完整的语音模型。');
+    expect(screen.getByText('正在使用自己准备的模型文件夹（见「高级」）。')).toBeTruthy();
+    expect(screen.queryByText(/\/home\/u\/sherpa/)).toBeNull();
+    expect(screen.queryByRole('button', { name: '使用已有模型文件夹' })).toBeNull();
   });
 });
 
@@ -187,15 +175,6 @@ describe('download sources and unverified models', () => {
     return fake;
   }
 
-  it('the chooser offers every source and sends the choice', async () => {
-    const { api } = await openWith({});
-    const select = screen.getByRole('combobox', { name: '下载源' }) as HTMLSelectElement;
-    expect([...select.options].map((o) => o.textContent)).toEqual(['GitHub', 'Hugging Face']);
-    await fireEvent.change(select, { target: { value: 'huggingface' } });
-    await tick();
-    expect(api.calls.at(-1)).toEqual({ name: 'modelSetSource', input: { source: 'huggingface' } });
-  });
-
   it('says which source is in use, and a switch keeps the bar where it was', async () => {
     const { emit } = await openWith({});
     await fireEvent.click(within(item()).getByRole('button', { name: '下载' }));
@@ -219,12 +198,13 @@ describe('download sources and unverified models', () => {
 
   it('an unverified model asks once before it is downloaded, then sends the consent', async () => {
     const { api } = await openWith({ unverified: true });
-    expect(item().textContent).toContain('未校验');
+    // The list speaks plainly: no 未校验 and no checksum names until the question is asked.
+    expect(item().textContent).not.toContain('未校验');
     await fireEvent.click(within(item()).getByRole('button', { name: '下载' }));
     await tick();
     expect(api.calls.some((c) => c.name === 'modelDownload')).toBe(false);
-    const ask = within(item()).getByRole('group', { name: '确认下载未校验的模型' });
-    expect(ask.textContent).toContain('没有公开的校验值（SHA-256）');
+    const ask = within(item()).getByRole('group', { name: '确认下载无法核对的模型' });
+    expect(ask.textContent).toContain('无法确认下载到的就是官方发布的文件');
     await fireEvent.click(within(ask).getByRole('button', { name: '仍要下载' }));
     await tick();
     expect(api.calls.at(-1)).toEqual({ name: 'modelDownload', input: { id: SMALL_MODEL.id, acceptUnverified: true } });

@@ -49,7 +49,7 @@ async function type(name: string, value: string) {
 }
 
 describe('sync section, not set up', () => {
-  it('explains the choices, the app password and the passphrase, with the device name filled in', async () => {
+  it('explains the choices, the app password and the passphrase; the name waits for 开始同步', async () => {
     await open();
     expect((screen.getByRole('radio', { name: 'WebDAV 服务器' }) as HTMLInputElement).checked).toBe(true);
     const password = field('应用密码');
@@ -62,7 +62,8 @@ describe('sync section, not set up', () => {
     expect(why.textContent).toContain('离开这台电脑之前');
     expect(why.textContent).toContain('无法找回');
     expect(why.textContent).toContain('每台设备都要填同一个同步密码');
-    expect(field('设备名称').value).toBe('这台电脑');
+    // The name is asked once, as 开始同步's last step (below), not among the connection's fields.
+    expect(screen.queryByLabelText('本机名称')).toBeNull();
     // Nothing to confirm until the test tells the remote is new.
     expect(screen.queryByLabelText('再次输入同步密码')).toBeNull();
   });
@@ -90,7 +91,6 @@ describe('sync section, not set up', () => {
     await type('用户名', 'wang@example.cn');
     await type('应用密码', 'app-secret-123');
     await type('同步密码', 'correct horse');
-    await type('设备名称', '书房电脑');
     await fireEvent.click(screen.getByRole('button', { name: '测试连接' }));
     await settle();
     const expected = {
@@ -98,7 +98,7 @@ describe('sync section, not set up', () => {
       passphrase: 'correct horse',
       deviceName: '书房电脑',
     };
-    expect(fake.inputsOf('syncTest')).toEqual([expected]);
+    expect(fake.inputsOf('syncTest')).toEqual([{ ...expected, deviceName: '这台电脑' }]);
     expect(screen.getByRole('status', { name: '连接测试结果' }).textContent).toBe('连接成功，这是一个新的同步位置。');
 
     // A new remote: the passphrase is asked again, and 开始同步 waits for it.
@@ -115,7 +115,23 @@ describe('sync section, not set up', () => {
     await type('再次输入同步密码', 'correct horse');
     await fireEvent.click(screen.getByRole('button', { name: '开始同步' }));
     await settle();
-    // The untouched inputs were tested already: no second test.
+    // Last, the name the other computers will list this one by: shown, selected, changeable.
+    const confirm = screen.getByRole('group', { name: '确认本机名称' });
+    expect(confirm.textContent).toContain('这台电脑会叫这个名字');
+    const name = within(confirm).getByLabelText('本机名称') as HTMLInputElement;
+    expect(name.value).toBe('这台电脑');
+    expect(document.activeElement).toBe(name);
+    expect(fake.inputsOf('syncConfigure')).toEqual([]);
+    // An empty name is refused in the schema's words, and nothing is sent.
+    await fireEvent.input(name, { target: { value: '  ' } });
+    await fireEvent.click(within(confirm).getByRole('button', { name: '用这个名字开始同步' }));
+    await settle();
+    expect(within(confirm).getByRole('alert').textContent).toBe('请填写本机名称');
+    expect(fake.inputsOf('syncConfigure')).toEqual([]);
+    await fireEvent.input(name, { target: { value: '书房电脑' } });
+    await fireEvent.click(within(confirm).getByRole('button', { name: '用这个名字开始同步' }));
+    await settle();
+    // The untouched inputs were tested already (a name is no part of a test): no second test.
     expect(fake.inputsOf('syncTest')).toHaveLength(1);
     expect(fake.inputsOf('syncConfigure')).toEqual([expected]);
     expect(screen.getByText(`WebDAV ${JIANGUOYUN}（用户 wang@example.cn）`)).toBeTruthy();
@@ -142,10 +158,18 @@ describe('sync section, not set up', () => {
     expect(field('同步文件夹').value).toBe('/home/wang/Sync/随口记');
 
     await type('同步密码', 'correct horse');
-    // 开始同步 runs the test itself when nothing was tested.
+    // 开始同步 runs the test itself when nothing was tested, then asks for the name.
     await fireEvent.click(screen.getByRole('button', { name: '开始同步' }));
     await settle();
     expect(fake.inputsOf('syncTest')).toHaveLength(1);
+    // 返回 goes back to the form; 开始同步 asks again.
+    await fireEvent.click(screen.getByRole('button', { name: '返回' }));
+    expect(screen.queryByRole('group', { name: '确认本机名称' })).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: '开始同步' }));
+    await settle();
+    expect(fake.inputsOf('syncConfigure')).toEqual([]);
+    await fireEvent.click(screen.getByRole('button', { name: '用这个名字开始同步' }));
+    await settle();
     expect(fake.inputsOf('syncConfigure')).toEqual([
       { remote: { kind: 'folder', path: '/home/wang/Sync/随口记' }, passphrase: 'correct horse', deviceName: '这台电脑' },
     ]);
@@ -316,8 +340,8 @@ describe('sync section, set up', () => {
     expect(field('应用密码').value).toBe('');
     expect(field('应用密码').placeholder).toContain('留空则不修改');
     expect(field('同步密码').placeholder).toContain('留空则不修改');
-    expect(field('设备名称').value).toBe('书房电脑');
-    await type('设备名称', '书房的电脑');
+    expect(field('本机名称').value).toBe('书房电脑');
+    await type('本机名称', '书房的电脑');
     await fireEvent.click(screen.getByRole('button', { name: '保存并同步' }));
     await settle();
     expect(fake.inputsOf('syncConfigure')).toEqual([

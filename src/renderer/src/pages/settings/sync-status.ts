@@ -1,31 +1,36 @@
 import type { SyncDevice, SyncRemoteInfo, SyncStatus, SyncWaiting } from '@shared/ipc/sync';
+import { formatDateTime, formatTime } from '../../lib/format';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-function sameDay(a: Date, b: Date): boolean {
-  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
-}
-
-/** 14:05 in this computer's time zone (the ISO stamps carry the offset of whichever device wrote them). */
-export function formatClock(iso: string): string {
-  const d = new Date(iso);
-  return `${two(d.getHours())}:${two(d.getMinutes())}`;
+/** The day as YYYY-MM-DD on this computer's calendar. */
+function localDay(d: Date): string {
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 }
 
 /**
- * 今天 14:05, 昨天 09:30, 3月5日 14:05, 2025年12月31日 14:05: local time relative to the day,
- * not 「5 分钟前」, so the text changes only at midnight and the live status line is not
- * re-announced every minute while the page stays open.
+ * The instant on this computer's wall clock, as an ISO date-time without offset: the stamps
+ * carry the offset of whichever device wrote them, the user reads them in their own time.
+ */
+function localIso(iso: string): string | null {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : `${localDay(d)}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** 14:05 in this computer's time zone. */
+export function formatClock(iso: string): string {
+  const local = localIso(iso);
+  return local === null ? iso : formatTime(local);
+}
+
+/**
+ * 今天 14:05, 昨天 09:30, 3月5日 14:05, 2025年12月31日 14:05 (the app's formatDateTime, in local
+ * time): relative to the day, not 「5 分钟前」, so the text changes only at midnight and the live
+ * status line is not re-announced every minute while the page stays open.
  */
 export function formatWhen(iso: string, now: Date): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const clock = formatClock(iso);
-  if (sameDay(d, now)) return `今天 ${clock}`;
-  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  if (sameDay(d, yesterday)) return `昨天 ${clock}`;
-  const day = `${d.getMonth() + 1}月${d.getDate()}日`;
-  return d.getFullYear() === now.getFullYear() ? `${day} ${clock}` : `${d.getFullYear()}年${day} ${clock}`;
+  const local = localIso(iso);
+  return local === null ? iso : formatDateTime(local, localDay(now));
 }
 
 /** The remote as the user recognises it; the password never reaches the renderer at all. */
@@ -57,7 +62,8 @@ export function errorLine(status: SyncStatus, now: Date): string | null {
   if (!status.error) return null;
   const message = status.error.message.trim();
   if (!status.retryAt) return message;
-  const when = sameDay(new Date(status.retryAt), now) ? formatClock(status.retryAt) : formatWhen(status.retryAt, now);
+  const retry = new Date(status.retryAt);
+  const when = localDay(retry) === localDay(now) ? formatClock(status.retryAt) : formatWhen(status.retryAt, now);
   return `${message}${/[。！？.!?]$/.test(message) ? '' : '。'}将在 ${when} 重试。`;
 }
 
