@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { test as base, chromium, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, chromium, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
 import { createAppCore, type AppCore, type AppCoreOptions } from '@core/app-core';
 import type { Ledger } from '@core/ledger/index';
@@ -307,4 +307,9 @@ export async function sayAndConfirm(app: AppHarness, text: string): Promise<void
     await expect(box).toHaveValue('');
   }
   await expect.poll(() => app.ledger.list({ limit: 1, offset: 0 }).total).toBe(before + 1);
+}
+
+/** The rows of 明细 (a grid: a day's heading is a row too, without a selection state). */
+export function ledgerRows(scope: Page | Locator): Locator {
+  return scope.getByRole('grid', { name: '明细列表' }).locator('[role="row"][aria-selected]');
 }
