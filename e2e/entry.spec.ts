@@ -3,7 +3,8 @@ import { CALC_ERRORS } from '@shared/calc';
 import { expect, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
 
 // 记一笔 and 首页 against the real ledger through the bridge: the form by keyboard only, its
-// inline errors, undo, a transfer between two accounts, and the overview after each.
+// inline errors, undo, a transfer between two accounts, 待报销 and the money flows to someone
+// (借出, 报销到账), and the overview after each.
 
 const form = (page: Page) => page.getByRole('dialog', { name: '记一笔' });
 const amount = (page: Page) => form(page).getByRole('textbox', { name: '金额' });
@@ -29,13 +30,13 @@ async function expectFits(page: Page): Promise<void> {
 
 test('keyboard only: Ctrl+N, 12+8.5, a category by arrow keys, Enter → saved, on 首页, undone by Ctrl+Z', async ({ app }) => {
   const { page } = app;
-  await expect(figure(page, '支出')).toHaveText('¥0');
+  await expect(figure(page, '支出')).toHaveText('¥0.00');
 
   await page.keyboard.press('Control+n');
   await expect(form(page)).toBeVisible();
   await expect(amount(page)).toBeFocused();
   await page.keyboard.type('12+8.5');
-  await expect(form(page)).toContainText('= 20.50');
+  await expect(form(page)).toContainText('= ¥20.50');
 
   // Tab leads from the amount into the category grid; → picks the next category.
   await page.keyboard.press('Tab');
@@ -56,17 +57,17 @@ test('keyboard only: Ctrl+N, 12+8.5, a category by arrow keys, Enter → saved, 
   expect(rows(app).map((r) => [r.type, r.category, r.amountFen, r.account])).toEqual([['EXPENSE', category, 2050, '钱包']]);
 
   await expect(figure(page, '支出')).toHaveText('¥20.50');
-  await expect(figure(page, '收入')).toHaveText('¥0');
-  await expect(figure(page, '结余')).toHaveText('-¥20.50');
+  await expect(figure(page, '收入')).toHaveText('¥0.00');
+  await expect(figure(page, '结余')).toHaveText('−¥20.50');
   await expect(latest(page).getByRole('listitem')).toHaveCount(1);
   await expect(latest(page).getByRole('listitem')).toContainText(category);
-  await expect(latest(page).getByRole('listitem')).toContainText('-20.50');
+  await expect(latest(page).getByRole('listitem')).toContainText('−¥20.50');
   await screenshots(page, 'home');
   await expectFits(page);
 
   await page.keyboard.press('Control+z');
   await expect.poll(() => rows(app).length).toBe(0);
-  await expect(figure(page, '支出')).toHaveText('¥0');
+  await expect(figure(page, '支出')).toHaveText('¥0.00');
   await expect(latest(page).getByRole('listitem')).toHaveCount(0);
   // Redo brings it back, from the home page too.
   await page.keyboard.press('Control+Shift+z');
@@ -97,7 +98,7 @@ test('bad amounts show their inline error and save nothing; Esc closes', async (
 
   await amount(page).fill('35');
   await expect(amount(page)).not.toHaveAttribute('aria-invalid', 'true');
-  await expect(amount(page)).toHaveAccessibleDescription('= 35.00');
+  await expect(amount(page)).toHaveAccessibleDescription('= ¥35.00');
   await page.keyboard.press('Escape');
   await expect(form(page)).toHaveCount(0);
   expect(rows(app)).toEqual([]);
@@ -130,13 +131,13 @@ test('a transfer 钱包 → 微信 moves money between balances, not into 收入
   expect(balanceOf(app, '钱包')).toBe(-10000);
   expect(balanceOf(app, '微信')).toBe(15000);
   await expect(latest(page).getByRole('listitem')).toContainText('钱包 → 微信');
-  await expect(figure(page, '收入')).toHaveText('¥0');
-  await expect(figure(page, '支出')).toHaveText('¥0');
-  await expect(figure(page, '结余')).toHaveText('¥0');
+  await expect(figure(page, '收入')).toHaveText('¥0.00');
+  await expect(figure(page, '支出')).toHaveText('¥0.00');
+  await expect(figure(page, '结余')).toHaveText('¥0.00');
 
   const stats = await app.open('#/stats');
-  await expect(stats.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥0');
-  await expect(stats.getByTestId('total-income')).toHaveAttribute('aria-label', '收入 ¥0');
+  await expect(stats.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥0.00');
+  await expect(stats.getByTestId('total-income')).toHaveAttribute('aria-label', '收入 ¥0.00');
 });
 
 test('a transfer to someone outside the accounts names the counterparty', async ({ app }) => {
@@ -145,13 +146,63 @@ test('a transfer to someone outside the accounts names the counterparty', async 
   await form(page).getByRole('radio', { name: '转账' }).check();
   await amount(page).fill('200');
   await form(page).getByRole('button', { name: '别人' }).click();
-  await form(page).getByRole('textbox', { name: '对方' }).fill('张三');
+  await form(page).getByRole('combobox', { name: '对方' }).fill('张三');
   await form(page).getByRole('textbox', { name: '备注' }).fill('还给张三');
   await form(page).getByRole('textbox', { name: '备注' }).press('Enter');
   await expect(form(page)).toHaveCount(0);
   expect(rows(app).map((r) => [r.type, r.amountFen, r.counterparty, r.description])).toEqual([['TRANSFER', 20000, '张三', '还给张三']]);
   expect(balanceOf(app, '钱包')).toBe(-20000);
-  await expect(figure(page, '支出')).toHaveText('¥0');
+  await expect(figure(page, '支出')).toHaveText('¥0.00');
+});
+
+test('记一笔: spending marked 待报销, then 转账 → 别人 offers the five and records 借出 and 报销到账 with their links', async ({ app }) => {
+  const { page } = app;
+  await page.keyboard.press('Control+n');
+  await amount(page).fill('80');
+  await form(page)
+    .getByRole('checkbox', { name: /待报销/ })
+    .check();
+  await form(page).getByRole('textbox', { name: '备注' }).fill('出差打车');
+  await screenshots(page, 'entry-reimbursable');
+  await form(page).getByRole('button', { name: '保存' }).click();
+  await expect(form(page)).toHaveCount(0);
+  expect(rows(app).map((r) => [r.type, r.amountFen, r.reimbursable])).toEqual([['EXPENSE', 80_00, true]]);
+  // 待报销 is left out of net spending.
+  await expect(figure(page, '支出')).toHaveText('¥0.00');
+
+  await page.keyboard.press('Control+n');
+  await form(page).getByRole('radio', { name: '转账' }).check();
+  await amount(page).fill('1000');
+  await form(page).getByRole('button', { name: '别人' }).click();
+  const kinds = form(page).getByRole('group', { name: '这笔是' });
+  await expect(kinds.getByRole('button')).toHaveText(['普通转账', '借出', '借入', '还款', '收回', '报销到账']);
+  await kinds.getByRole('button', { name: '借出' }).click();
+  await expect(form(page).getByRole('combobox', { name: '付款账户' })).toHaveValue('钱包');
+  await expect(form(page).getByLabel('时间')).toHaveCount(0);
+  await form(page).getByRole('combobox', { name: '对方' }).fill('小李');
+  await screenshots(page, 'entry-flow-lend');
+  await expectFits(page);
+  await form(page).getByRole('button', { name: '保存' }).click();
+  await expect(form(page)).toHaveCount(0);
+  expect(rows(app)[0]).toMatchObject({ type: 'TRANSFER', flow: 'lend', person: '小李', amountFen: 1000_00, source: 'manual' });
+  expect(app.ledger.findPerson('小李')?.balanceFen).toBe(1000_00);
+
+  await page.keyboard.press('Control+n');
+  await form(page).getByRole('radio', { name: '转账' }).check();
+  await amount(page).fill('100');
+  await form(page).getByRole('button', { name: '别人' }).click();
+  await form(page).getByRole('group', { name: '这笔是' }).getByRole('button', { name: '报销到账' }).click();
+  await expect(form(page).getByRole('combobox', { name: '对方' })).toHaveCount(0);
+  await expect(form(page).getByRole('checkbox', { name: /出差打车/ })).toBeChecked();
+  await expect(form(page).getByTestId('settle-outcome')).toHaveText('多出 ¥20.00');
+  await screenshots(page, 'entry-flow-reimbursement');
+  await expectFits(page);
+  await form(page).getByRole('button', { name: '保存' }).click();
+  await expect(form(page)).toHaveCount(0);
+  expect(rows(app)[0]).toMatchObject({ type: 'INCOME', flow: 'reimbursement', amountFen: 100_00 });
+  expect(app.ledger.pendingReimbursements().totalFen).toBe(0);
+  // A reimbursement is not income.
+  await expect(figure(page, '收入')).toHaveText('¥0.00');
 });
 
 test("'#/new' opens the form over the page the window showed and puts the hash back", async ({ app }) => {
@@ -205,7 +256,7 @@ test('首页 budget summary follows the ledger: green, amber at 80 %, red at 100
   await spend(20);
   await expect(foodBar).toHaveAttribute('aria-valuetext', '已用 102%');
   await expect(foodGroup).toHaveAttribute('data-level', 'over');
-  await expect(figure(page, '支出')).toHaveText('¥102');
+  await expect(figure(page, '支出')).toHaveText('¥102.00');
   await screenshots(page, 'home-budgets');
   await expectFits(page);
 });

@@ -1,9 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { ParseResult } from '@shared/domain';
+import { formatMoney } from '@shared/display';
 import { yuanToFen } from '@shared/money';
 import type { Page } from '@playwright/test';
-import { expect, test, type AppHarness } from './fixtures';
+import { openLedger } from '@core/ledger/index';
+import { SyncEngine } from '@core/sync/engine';
+import { FolderRemote } from '@core/sync/folder-remote';
+import { expect, screenshots, test, type AppHarness, ledgerRows } from './fixtures';
 
 // The 明细 and 统计 pages against the real ledger through the bridge: 2 000 seeded rows,
 // filters, edit, delete + undo, the statistics totals, CSV export and import.
@@ -61,7 +66,7 @@ function expected(items: ParseResult[], range: { from: string; to: string }, pic
   return { count: rows.length, expenseFen: fen('EXPENSE'), incomeFen: fen('INCOME') };
 }
 
-const yuan = (fen: number) => `¥${Number.isInteger(fen / 100) ? fen / 100 : (fen / 100).toFixed(2)}`;
+const yuan = (fen: number) => formatMoney(fen);
 
 function summaryText(e: { count: number; expenseFen: number; incomeFen: number }): string {
   return `共 ${e.count} 笔，支出 ${yuan(e.expenseFen)}，收入 ${yuan(e.incomeFen)}`;
@@ -74,7 +79,7 @@ test.describe('ledger app', () => {
   test('list: month and category filters, edit, delete and undo, live voice saves', async ({ app }) => {
     const { items, thisMonth, lastMonth } = seed(app);
     const page = await app.open('#/ledger');
-    const rows = page.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+    const rows = ledgerRows(page);
 
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, thisMonth)));
     await expect(rows.first()).toBeVisible();
@@ -114,7 +119,7 @@ test.describe('ledger app', () => {
     await expect(page.getByText(`${description} 已改`)).toBeVisible();
     const edited = app.ledger.search(`${description} 已改`)[0]!;
     expect(edited.amountFen).toBe(12345);
-    await expect(rows.filter({ hasText: `${description} 已改` }).locator('.amount')).toHaveText('-123.45');
+    await expect(rows.filter({ hasText: `${description} 已改` }).locator('.amount')).toHaveText('−¥123.45');
 
     // Delete with confirmation, then undo from the toast.
     const before = app.ledger.count();
@@ -132,7 +137,7 @@ test.describe('ledger app', () => {
     expect(app.ledger.count()).toBe(before);
 
     // Keyboard: ↓ selects, Delete asks, Enter confirms, Ctrl+Z undoes.
-    await page.getByRole('listbox', { name: '明细列表' }).focus();
+    await page.getByRole('grid', { name: '明细列表' }).focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     const selected = page.locator('.row.selected .description');
@@ -170,7 +175,7 @@ test.describe('ledger app', () => {
     await expect(keyEditor.getByLabel('金额')).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(keyEditor).toBeHidden();
-    await expect(page.getByRole('listbox', { name: '明细列表' })).toBeFocused();
+    await expect(page.getByRole('grid', { name: '明细列表' })).toBeFocused();
 
     // A voice save through the history appears at once (an event, not polling).
     await page.getByRole('button', { name: '本月' }).click();
@@ -191,21 +196,21 @@ test.describe('ledger app', () => {
     await expect(rows.first().locator('.description')).toHaveText('语音记的奶茶');
 
     const dark = await app.open('#/ledger', { colorScheme: 'dark' });
-    await expect(dark.getByRole('listbox', { name: '明细列表' }).getByRole('option').first()).toBeVisible();
+    await expect(ledgerRows(dark).first()).toBeVisible();
     await dark.screenshot({ path: `${SHOTS}/ledger-list-dark.png` });
   });
 
   test('list: type filter with signed incomes, search by category name', async ({ app }) => {
     const { items, thisMonth } = seed(app);
     const page = await app.open('#/ledger');
-    const rows = page.getByRole('listbox', { name: '明细列表' }).getByRole('option');
+    const rows = ledgerRows(page);
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(expected(items, thisMonth)));
 
     await page.getByRole('combobox', { name: '类型' }).selectOption('INCOME');
     const incomes = expected(items, thisMonth, (p) => p.type === 'INCOME');
     expect(incomes.expenseFen).toBe(0);
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', summaryText(incomes));
-    await expect(rows.first().locator('.amount')).toHaveText(/^\+\d/);
+    await expect(rows.first().locator('.amount')).toHaveText(/^\+¥\d/);
     expect((await rows.locator('.amount').allTextContents()).every((a) => a.startsWith('+'))).toBe(true);
 
     // The search text matches category names too; Enter searches without the typing pause.
@@ -223,7 +228,7 @@ test.describe('ledger app', () => {
     await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', `支出 ${yuan(now.expenseFen)}`);
     await expect(page.getByTestId('total-income')).toHaveAttribute('aria-label', `收入 ${yuan(now.incomeFen)}`);
     const balance = now.incomeFen - now.expenseFen;
-    await expect(page.getByTestId('total-balance')).toHaveAttribute('aria-label', `结余 ${balance < 0 ? '-' : ''}${yuan(Math.abs(balance))}`);
+    await expect(page.getByTestId('total-balance')).toHaveAttribute('aria-label', `结余 ${yuan(balance)}`);
 
     // The donut lists every category with its exact total.
     const donut = page.getByTestId('donut');
@@ -334,7 +339,7 @@ test.describe('ledger app', () => {
     const page = await app.open('#/ledger');
     await page.getByRole('button', { name: '本年' }).click();
     await expect(page.locator('p.summary')).toHaveAttribute('aria-label', /^共 100000 笔/);
-    const list = page.getByRole('listbox', { name: '明细列表' });
+    const list = page.getByRole('grid', { name: '明细列表' });
     for (const fraction of [0.5, 0.9, 0.25, 1]) {
       await list.evaluate((el, f) => (el.scrollTop = f * (el.scrollHeight - el.clientHeight)), fraction);
       await expect(list.locator('.row .description').first()).toHaveText(/^大账本\d+$/);
@@ -350,6 +355,100 @@ test.describe('ledger app', () => {
       await expect(page.getByRole('region', { name: '账户' }).getByRole('listitem', { name: '钱包', exact: true })).toBeVisible();
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: `${SHOTS}/categories-${scheme}.png` });
+    }
+  });
+});
+
+// A book that syncs with another computer: 明细 says who recorded each row (记账人), the
+// editor shows it read-only, and a refund's editor picks the purchase it returns.
+test.describe('明细 in a synced book', () => {
+  const PASSPHRASE = 'e2e-家庭账本-Q7v4kX';
+  /** scrypt cheap enough for a test. */
+  const KDF = { name: 'scrypt', N: 1024, r: 8, p: 1 } as const;
+  test.use({ appOptions: { connection: 'offline', sync: { engine: { kdf: KDF }, debounceMs: 200, intervalMs: 10 * 60_000 } } });
+
+  test('each row names the computer that recorded it; the editor shows it; a refund is linked to its purchase', async ({ app }) => {
+    const remoteDir = mkdtempSync(join(tmpdir(), 'skj-e2e-recorders-remote-'));
+    const otherDir = mkdtempSync(join(tmpdir(), 'skj-e2e-recorders-other-'));
+    // The second computer: its own ledger file and engine on the same synced folder.
+    const other = openLedger({ path: join(otherDir, 'ledger.db'), recordedBy: '小李的电脑' });
+    try {
+      other.journal.setCapture(true);
+      const engine = new SyncEngine({
+        db: other.database,
+        journal: other.journal,
+        dbPath: other.path,
+        remote: new FolderRemote(remoteDir, other.journal.deviceId),
+        passphrase: PASSPHRASE,
+        deviceName: '小李的电脑',
+        kdf: KDF,
+      });
+      await app.core.sync.configure({ remote: { kind: 'folder', path: remoteDir }, passphrase: PASSPHRASE, deviceName: '小王的电脑' });
+      const today = shanghaiToday();
+      const item = (over: Partial<ParseResult>): ParseResult => ({
+        amount: 35,
+        type: 'EXPENSE',
+        category: '餐饮',
+        description: '',
+        date: today,
+        account: null,
+        confidence: 1,
+        source: 'local',
+        ...over,
+      });
+      const [shoes] = app.core.history.saveBatch([
+        item({ amount: 500, category: '购物', description: '淘宝买鞋' }),
+        item({ amount: 35, description: '午饭' }),
+      ]);
+      // Money back, not yet said to be for the shoes: the user links it in the editor.
+      app.core.history.saveBatch([item({ amount: 300, category: '购物', description: '退货退款', flow: 'refund' })]);
+      await engine.round();
+      other.saveBatch([
+        item({ amount: 42.8, description: '买菜' }),
+        item({ amount: 9000, type: 'INCOME', category: '工资', description: '小李工资' }),
+      ]);
+      await engine.round();
+      await app.core.sync.syncNow();
+      expect(app.ledger.search('买菜')[0]!.recordedBy).toBe('小李的电脑');
+
+      const page = await app.open('#/ledger');
+      const rows = ledgerRows(page);
+      const row = (text: string) => rows.filter({ has: page.locator('.description', { hasText: text }) });
+      await expect(row('买菜').getByLabel('记账人：小李的电脑')).toHaveText('小李的电脑');
+      await expect(row('午饭').getByLabel('记账人：小王的电脑')).toHaveText('小王的电脑');
+      await expect(row('买菜').locator('.amount')).toHaveText('−¥42.80');
+      await expect(row('小李工资').locator('.amount')).toHaveText('+¥9,000.00');
+      // A refund is money back with its own tag, never 支出.
+      await expect(row('退货退款').locator('.amount')).toHaveText('+¥300.00');
+      await expect(row('退货退款').locator('.tag')).toHaveText('退款');
+      await expect(page.locator(`.day[data-date="${today}"] .day-date`)).toHaveText(/^今天 周[日一二三四五六]$/);
+      await expect(row('午饭').locator('.time')).toHaveText(/^\d{2}:\d{2}$/);
+      await screenshots(page, 'ledger-recorders');
+
+      await row('买菜').getByRole('button', { name: '编辑 买菜' }).click();
+      const editor = page.getByRole('form', { name: '编辑记录' });
+      await expect(editor.getByLabel('记账人')).toHaveValue('小李的电脑');
+      await expect(editor.getByLabel('记账人')).toHaveJSProperty('readOnly', true);
+      await expect(editor.getByLabel('金额')).toHaveValue('42.80');
+      await screenshots(page, 'ledger-editor-recorder');
+      await editor.getByRole('button', { name: '取消' }).click();
+      await expect(editor).toBeHidden();
+
+      // 退的是哪一笔: the refund's editor offers the purchases it may return.
+      await row('退货退款').getByRole('button', { name: '编辑 退货退款' }).click();
+      await expect(editor.getByLabel('类型')).toHaveValue('退款');
+      const picker = editor.getByRole('combobox', { name: '退的是哪一笔' });
+      await expect(picker.locator('option', { hasText: '淘宝买鞋' })).toHaveText('今天 淘宝买鞋 ¥500.00');
+      await picker.selectOption(shoes!.id);
+      await screenshots(page, 'refund-link-editor');
+      await editor.getByRole('button', { name: '保存' }).click();
+      await expect(editor).toBeHidden();
+      expect(app.ledger.search('退货退款')[0]!.refundOf).toBe(shoes!.id);
+      await expect(row('退货退款').locator('.tag')).toHaveText(/^退款 · 今天\s?淘宝买鞋 ¥500\.00$/);
+    } finally {
+      other.close();
+      rmSync(otherDir, { recursive: true, force: true });
+      rmSync(remoteDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, go, overflowingElements, screenshots, test, type AppHarness } from './fixtures';
+import { expect, go, overflowingElements, screenshots, test, type AppHarness, ledgerRows } from './fixtures';
 
 // Tags and sub-categories against the real ledger through the bridge: a sub-category made on
 // 分类与账户, rows saved with tags through 记一笔, then 明细 filtered by a tag, 统计 drilled from
@@ -60,23 +60,23 @@ async function seed(app: AppHarness): Promise<Page> {
 test('明细 filtered by a tag: rows carry their tags and 「餐饮 › 早餐」; the tags renamed and deleted on 分类与账户', async ({ app }) => {
   const page = await seed(app);
   await go(page, 'ledger');
-  const list = page.getByRole('listbox', { name: '明细列表' });
-  const bun = list.getByRole('option').filter({ hasText: '包子' });
+  const list = page.getByRole('grid', { name: '明细列表' });
+  const bun = list.locator('[role="row"][aria-selected]').filter({ hasText: '包子' });
   await expect(bun.locator('.category')).toHaveText('餐饮 › 早餐');
   await expect(bun.getByLabel('标签：出差')).toBeVisible();
-  await expect(list.getByRole('option')).toHaveCount(3);
+  await expect(list.locator('[role="row"][aria-selected]')).toHaveCount(3);
 
   await page.getByRole('combobox', { name: '标签', exact: true }).selectOption('出差');
-  await expect(list.getByRole('option')).toHaveCount(2);
-  await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 2 笔，支出 ¥308，收入 ¥0');
-  await expect(list.getByRole('option').filter({ hasText: '午饭' })).toHaveCount(0);
+  await expect(list.locator('[role="row"][aria-selected]')).toHaveCount(2);
+  await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 2 笔，支出 ¥308.00，收入 ¥0.00');
+  await expect(list.locator('[role="row"][aria-selected]').filter({ hasText: '午饭' })).toHaveCount(0);
   expect(await overflowingElements(page, '[aria-label="明细"] .filters', 'x')).toEqual([]);
   await screenshots(page, 'tag-filter');
 
   // Choosing the parent takes in its sub-category's rows.
   await page.getByRole('combobox', { name: '标签', exact: true }).selectOption('');
   await page.getByRole('combobox', { name: '分类', exact: true }).selectOption('餐饮');
-  await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 2 笔，支出 ¥43，收入 ¥0');
+  await expect(page.locator('p.summary')).toHaveAttribute('aria-label', '共 2 笔，支出 ¥43.00，收入 ¥0.00');
 
   await go(page, 'categories');
   const tags = page.getByRole('region', { name: '标签', exact: true });
@@ -98,26 +98,26 @@ test('统计: a parent with sub-category rows drills down to them and back; a ta
   const page = await seed(app);
   await go(page, 'stats');
   const legend = page.getByRole('list', { name: '支出分类' });
-  await expect(legend.getByRole('button', { name: /^住房 ¥300 / })).toBeVisible();
-  await legend.getByRole('button', { name: /^餐饮 ¥43 .*查看子分类$/ }).click();
+  await expect(legend.getByRole('button', { name: /^住房 ¥300\.00 / })).toBeVisible();
+  await legend.getByRole('button', { name: /^餐饮 ¥43\.00 .*查看子分类$/ }).click();
 
   const children = page.getByRole('list', { name: '餐饮的子分类' });
   await expect(children.getByRole('button')).toHaveCount(2);
-  await expect(children.getByRole('button', { name: /^未细分 ¥35 / })).toBeVisible();
-  await expect(children.getByRole('button', { name: /^早餐 ¥8 .*查看明细$/ })).toBeVisible();
+  await expect(children.getByRole('button', { name: /^未细分 ¥35\.00 / })).toBeVisible();
+  await expect(children.getByRole('button', { name: /^早餐 ¥8\.00 .*查看明细$/ })).toBeVisible();
   const trail = page.getByRole('navigation', { name: '分类层级' });
   await expect(trail).toHaveText(/全部分类\s*›\s*餐饮/);
   await screenshots(page, 'category-drilldown');
 
   await trail.getByRole('button', { name: '全部分类' }).click();
-  await expect(legend.getByRole('button', { name: /^餐饮 ¥43 / })).toBeVisible();
+  await expect(legend.getByRole('button', { name: /^餐饮 ¥43\.00 / })).toBeVisible();
 
   await page.getByRole('combobox', { name: '标签', exact: true }).selectOption('出差');
-  await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥308');
-  await legend.getByRole('button', { name: /^餐饮 ¥8 .*查看子分类$/ }).click();
-  await children.getByRole('button', { name: /^早餐 ¥8 / }).click();
+  await expect(page.getByTestId('total-expense')).toHaveAttribute('aria-label', '支出 ¥308.00');
+  await legend.getByRole('button', { name: /^餐饮 ¥8\.00 .*查看子分类$/ }).click();
+  await children.getByRole('button', { name: /^早餐 ¥8\.00 / }).click();
   // A leaf opens its rows in 明细, the tag still applied.
   await expect(page.getByRole('region', { name: '明细' })).toBeVisible();
   await expect(page.getByRole('combobox', { name: '标签', exact: true })).toHaveValue('出差');
-  await expect(page.getByRole('listbox', { name: '明细列表' }).getByRole('option')).toHaveCount(1);
+  await expect(ledgerRows(page)).toHaveCount(1);
 });

@@ -64,8 +64,15 @@ export interface ParseResult {
   refundOf?: string;
   /** A reimbursement: the ids of the 待报销 expenses it settles, as proposed on the card (absent: oldest first). */
   settles?: string[];
-  /** What the card and the read-back say about those links (「退的是2月1日淘宝买鞋500元」). */
+  /** What the read-back says about those links (「退的是2月1日淘宝买鞋500元」「报销2笔待报销，还差180元」). */
   linkNote?: string;
+  /** The same in the screen's register, for the card (「退的是 2月1日 淘宝买鞋 ¥500.00」); absent: the card shows linkNote. */
+  cardNote?: string;
+  /**
+   * Set by the session on the card only: the cash (non-credit) account this draft takes below
+   * zero, counting the drafts before it on the card, and its balance then. A note, never a block.
+   */
+  overdraft?: { account: string; balanceFen: number };
   /** A rule the sentence says the entry repeats by (每个月五号), present only when said. */
   recurrence?: Recurrence;
   /** Tags the sentence names (标签出差), present only when said. */
@@ -195,6 +202,8 @@ export interface TransactionRow {
   parentCategory?: string;
   /** Present only when the row has tags, in the order they were given. */
   tags?: string[];
+  /** 记账人: the name of the computer that recorded the row; absent for rows from before it was kept. */
+  recordedBy?: string;
 }
 
 export interface SessionSummary {

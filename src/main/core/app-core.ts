@@ -5,7 +5,6 @@ import { Listeners, type Unsubscribe } from '@shared/listeners';
 import { createDispatch, createHandlers, type Dispatch } from './ipc/handlers';
 import type { BookHandlerDeps } from './ipc/book-handlers';
 import type { Handlers } from './ipc/types';
-import { BookRoutedPort } from './books/book-port';
 import { Books, type OpenBook } from './books/books';
 import { LedgerHistory, openLedger, type Ledger } from './ledger/index';
 import { applyPendingRestore, LedgerBackups } from './ledger/backups';
@@ -15,6 +14,7 @@ import { budgetAlertDetail, budgetAlertText } from '@shared/budget-text';
 import type { ExportFormat } from '@shared/ipc/ledger';
 import type { WindowAction } from '@shared/ipc/app';
 import type { HotkeyStatus, Microphone } from '@shared/ipc/app-settings';
+import { VoiceLedgerPort } from './voice/voice-ledger-port';
 import { VoiceSessionManager } from './voice/session';
 import { ASR_MODEL_MISSING, buildSessionParts, LocalEngineHolder, type VoiceOverrides } from './voice/wiring';
 import { createLocalAsrEngine, type LocalAsrEngine } from './asr/local/index';
@@ -165,11 +165,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       secretBox: options.secretBox ?? unavailableSecretBox,
       log,
       onStatus: (status) => {
+        // 记账人: the name sync knows this computer by (renamed in 设置 → 同步), else the OS user's.
+        ledger.recordedBy = status.deviceName;
         if (isCurrent(id)) emit({ channel: 'sync', event: { type: 'status', status } });
       },
       onRemoteChange: () => history.notify('sync'),
       ...options.sync,
     });
+    // Every row this book writes carries this computer's name; each status keeps it current.
+    ledger.recordedBy = sync.status().deviceName;
     // Only where a remote was set up for this book does this do anything.
     sync.start();
     const book: Book = {
@@ -206,8 +210,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   });
   const current = () => books!.current;
   const settings = createSettingsStore({ dataDir: options.dataDir, secretBox: options.secretBox ?? unavailableSecretBox, log });
-  // The voice session writes a card to the book it was spoken in (see BookRoutedPort).
-  const voiceLedger = new BookRoutedPort({ currentId: () => books!.currentId, port: (id) => books!.book(id).history });
+  // The voice session writes a card to the book it was spoken in (see BookRoutedPort), and its
+  // card reads that book's account balances for the overdraft note.
+  const voiceLedger = new VoiceLedgerPort({
+    currentId: () => books!.currentId,
+    port: (id) => books!.book(id).history,
+    balances: (id) => books!.book(id).ledger.accountBalances(),
+  });
   const { mode: voiceMode, ...voiceOverrides } = options.voice ?? {};
   const localEngines = new LocalEngineHolder(options.createLocalAsrEngine ?? ((modelDir) => createLocalAsrEngine({ modelDir, log })), log);
   const models =

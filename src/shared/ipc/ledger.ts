@@ -38,6 +38,40 @@ export const tagName = z
 /** A row's whole tag set, replacing the old one; duplicates collapse. */
 export const tagList = z.array(tagName).max(20, '一笔最多20个标签');
 
+/** The ids of 待报销 expenses a reimbursement pays (row ids are UUIDs). */
+const settleIds = z.array(z.string().min(1).max(64)).max(1000, '一次最多勾选1000笔');
+
+/** The flows recorded by hand on 借贷与报销 and in 记一笔; the four debts name a person. */
+export const HAND_FLOWS = ['lend', 'borrow', 'repay', 'collect', 'reimbursement'] as const;
+export type HandFlow = (typeof HAND_FLOWS)[number];
+
+export const flowEntry = z
+  .object({
+    flow: z.enum(HAND_FLOWS),
+    amountYuan: yuanAmount,
+    /** Who: required for the four debts, absent for 报销到账. */
+    counterparty: z.string().trim().max(50, '名字最多50个字').optional(),
+    account: name50.optional(),
+    date: calendarDate,
+    note: z.string().max(200, '备注最多200个字').optional(),
+    tags: tagList.optional(),
+    /** 报销到账: the 待报销 it pays, in paying order (absent: oldest first). */
+    settles: settleIds.optional(),
+  })
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.flow !== 'reimbursement' && !entry.counterparty) {
+      ctx.addIssue({ code: 'custom', path: ['counterparty'], message: '请填写是谁，例如：小李' });
+    }
+    if (entry.flow === 'reimbursement' && entry.counterparty) {
+      ctx.addIssue({ code: 'custom', path: ['counterparty'], message: '报销到账不填对方' });
+    }
+    if (entry.flow !== 'reimbursement' && entry.settles) {
+      ctx.addIssue({ code: 'custom', path: ['settles'], message: '只有报销到账可以勾选待报销' });
+    }
+  });
+export type FlowEntry = z.infer<typeof flowEntry>;
+
 export const exportFormat = z.enum(['csv', 'xlsx']);
 export type ExportFormat = z.infer<typeof exportFormat>;
 
@@ -56,6 +90,18 @@ const budgetYuan = z
   .refine(hasFenPrecision, '预算金额最多两位小数（精确到分）');
 
 const dayOfMonth = z.number().int().min(1, '账单日和还款日应为每月1–31日').max(31, '账单日和还款日应为每月1–31日');
+
+/** A credit card's 额度 in yuan: 0 or more, whole fen. */
+const creditLimitYuan = z
+  .number()
+  .min(0, '额度不能为负')
+  .max(MAX_AMOUNT_YUAN, '额度超过上限（1亿元）')
+  .refine(hasFenPrecision, '额度最多两位小数（精确到分）');
+
+/** A credit card's terms: 账单日, 还款日 and 额度 (creditLimitYuan left out keeps the current one). */
+const cardTerms = z
+  .object({ statementDay: dayOfMonth.nullable(), dueDay: dayOfMonth.nullable(), creditLimitYuan: creditLimitYuan.nullable().optional() })
+  .strict();
 
 /** Import files travel as base64; 40 MB of text is far beyond any personal bill export. */
 const fileBytes = z.object({ dataBase64: z.string().min(1, '文件为空').max(40_000_000, '文件太大') }).strict();
@@ -140,7 +186,8 @@ export const ledgerSchemas = {
   /** `moveTo`: where its transactions go first (same type); without it a used category is refused with the count. */
   deleteCategory: z.object({ id, moveTo: id.optional() }).strict(),
   listAccounts: z.object({}).strict(),
-  addAccount: z.object({ name: ledgerName, initialBalanceYuan: initialBalanceYuan.default(0) }).strict(),
+  /** card: the account is a credit card with these terms from the start. */
+  addAccount: z.object({ name: ledgerName, initialBalanceYuan: initialBalanceYuan.default(0), card: cardTerms.optional() }).strict(),
   renameAccount: z.object({ id, name: ledgerName }).strict(),
   setDefaultAccount: z.object({ id }).strict(),
   deleteAccount: z.object({ id }).strict(),
@@ -162,6 +209,8 @@ export const ledgerSchemas = {
       toAccount: name50.optional(),
       counterparty: name50.optional(),
       tags: tagList.optional(),
+      /** 待报销: an expense to be paid back, left out of net spending. */
+      reimbursable: z.boolean().optional(),
     })
     .strict(),
   recentCategories: z.object({ type: txType, limit: z.number().int().min(1).max(20).default(3) }).strict(),
@@ -183,7 +232,10 @@ export const ledgerSchemas = {
   /** 坏账: what a person will never pay back, at most what they owe. */
   writeOff: z.object({ personId: id, amountFen: fenAmount, note: z.string().max(200).optional() }).strict(),
   pendingReimbursements: z.object({}).strict(),
-  proposeSettlement: z.object({ amountFen: fenAmount }).strict(),
+  /** `ids`: the 待报销 the payment is to pay, in paying order (absent: all, oldest first). */
+  proposeSettlement: z.object({ amountFen: fenAmount, ids: settleIds.optional() }).strict(),
+  /** 借出 / 借入 / 还款 / 收回 / 报销到账 by hand: saved as the voice card saves them (see ledger/flow-entry.ts). */
+  recordFlow: flowEntry,
   refundCandidates: z
     .object({
       text: z.string().max(100).optional(),
@@ -196,9 +248,11 @@ export const ledgerSchemas = {
   setCard: z
     .object({
       id,
-      terms: z.object({ statementDay: dayOfMonth.nullable(), dueDay: dayOfMonth.nullable() }).strict().nullable(),
+      terms: cardTerms.nullable(),
     })
     .strict(),
+  /** Every credit card's 本期账单, due date and 可用额度 as of today. */
+  cardStatements: z.object({}).strict(),
   cardReminders: z.object({ daysAhead: z.number().int().min(0).max(28).default(3) }).strict(),
   /** Every tag with how many rows carry it, most used first. */
   listTags: z.object({}).strict(),
@@ -316,6 +370,8 @@ export interface AccountInfo {
   /** Credit cards: the days of the month the statement closes and the payment is due. */
   statementDay: number | null;
   dueDay: number | null;
+  /** Credit cards: 额度, what the card may owe at most; null when not given. */
+  creditLimitFen: number | null;
 }
 
 export type AccountKind = 'cash' | 'credit';
@@ -360,19 +416,23 @@ export interface RefundCandidate {
 /** A 待报销 expense still owed to the user, net of its refunds. */
 export interface PendingReimbursement {
   id: string;
+  /** What it still waits for: net of refunds, less what reimbursements paid of it. */
   amountFen: number;
+  /** What reimbursements (that still exist) paid of it so far: > 0 when paid in part. */
+  paidFen: number;
   description: string;
   date: string;
   category: string;
 }
 
-/** What a reimbursement of a given amount settles (oldest first) and what it leaves. */
+/** What a reimbursement of a given amount pays of the 待报销 it is given (default: all, oldest first). */
 export interface SettlementProposal {
+  /** The expenses it pays, in paying order: each in full, the last maybe in part. */
   ids: string[];
   settledFen: number;
-  /** Paid beyond the expenses settled. */
+  /** Paid beyond all the given expenses (多出). */
   leftOverFen: number;
-  /** 待报销 still unpaid after this payment. */
+  /** What the given expenses still lack after this payment (还差). */
   stillOwedFen: number;
 }
 
@@ -383,6 +443,44 @@ export interface CardReminder {
   dueDate: string;
   daysLeft: number;
   owedFen: number;
+}
+
+/**
+ * A credit card as its bank's app shows it, on the ledger's today. The dates follow
+ * src/main/core/ledger/card-statement.ts: a statement closes at the end of its 账单日 (the
+ * month's last day in a shorter month) and covers the days since the previous one.
+ */
+export interface CardStatement {
+  accountId: number;
+  /** What the card owes now (0 when it owes nothing). */
+  owedFen: number;
+  /** 可用额度: 额度 − owed; negative when over the limit; null without a 额度. */
+  availableFen: number | null;
+  /** 本期账单; null without a 账单日. */
+  bill: CardBill | null;
+}
+
+export interface CardBill {
+  /** The period billed, both days included. */
+  from: string;
+  to: string;
+  /** false: before the card's first statement date, the period still open (its bill so far). */
+  closed: boolean;
+  /** Owed at the end of the period: carried + spent − repaid; 0 or less: nothing to pay. */
+  billFen: number;
+  /** Owed at the previous statement date (negative: paid in excess), carried into this bill. */
+  carriedFen: number;
+  /** Money out of the card in the period: spending, transfers out. */
+  spentFen: number;
+  /** Money into the card in the period: repayments, refunds. */
+  repaidFen: number;
+  /** What is still to pay of the bill after the money paid in since it closed (never below 0). */
+  leftFen: number;
+  /** 未出账: spending after the statement date, for the next bill (0 while the period is open). */
+  unbilledFen: number;
+  /** The bill's 还款日, and the days until it (0 today, negative once passed); null without a 还款日. */
+  dueDate: string | null;
+  daysLeft: number | null;
 }
 
 /** ok < 80 %, warn 80–99 %, over ≥ 100 %. */
@@ -569,8 +667,10 @@ export interface LedgerOutputs {
   writeOff: TransactionRow;
   pendingReimbursements: { rows: PendingReimbursement[]; totalFen: number };
   proposeSettlement: SettlementProposal;
+  recordFlow: TransactionRow;
   refundCandidates: RefundCandidate[];
   setCard: AccountInfo;
+  cardStatements: CardStatement[];
   cardReminders: CardReminder[];
   setCategoryParent: CategoryInfo;
   listTags: TagInfo[];

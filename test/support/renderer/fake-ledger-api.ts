@@ -55,8 +55,8 @@ function localYmd(d = new Date()): string {
 
 /** An account as the fake keeps it: the ledger's fields, its count and balance computed on read. */
 /** Card terms may be left out: an ordinary account. */
-export type FakeAccount = Omit<AccountBalance, 'count' | 'balanceFen' | 'kind' | 'statementDay' | 'dueDay'> &
-  Partial<Pick<AccountBalance, 'kind' | 'statementDay' | 'dueDay'>>;
+export type FakeAccount = Omit<AccountBalance, 'count' | 'balanceFen' | 'kind' | 'statementDay' | 'dueDay' | 'creditLimitFen'> &
+  Partial<Pick<AccountBalance, 'kind' | 'statementDay' | 'dueDay' | 'creditLimitFen'>>;
 
 /** 20261123_170501: the stamp main puts in an export's suggested file name. */
 function fileStamp(d: Date): string {
@@ -220,7 +220,7 @@ export class FakeLedgerApi {
 
   /** As main counts them: a transfer names both of its accounts. */
   #accounts(): AccountInfo[] {
-    return this.#balances().map(({ id, name, isDefault, count, archived, kind, statementDay, dueDay }) => ({
+    return this.#balances().map(({ id, name, isDefault, count, archived, kind, statementDay, dueDay, creditLimitFen }) => ({
       id,
       name,
       isDefault,
@@ -229,6 +229,7 @@ export class FakeLedgerApi {
       kind,
       statementDay,
       dueDay,
+      creditLimitFen,
     }));
   }
 
@@ -245,7 +246,7 @@ export class FakeLedgerApi {
           balanceFen += r.amountFen;
         }
       }
-      return { kind: 'cash' as const, statementDay: null, dueDay: null, ...a, count, balanceFen };
+      return { kind: 'cash' as const, statementDay: null, dueDay: null, creditLimitFen: null, ...a, count, balanceFen };
     });
   }
 

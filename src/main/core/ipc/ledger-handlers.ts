@@ -5,6 +5,7 @@ import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, typ
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { exportFileName, writeExportFile } from '../ledger/export-file';
+import { flowEntryResult } from '../ledger/flow-entry';
 import { CommandError, type AreaHandlers } from './types';
 
 type LedgerCommand = (typeof LEDGER_COMMANDS)[number];
@@ -25,6 +26,12 @@ export interface LedgerHandlerDeps {
   chooseOpenPath?: () => Promise<string | null>;
   /** For the export's file name; the wall clock otherwise. */
   now?: () => Date;
+}
+
+/** A card's terms as the ledger keeps them: the 额度 in fen (undefined keeps the current one, null clears it). */
+function cardTerms(terms: { statementDay: number | null; dueDay: number | null; creditLimitYuan?: number | null | undefined }) {
+  const { creditLimitYuan, ...days } = terms;
+  return { ...days, creditLimitFen: creditLimitYuan === undefined || creditLimitYuan === null ? creditLimitYuan : yuanToFen(creditLimitYuan) };
 }
 
 /** Turns the ledger's rule errors into command errors whose message the window shows as is. */
@@ -86,7 +93,7 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     reorderCategories: (input) => changed(() => ledger.reorderCategories(input.type, input.ids)),
     deleteCategory: (input) => changed(() => ({ deleted: true as const, moved: ledger.deleteCategory(input.id, input.moveTo) })),
     listAccounts: () => ledger.listAccounts(),
-    addAccount: (input) => changed(() => ledger.addAccount(input.name, yuanToFen(input.initialBalanceYuan))),
+    addAccount: (input) => changed(() => ledger.addAccount(input.name, yuanToFen(input.initialBalanceYuan), input.card && cardTerms(input.card))),
     renameAccount: (input) => changed(() => ledger.renameAccount(input.id, input.name)),
     setDefaultAccount: (input) => changed(() => ledger.setDefaultAccount(input.id)),
     deleteAccount: (input) => changed(() => (ledger.deleteAccount(input.id), { deleted: true as const })),
@@ -102,9 +109,12 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
     listPeople: () => ledger.people(),
     writeOff: (input) => guard(() => history.writeOff(input.personId, input.amountFen, input.note)),
     pendingReimbursements: () => ledger.pendingReimbursements(),
-    proposeSettlement: (input) => ledger.proposeSettlement(input.amountFen),
+    proposeSettlement: (input) => ledger.proposeSettlement(input.amountFen, input.ids),
+    // One row, saved as a confirmed voice card is (so Ctrl+Z takes it back), marked as typed.
+    recordFlow: (input) => guard(() => history.saveBatch([flowEntryResult(input)], { source: 'manual' })[0]!),
     refundCandidates: (input) => ledger.refundCandidates(input),
-    setCard: (input) => changed(() => ledger.setCard(input.id, input.terms)),
+    setCard: (input) => changed(() => ledger.setCard(input.id, input.terms && cardTerms(input.terms))),
+    cardStatements: () => guard(() => ledger.cardStatements()),
     cardReminders: (input) => ledger.cardReminders(input.daysAhead),
     setBudgets: (input) =>
       changed(() =>

@@ -6,6 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerHistory, LedgerRuleError, openLedger, type Ledger } from './index';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
+import { toZonedNow, type ZonedNow } from '@shared/time';
+import { createDispatch } from '../ipc/handlers';
+import { createLedgerHandlers } from '../ipc/ledger-handlers';
+import type { Handlers } from '../ipc/types';
 
 let ledger: Ledger;
 
@@ -16,7 +20,7 @@ afterEach(() => ledger.close());
 
 const balances = () => ledger.accountBalances().accounts.map((a) => [a.name, a.balanceFen]);
 
-const CASH = { kind: 'cash', statementDay: null, dueDay: null };
+const CASH = { kind: 'cash', statementDay: null, dueDay: null, creditLimitFen: null };
 
 describe('accounts with balances', () => {
   it('balance = initial + income + transfers in − expense − transfers out; own transfers keep the total', () => {
@@ -251,5 +255,175 @@ describe('statistics leave transfers out of income and expense', () => {
     expect(ledger.days({ from: '2026-02-04', to: '2026-02-04' })).toEqual([{ date: '2026-02-04', count: 1, expenseFen: 0, incomeFen: 0 }]);
     expect(ledger.totals({ from: '2026-02-01', to: '2026-02-28' })).toEqual({ totalFen: 530_00, count: 2 });
     expect(ledger.totals({ from: '2026-02-01', to: '2026-02-28', type: 'TRANSFER' })).toEqual({ totalFen: 207_00, count: 2 });
+  });
+});
+
+describe('credit cards: 本期账单, 还款日 and 可用额度', () => {
+  let dir: string;
+  let card: Ledger;
+  let now: ZonedNow;
+  const at = (day: string) => (now = toZonedNow(`${day}T10:00:00+08:00`));
+  const spend = (date: string, yuan: number) => card.addTransaction(entry({ account: '信用卡', date, amountFen: yuan * 100 }));
+  const repay = (date: string, yuan: number) =>
+    card.addTransaction(entry({ type: 'TRANSFER', category: undefined, account: '钱包', toAccount: '信用卡', date, amountFen: yuan * 100 }));
+  const statement = () => card.cardStatements()[0]!;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'skj-cards-'));
+    at('2026-09-20');
+    card = openLedger({ path: join(dir, 'ledger.db'), now: () => now });
+  });
+  afterEach(() => {
+    card.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('bills the closed period: what was carried, plus spending, minus repayments; what is left, 未出账, days to pay, 可用额度', () => {
+    card.addAccount('信用卡', 0, { statementDay: 5, dueDay: 23, creditLimitFen: 10_000_00 });
+    spend('2026-10-03', 200); // previous bill (closes 10-05)
+    spend('2026-10-10', 1000);
+    repay('2026-10-23', 200); // pays the previous bill
+    spend('2026-11-05', 300); // the statement day is in the period
+    spend('2026-11-06', 80); // the day after: 未出账
+    repay('2026-11-08', 500);
+    // A row on another account changes nothing here.
+    card.addTransaction(entry({ date: '2026-10-12', amountFen: 99_00 }));
+
+    at('2026-11-10');
+    expect(statement()).toEqual({
+      accountId: card.listAccounts().find((a) => a.name === '信用卡')!.id,
+      owedFen: 880_00,
+      availableFen: 10_000_00 - 880_00,
+      bill: {
+        from: '2026-10-06',
+        to: '2026-11-05',
+        closed: true,
+        carriedFen: 200_00,
+        spentFen: 1300_00,
+        repaidFen: 200_00,
+        billFen: 1300_00,
+        leftFen: 800_00,
+        unbilledFen: 80_00,
+        dueDate: '2026-11-23',
+        daysLeft: 13,
+      },
+    });
+    at('2026-11-23');
+    expect(statement().bill).toMatchObject({ dueDate: '2026-11-23', daysLeft: 0, leftFen: 800_00 });
+    at('2026-11-25');
+    expect(statement().bill).toMatchObject({ dueDate: '2026-11-23', daysLeft: -2, leftFen: 800_00 });
+    repay('2026-11-25', 800);
+    expect(statement().bill).toMatchObject({ billFen: 1300_00, leftFen: 0 });
+
+    // The next statement: the 80 spent after 11-05, and the 1300 repaid since, against what was owed on 11-05.
+    at('2026-12-06');
+    expect(statement().bill).toMatchObject({
+      from: '2026-11-06',
+      to: '2026-12-05',
+      carriedFen: 1300_00,
+      spentFen: 80_00,
+      repaidFen: 1300_00,
+      billFen: 80_00,
+      leftFen: 80_00,
+      unbilledFen: 0,
+      dueDate: '2026-12-23',
+      daysLeft: 17,
+    });
+    expect(statement()).toMatchObject({ owedFen: 80_00, availableFen: 10_000_00 - 80_00 });
+  });
+
+  it('before the first statement date shows the open period so far, due after it closes', () => {
+    at('2026-11-10');
+    card.addAccount('信用卡', -150_00, { statementDay: 5, dueDay: 23, creditLimitFen: null });
+    spend('2026-11-10', 100);
+    repay('2026-11-10', 30);
+    expect(statement()).toMatchObject({
+      owedFen: 220_00,
+      availableFen: null,
+      bill: {
+        from: '2026-11-06',
+        to: '2026-12-05',
+        closed: false,
+        carriedFen: 150_00,
+        spentFen: 100_00,
+        repaidFen: 30_00,
+        billFen: 220_00,
+        leftFen: 220_00,
+        unbilledFen: 0,
+        dueDate: '2026-12-23',
+        daysLeft: 43,
+      },
+    });
+    // A row dated before the card was made gives it a statement that has closed.
+    spend('2026-11-01', 10);
+    expect(statement().bill).toMatchObject({ from: '2026-10-06', to: '2026-11-05', closed: true, carriedFen: 150_00, billFen: 160_00 });
+  });
+
+  it('crosses the year end and clamps 账单日 31 in short months', () => {
+    card.addAccount('信用卡', 0, { statementDay: 31, dueDay: 10 });
+    spend('2026-12-31', 40); // 12-31 closes the December bill
+    spend('2027-01-01', 7);
+    at('2027-01-02');
+    expect(statement().bill).toMatchObject({
+      from: '2026-12-01',
+      to: '2026-12-31',
+      billFen: 40_00,
+      unbilledFen: 7_00,
+      dueDate: '2027-01-10',
+      daysLeft: 8,
+    });
+    at('2027-03-01');
+    expect(statement().bill).toMatchObject({ from: '2027-02-01', to: '2027-02-28', carriedFen: 47_00, billFen: 47_00, dueDate: '2027-03-10' });
+  });
+
+  it('a card without 账单日 has no bill; over its 额度 the available amount goes negative; a cash account has none', () => {
+    const visa = card.addAccount('信用卡', -600_00, { statementDay: null, dueDay: null, creditLimitFen: 500_00 });
+    expect(statement()).toEqual({ accountId: visa.id, owedFen: 600_00, availableFen: -100_00, bill: null });
+    card.addAccount('银行卡', 100_00);
+    expect(card.cardStatements()).toHaveLength(1);
+  });
+
+  it('keeps the 额度 when terms leave it out, drops it with the card, and refuses a bad one', () => {
+    const visa = card.addAccount('信用卡');
+    expect(card.setCard(visa.id, { statementDay: 5, dueDay: 23, creditLimitFen: 2000_00 })).toMatchObject({
+      kind: 'credit',
+      creditLimitFen: 2000_00,
+    });
+    expect(card.setCard(visa.id, { statementDay: 6, dueDay: 24 })).toMatchObject({ statementDay: 6, creditLimitFen: 2000_00 });
+    expect(card.setCard(visa.id, { statementDay: 6, dueDay: 24, creditLimitFen: null })).toMatchObject({ creditLimitFen: null });
+    card.setCard(visa.id, { statementDay: 6, dueDay: 24, creditLimitFen: 100 });
+    expect(card.setCard(visa.id, null)).toMatchObject({ kind: 'cash', statementDay: null, creditLimitFen: null });
+    expect(() => card.setCard(visa.id, { statementDay: 5, dueDay: 23, creditLimitFen: -1 })).toThrow('额度应为0到1亿元之间的金额');
+    // A refused card makes no account.
+    expect(() => card.addAccount('万事达', 0, { statementDay: 32, dueDay: 1 })).toThrow('账单日和还款日应为每月1–31日');
+    expect(card.listAccounts().map((a) => a.name)).toEqual(['钱包', '信用卡']);
+  });
+
+  it('refuses bad terms at the IPC boundary in Chinese and creates nothing', async () => {
+    const dispatch = createDispatch(createLedgerHandlers({ ledger: card }) as Handlers);
+    const refused = async (input: unknown) => {
+      const result = (await dispatch('addAccount', input)) as { ok: boolean; error?: { message: string } };
+      expect(result.ok).toBe(false);
+      return result.error!.message;
+    };
+    const terms = { statementDay: 5, dueDay: 23 };
+    expect(await refused({ name: '信用卡', card: { ...terms, creditLimitYuan: -1 } })).toContain('额度不能为负');
+    expect(await refused({ name: '信用卡', card: { ...terms, creditLimitYuan: 100.005 } })).toContain('额度最多两位小数');
+    expect(await refused({ name: '信用卡', card: { statementDay: 0, dueDay: 23 } })).toContain('账单日和还款日应为每月1–31日');
+    expect(await refused({ name: '信用卡', card: { statementDay: 5, dueDay: 32 } })).toContain('账单日和还款日应为每月1–31日');
+    expect(await refused({ name: '信用卡', card: { statementDay: 5.5, dueDay: 23 } })).toBeTruthy();
+    expect(card.listAccounts().map((a) => a.name)).toEqual(['钱包']);
+
+    const made = (await dispatch('addAccount', { name: '信用卡', card: { ...terms, creditLimitYuan: 8000.5 } })) as {
+      ok: true;
+      value: { id: number };
+    };
+    expect(made.ok).toBe(true);
+    expect(card.listAccounts()[1]).toMatchObject({ kind: 'credit', statementDay: 5, dueDay: 23, creditLimitFen: 8000_50 });
+    expect(await dispatch('setCard', { id: made.value.id, terms: { ...terms, creditLimitYuan: 0.001 } })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('额度最多两位小数') },
+    });
+    expect(await dispatch('cardStatements', {})).toMatchObject({ ok: true, value: [{ accountId: made.value.id, availableFen: 8000_50 }] });
   });
 });

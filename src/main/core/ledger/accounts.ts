@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
 import { DEFAULT_ACCOUNT } from '@shared/categories';
-import type { AccountBalance, AccountBalances, AccountInfo, AccountKind } from '@shared/ipc/ledger';
+import type { AccountBalance, AccountBalances, AccountInfo, AccountKind, CardBill, CardStatement } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
-import { toZonedIso, type ZonedNow } from '@shared/time';
+import { addDays, localDate, toZonedIso, type ZonedNow } from '@shared/time';
+import { billPeriod, daysUntil, dueDateAfter } from './card-statement';
 import { cleanName, LedgerRuleError } from './errors';
+import { accountDelta, toAccountDelta } from './flow-sql';
 
 type AccountRecord = {
   id: number;
@@ -16,13 +18,23 @@ type AccountRecord = {
   kind: AccountKind;
   statementDay: number | null;
   dueDay: number | null;
+  creditLimitFen: number | null;
+  createdAt: string;
 };
 
-/** A credit card's terms: the days of the month its statement closes and its payment is due. */
+/**
+ * A credit card's terms: the days of the month its statement closes and its payment is due,
+ * and its 额度 (undefined: keep the one it has; null: none).
+ */
 export interface CardTerms {
   statementDay: number | null;
   dueDay: number | null;
+  creditLimitFen?: number | null;
 }
+
+/** The day bounds of "every row": sums over a side left open use these. */
+const FIRST_DAY = '0000-00-00';
+const LAST_DAY = '9999-99-99';
 
 /**
  * The 钱包 the first migration creates: the first row of an empty table, so id 1, and never
@@ -34,8 +46,24 @@ const PRESET_ACCOUNT_ID = 1;
 
 const SELECT_ACCOUNTS = `
   SELECT id, name, is_default AS isDefault, row_count AS count, initial_balance_fen AS initialBalanceFen,
-         flow_fen AS flowFen, archived_at AS archivedAt, kind, statement_day AS statementDay, due_day AS dueDay
+         flow_fen AS flowFen, archived_at AS archivedAt, kind, statement_day AS statementDay, due_day AS dueDay,
+         credit_limit_fen AS creditLimitFen, created_at AS createdAt
   FROM accounts`;
+
+/**
+ * Money out of and into one account over a span of days: each row's effect on the account
+ * (./flow-sql.ts, the same rules as the running balance) split by its sign.
+ */
+const FLOWS = `
+  SELECT COALESCE(SUM(CASE WHEN d < 0 THEN -d ELSE 0 END), 0) AS outFen,
+         COALESCE(SUM(CASE WHEN d > 0 THEN d ELSE 0 END), 0) AS inFen
+  FROM (
+    SELECT ${accountDelta('t')} AS d FROM transactions t
+      WHERE t.account_id = @id AND t.occurred_date BETWEEN @from AND @to
+    UNION ALL
+    SELECT ${toAccountDelta('t')} FROM transactions t
+      WHERE t.to_account_id = @id AND t.occurred_date BETWEEN @from AND @to
+  )`;
 
 function toInfo(r: AccountRecord): AccountInfo {
   return {
@@ -47,6 +75,7 @@ function toInfo(r: AccountRecord): AccountInfo {
     kind: r.kind,
     statementDay: r.statementDay,
     dueDay: r.dueDay,
+    creditLimitFen: r.creditLimitFen,
   };
 }
 
@@ -89,35 +118,53 @@ export class Accounts {
     return toBalance(this.record(id));
   }
 
-  /** `initialBalanceFen` may be negative (a credit card that starts in debt). */
-  add(name: string, initialBalanceFen = 0): AccountInfo {
+  /**
+   * `initialBalanceFen` may be negative (a credit card that starts in debt); `card` makes the
+   * new account a credit card with these terms, in the same transaction.
+   */
+  add(name: string, initialBalanceFen = 0, card?: CardTerms): AccountInfo {
     const clean = cleanName(name);
     if (!Number.isInteger(initialBalanceFen) || Math.abs(initialBalanceFen) > MAX_AMOUNT_YUAN * 100) {
       throw new LedgerRuleError('invalid_amount', '初始余额无效（最多两位小数，绝对值不超过1亿元）');
     }
+    if (card) checkTerms(card);
     this.assertNameFree(clean);
-    const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM accounts').get() as { n: number };
-    const info = this.db
-      .prepare('INSERT INTO accounts (name, is_default, sort_order, created_at, initial_balance_fen) VALUES (?, 0, ?, ?, ?)')
-      .run(clean, next.n, toZonedIso(this.clock()), initialBalanceFen);
-    return this.get(Number(info.lastInsertRowid));
+    return this.db.transaction(() => {
+      const next = this.db.prepare('SELECT COALESCE(MAX(sort_order), -1) + 1 AS n FROM accounts').get() as { n: number };
+      const info = this.db
+        .prepare('INSERT INTO accounts (name, is_default, sort_order, created_at, initial_balance_fen) VALUES (?, 0, ?, ?, ?)')
+        .run(clean, next.n, toZonedIso(this.clock()), initialBalanceFen);
+      const id = Number(info.lastInsertRowid);
+      return card ? this.setCard(id, card) : this.get(id);
+    })();
   }
 
   /**
-   * Makes an account a credit card with these terms, or (null) an ordinary account again.
-   * Its rows and balance are untouched: a card's balance is a debt because its spending is.
+   * Makes an account a credit card with these terms, or (null) an ordinary account again
+   * (its 额度 goes too). Its rows and balance are untouched: a card's balance is a debt
+   * because its spending is.
    */
   setCard(id: number, terms: CardTerms | null): AccountInfo {
-    this.record(id);
-    for (const day of [terms?.statementDay, terms?.dueDay]) {
-      if (day !== null && day !== undefined && (!Number.isInteger(day) || day < 1 || day > 31)) {
-        throw new LedgerRuleError('invalid_day', '账单日和还款日应为每月1–31日');
-      }
-    }
+    const current = this.record(id);
+    if (terms) checkTerms(terms);
+    const limit = terms ? (terms.creditLimitFen === undefined ? current.creditLimitFen : terms.creditLimitFen) : null;
     this.db
-      .prepare('UPDATE accounts SET kind = ?, statement_day = ?, due_day = ? WHERE id = ?')
-      .run(terms ? 'credit' : 'cash', terms?.statementDay ?? null, terms?.dueDay ?? null, id);
+      .prepare('UPDATE accounts SET kind = ?, statement_day = ?, due_day = ?, credit_limit_fen = ? WHERE id = ?')
+      .run(terms ? 'credit' : 'cash', terms?.statementDay ?? null, terms?.dueDay ?? null, limit, id);
     return this.get(id);
+  }
+
+  /** Every credit card's 本期账单, due date and 可用额度 on the ledger's today, in the accounts' order. */
+  cardStatements(): CardStatement[] {
+    return this.records()
+      .filter((r) => r.kind === 'credit')
+      .map((r) => this.statementOf(r));
+  }
+
+  cardStatement(id: number): CardStatement {
+    const r = this.record(id);
+    if (r.kind !== 'credit') throw new LedgerRuleError('not_a_card', `「${r.name}」不是信用卡`);
+    return this.statementOf(r);
   }
 
   rename(id: number, name: string): AccountInfo {
@@ -190,6 +237,62 @@ export class Accounts {
     return r.id;
   }
 
+  private statementOf(r: AccountRecord): CardStatement {
+    const owedFen = Math.max(0, -(r.initialBalanceFen + r.flowFen));
+    return {
+      accountId: r.id,
+      owedFen,
+      availableFen: r.creditLimitFen === null ? null : r.creditLimitFen - owedFen,
+      bill: r.statementDay === null ? null : this.bill(r, r.statementDay),
+    };
+  }
+
+  /**
+   * The bill as the bank would print it: what the card owed at the previous statement date,
+   * plus the period's spending, minus its repayments and refunds. A debt left unpaid is billed
+   * again (the bank carries it), and a repayment of the previous bill made inside this period
+   * pays that bill, not this one's spending.
+   */
+  private bill(r: AccountRecord, statementDay: number): CardBill {
+    const today = localDate(this.clock());
+    const period = billPeriod(today, statementDay, this.firstActivity(r));
+    const flows = this.db.prepare(FLOWS);
+    const span = (from: string, to: string) => flows.get({ id: r.id, from, to }) as { outFen: number; inFen: number };
+    const before = span(FIRST_DAY, addDays(period.from, -1));
+    const carriedFen = -(r.initialBalanceFen + before.inFen - before.outFen);
+    const within = span(period.from, period.to);
+    const billFen = carriedFen + within.outFen - within.inFen;
+    // After a closed period: repayments count against the bill, spending waits for the next one.
+    const after = period.closed ? span(addDays(period.to, 1), LAST_DAY) : { outFen: 0, inFen: 0 };
+    const dueDate = r.dueDay === null ? null : dueDateAfter(period.to, r.dueDay);
+    return {
+      from: period.from,
+      to: period.to,
+      closed: period.closed,
+      billFen,
+      carriedFen,
+      spentFen: within.outFen,
+      repaidFen: within.inFen,
+      leftFen: Math.max(0, billFen - after.inFen),
+      unbilledFen: after.outFen,
+      dueDate,
+      daysLeft: dueDate === null ? null : daysUntil(today, dueDate),
+    };
+  }
+
+  /** The card's first day: its creation, or its earliest row when one was dated before that. */
+  private firstActivity(r: AccountRecord): string {
+    const created = r.createdAt.slice(0, 10);
+    const first = this.db
+      .prepare(
+        `SELECT MIN(d) FROM (SELECT MIN(occurred_date) AS d FROM transactions WHERE account_id = ?
+                            UNION ALL SELECT MIN(occurred_date) FROM transactions WHERE to_account_id = ?)`,
+      )
+      .pluck()
+      .get(r.id, r.id) as string | null;
+    return first !== null && first < created ? first : created;
+  }
+
   private records(): AccountRecord[] {
     return this.db.prepare(`${SELECT_ACCOUNTS} ORDER BY sort_order, sync_id, id`).all() as AccountRecord[];
   }
@@ -204,5 +307,17 @@ export class Accounts {
     if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(name)) {
       throw new LedgerRuleError('duplicate_name', `已有名为「${name}」的账户`);
     }
+  }
+}
+
+function checkTerms(terms: CardTerms): void {
+  for (const day of [terms.statementDay, terms.dueDay]) {
+    if (day !== null && (!Number.isInteger(day) || day < 1 || day > 31)) {
+      throw new LedgerRuleError('invalid_day', '账单日和还款日应为每月1–31日');
+    }
+  }
+  const limit = terms.creditLimitFen;
+  if (limit !== undefined && limit !== null && (!Number.isInteger(limit) || limit < 0 || limit > MAX_AMOUNT_YUAN * 100)) {
+    throw new LedgerRuleError('invalid_amount', '额度应为0到1亿元之间的金额，最多两位小数');
   }
 }

@@ -24,6 +24,8 @@ export interface ManualEntry {
   counterparty?: string;
   /** Tags by name, made on first use. */
   tags?: string[];
+  /** 待报销: an expense to be paid back (EXPENSE only). */
+  reimbursable?: boolean;
 }
 
 /** The columns of a form entry, checked; the ledger adds id, currency, source and stamps. */
@@ -38,6 +40,8 @@ export interface PreparedEntry {
   occurredMs: number;
   toAccountId: number | null;
   counterparty: string;
+  /** 1: 待报销 (absent: not). */
+  reimbursable?: 0 | 1;
 }
 
 const HH_MM_SS = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
@@ -83,6 +87,7 @@ export function prepareEntry(
   } else if (entry.toAccount || entry.counterparty) {
     throw invalid('只有转账才有转入账户或对方');
   }
+  if (entry.reimbursable && entry.type !== 'EXPENSE') throw invalid('只有支出可以标记待报销');
   const occurredAt = `${entry.date}T${entry.time.length === 5 ? `${entry.time}:00` : entry.time}${formatOffset(context.now.offsetMinutes)}`;
   return {
     amountFen: entry.amountFen,
@@ -95,6 +100,7 @@ export function prepareEntry(
     occurredMs: Date.parse(occurredAt),
     toAccountId,
     counterparty,
+    ...(entry.reimbursable ? { reimbursable: 1 as const } : {}),
   };
 }
 

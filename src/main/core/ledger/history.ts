@@ -72,7 +72,10 @@ export class LedgerHistory implements LedgerPort {
     this.onBudgetAlert = options.onBudgetAlert ?? null;
   }
 
-  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow; drafts?: DraftBatchDto | null }): TransactionRow[] {
+  saveBatch(
+    results: readonly ParseResult[],
+    options?: { now?: ZonedNow; drafts?: DraftBatchDto | null; source?: TransactionRow['source'] },
+  ): TransactionRow[] {
     // A save that throws or writes nothing crossed no threshold.
     this.latestAlerts = [];
     const rows = this.ledger.saveBatch(results, options);

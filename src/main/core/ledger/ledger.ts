@@ -9,6 +9,7 @@ import type {
   BudgetAlert,
   BudgetStatus,
   CardReminder,
+  CardStatement,
   CategoryInfo,
   DayTotal,
   ImportRowStatus,
@@ -66,6 +67,8 @@ export interface LedgerOptions {
   onDamage?: (error: LedgerOpenError) => void;
   /** The wall clock (ms) of the sync journal's timestamps; tests move it to play a device whose clock is off. */
   syncNow?: () => number;
+  /** The name of this computer, recorded on every row written from now on (see Ledger.recordedBy). */
+  recordedBy?: string | null;
 }
 
 /**
@@ -96,6 +99,7 @@ export class Ledger implements LedgerPort {
   private readonly tags: Tags;
   private readonly merchants: Merchants;
   private refundLedger: ImportRefunds | undefined;
+  private recorder: string | null;
 
   /** The change journal every write lands in (see sync/journal.ts); the sync engine reads it. */
   readonly journal: Journal;
@@ -103,6 +107,7 @@ export class Ledger implements LedgerPort {
   constructor(options: LedgerOptions) {
     this.path = options.path;
     this.clock = options.now ?? (() => systemNow());
+    this.recorder = options.recordedBy?.trim() || null;
     const opened = openChecked(options.path, options.syncCheckMaxBytes ?? SYNC_CHECK_MAX_BYTES);
     this.refusal = opened.readOnly ? new LedgerWriteRefusedError('read_only', READ_ONLY_MESSAGE) : null;
     this.sidecarsBefore = opened.readOnly ? opened.sidecarsBefore : null;
@@ -123,6 +128,7 @@ export class Ledger implements LedgerPort {
       flows: this.flows,
       tags: this.tags,
       merchants: this.merchants,
+      recorder: () => this.recorder,
     });
     this.stats = new Stats(this.db);
     this.recurring = new Recurring(this.db, this.clock, { categories: this.categoryBook, accounts: this.accountBook, rows: this.rows });
@@ -171,6 +177,20 @@ export class Ledger implements LedgerPort {
       worker.once('error', () => finish(null));
       worker.once('exit', () => finish(null));
     });
+  }
+
+  /**
+   * 记账人: the name of this computer, kept on every row it writes from now on (saves, the
+   * form, recurring occurrences, imports, write-offs); rows merged from another computer keep
+   * that one's. The app sets it from the sync setup, so a renamed computer records its new
+   * name. Null (a ledger opened by a tool or a test) records none.
+   */
+  get recordedBy(): string | null {
+    return this.recorder;
+  }
+
+  set recordedBy(name: string | null) {
+    this.recorder = name?.trim() || null;
   }
 
   get schemaVersion(): number {
@@ -440,8 +460,9 @@ export class Ledger implements LedgerPort {
     return this.accountBook.get(id);
   }
 
-  addAccount(name: string, initialBalanceFen = 0): AccountInfo {
-    return this.accountBook.add(name, initialBalanceFen);
+  /** `card`: a credit card from the start, with these terms. */
+  addAccount(name: string, initialBalanceFen = 0, card?: CardTerms): AccountInfo {
+    return this.accountBook.add(name, initialBalanceFen, card);
   }
 
   renameAccount(id: number, name: string): AccountInfo {
@@ -471,6 +492,11 @@ export class Ledger implements LedgerPort {
   /** Makes an account a credit card with these terms, or (null) an ordinary account again. */
   setCard(id: number, terms: CardTerms | null): AccountInfo {
     return this.accountBook.setCard(id, terms);
+  }
+
+  /** Every credit card's 本期账单, due date and 可用额度 as of today. */
+  cardStatements(): CardStatement[] {
+    return this.accountBook.cardStatements();
   }
 
   // ---- money flows (./money-flows.ts) -------------------------------------------------
@@ -505,9 +531,9 @@ export class Ledger implements LedgerPort {
     return this.flows.pendingReimbursements();
   }
 
-  /** What a reimbursement of `amountFen` would settle, oldest first. */
-  proposeSettlement(amountFen: number): SettlementProposal {
-    return this.flows.proposeSettlement(amountFen);
+  /** What a reimbursement of `amountFen` would pay of `ids` (default: all 待报销, oldest first). */
+  proposeSettlement(amountFen: number, ids?: readonly string[]): SettlementProposal {
+    return this.flows.proposeSettlement(amountFen, ids);
   }
 
   /** Credit cards due within `daysAhead` days, each reported once per due date. */

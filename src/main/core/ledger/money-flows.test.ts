@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toZonedNow, type ZonedNow } from '@shared/time';
-import { openLedger, type Ledger } from './index';
+import { LedgerHistory, openLedger, type Ledger } from './index';
 import { LedgerValidationError } from './errors';
 import { nextDueDate } from './money-flows';
 import { item, NOW } from '../../../../test/support/ledger-fixtures';
@@ -136,18 +136,146 @@ describe('reimbursements (待报销)', () => {
     expect(feb().expenseFen).toBe(30_00);
     expect(ledger.monthSummary('2026-02', { includeReimbursed: true }).expenseFen).toBe(1010_00);
     expect(ledger.pendingReimbursements().totalFen).toBe(980_00);
-    expect(ledger.proposeSettlement(800_00)).toEqual({ ids: [taxi!.id, gift!.id], settledFen: 580_00, leftOverFen: 220_00, stillOwedFen: 400_00 });
+    // 800 pays 80 and 500 in full and 220 of the 400.
+    expect(ledger.proposeSettlement(800_00)).toEqual({
+      ids: [taxi!.id, gift!.id, hotel!.id],
+      settledFen: 800_00,
+      leftOverFen: 0,
+      stillOwedFen: 180_00,
+    });
 
     const [paid] = ledger.saveBatch([item({ amount: 800, type: 'INCOME', category: null, flow: 'reimbursement' })]);
     expect(paid).toMatchObject({ type: 'INCOME', flow: 'reimbursement' });
     expect(feb()).toMatchObject({ incomeFen: 0, expenseFen: 30_00 });
-    expect(ledger.pendingReimbursements().rows.map((r) => r.id)).toEqual([hotel!.id]);
+    expect(ledger.pendingReimbursements()).toEqual({
+      rows: [{ id: hotel!.id, amountFen: 180_00, paidFen: 220_00, description: '吃饭', date: '2026-02-03', category: '住房' }],
+      totalFen: 180_00,
+    });
     expect(ledger.getTransaction(taxi!.id)).toMatchObject({ reimbursedBy: paid!.id });
+    // Paid in part: not settled for the readers of reimbursed_by.
+    expect(ledger.getTransaction(hotel!.id)!.reimbursedBy).toBeUndefined();
     expect(balanceOf('钱包')).toBe(-1010_00 + 800_00);
 
     // Deleting the payment puts what it settled back in 待报销.
     ledger.deleteTransaction(paid!.id);
     expect(ledger.pendingReimbursements().totalFen).toBe(980_00);
+  });
+
+  it('pays 80 and 420 of 600 with 500: 还差 180, and the next payment pays the rest and says 多出', () => {
+    const [taxi, hotel] = ledger.saveBatch([
+      item({ amount: 80, reimbursable: true, date: '2026-02-01' }),
+      item({ amount: 600, reimbursable: true, date: '2026-02-02' }),
+    ]);
+    expect(ledger.proposeSettlement(500_00)).toEqual({ ids: [taxi!.id, hotel!.id], settledFen: 500_00, leftOverFen: 0, stillOwedFen: 180_00 });
+    const [first] = ledger.saveBatch([item({ amount: 500, type: 'INCOME', flow: 'reimbursement' })]);
+    expect(ledger.pendingReimbursements().rows.map((r) => [r.id, r.amountFen, r.paidFen])).toEqual([[hotel!.id, 180_00, 420_00]]);
+
+    expect(ledger.proposeSettlement(200_00)).toEqual({ ids: [hotel!.id], settledFen: 180_00, leftOverFen: 20_00, stillOwedFen: 0 });
+    const [second] = ledger.saveBatch([item({ amount: 200, type: 'INCOME', flow: 'reimbursement' })]);
+    expect(ledger.pendingReimbursements()).toEqual({ rows: [], totalFen: 0 });
+    expect(ledger.getTransaction(hotel!.id)).toMatchObject({ reimbursedBy: second!.id });
+    expect(ledger.getTransaction(taxi!.id)).toMatchObject({ reimbursedBy: first!.id });
+
+    // The first payment gone, what it paid waits again; the second's 180 still counts.
+    ledger.deleteTransaction(first!.id);
+    expect(ledger.pendingReimbursements().rows.map((r) => [r.id, r.amountFen, r.paidFen])).toEqual([
+      [taxi!.id, 80_00, 0],
+      [hotel!.id, 420_00, 180_00],
+    ]);
+  });
+
+  it('pays the ticked expenses in the order given, passes over those no longer waiting, and says 多出 beyond them', () => {
+    const [old, mid, fresh] = ledger.saveBatch([
+      item({ amount: 80, reimbursable: true, date: '2026-02-01' }),
+      item({ amount: 600, reimbursable: true, date: '2026-02-02' }),
+      item({ amount: 50, reimbursable: true, date: '2026-02-03' }),
+    ]);
+    expect(ledger.proposeSettlement(100_00, [fresh!.id, old!.id])).toEqual({
+      ids: [fresh!.id, old!.id],
+      settledFen: 100_00,
+      leftOverFen: 0,
+      stillOwedFen: 30_00,
+    });
+    expect(ledger.proposeSettlement(100_00, [old!.id, 'gone', old!.id])).toEqual({
+      ids: [old!.id],
+      settledFen: 80_00,
+      leftOverFen: 20_00,
+      stillOwedFen: 0,
+    });
+    expect(ledger.proposeSettlement(100_00, [])).toEqual({ ids: [], settledFen: 0, leftOverFen: 100_00, stillOwedFen: 0 });
+
+    ledger.saveBatch([item({ amount: 100, type: 'INCOME', flow: 'reimbursement', settles: [fresh!.id, old!.id] })]);
+    expect(ledger.pendingReimbursements().rows.map((r) => [r.id, r.amountFen])).toEqual([
+      [old!.id, 30_00],
+      [mid!.id, 600_00],
+    ]);
+    // An empty choice pays nothing: the money is all 多出.
+    ledger.saveBatch([item({ amount: 30, type: 'INCOME', flow: 'reimbursement', settles: [] })]);
+    expect(ledger.pendingReimbursements().totalFen).toBe(630_00);
+  });
+
+  it('leaves the 待报销 a payment never reaches out of 还差: 80 against 80 + 600 settles the first exactly', () => {
+    const [taxi] = ledger.saveBatch([item({ amount: 80, reimbursable: true, date: '2026-02-01' })]);
+    const [hotel] = ledger.saveBatch([item({ amount: 600, reimbursable: true, date: '2026-02-02' })]);
+    expect(ledger.proposeSettlement(80_00)).toEqual({ ids: [taxi!.id], settledFen: 80_00, leftOverFen: 0, stillOwedFen: 0 });
+    // Ticked by the user, both were given: what the money does not reach is 还差.
+    expect(ledger.proposeSettlement(80_00, [taxi!.id, hotel!.id])).toEqual({
+      ids: [taxi!.id],
+      settledFen: 80_00,
+      leftOverFen: 0,
+      stillOwedFen: 600_00,
+    });
+  });
+
+  it('counts what an expense waits for net of its refunds', () => {
+    const [hotel] = ledger.saveBatch([item({ amount: 600, reimbursable: true })]);
+    ledger.saveBatch([item({ amount: 100, type: 'INCOME', flow: 'refund', refundOf: hotel!.id })]);
+    expect(ledger.proposeSettlement(300_00)).toMatchObject({ settledFen: 300_00, stillOwedFen: 200_00 });
+    ledger.saveBatch([item({ amount: 300, type: 'INCOME', flow: 'reimbursement' })]);
+    expect(ledger.pendingReimbursements().rows.map((r) => [r.amountFen, r.paidFen])).toEqual([[200_00, 300_00]]);
+  });
+
+  it('reads an expense settled before parts existed (reimbursed_by, no parts) as waiting for nothing, until its payment is gone', () => {
+    const [hotel, payment] = ledger.saveBatch([item({ amount: 600, reimbursable: true }), item({ amount: 600, type: 'INCOME', category: '工资' })]);
+    ledger.database.prepare('UPDATE transactions SET reimbursed_by = ? WHERE id = ?').run(payment!.id, hotel!.id);
+    expect(ledger.pendingReimbursements().totalFen).toBe(0);
+    ledger.deleteTransaction(payment!.id);
+    expect(ledger.pendingReimbursements().totalFen).toBe(600_00);
+  });
+
+  it('undo of a payment (and of its delete) brings the expenses back to waiting and settled again', () => {
+    const history = new LedgerHistory(ledger);
+    const [taxi, hotel] = history.saveBatch([
+      item({ amount: 80, reimbursable: true, date: '2026-02-01' }),
+      item({ amount: 600, reimbursable: true }),
+    ]);
+    const [paid] = history.saveBatch([item({ amount: 500, type: 'INCOME', flow: 'reimbursement' })]);
+    expect(ledger.pendingReimbursements().totalFen).toBe(180_00);
+    history.undo();
+    expect(ledger.pendingReimbursements().totalFen).toBe(680_00);
+    expect(ledger.getTransaction(taxi!.id)!.reimbursedBy).toBeUndefined();
+    history.redo();
+    expect(ledger.pendingReimbursements().rows.map((r) => [r.id, r.amountFen])).toEqual([[hotel!.id, 180_00]]);
+    expect(ledger.getTransaction(taxi!.id)).toMatchObject({ reimbursedBy: paid!.id });
+
+    history.remove([paid!.id]);
+    expect(ledger.pendingReimbursements().totalFen).toBe(680_00);
+    history.undo();
+    expect(ledger.pendingReimbursements().totalFen).toBe(180_00);
+  });
+
+  it('keeps statistics net: a partly paid 待报销 stays out of spending, a reimbursement is never income, the money lands in the account', () => {
+    ledger.saveBatch([item({ amount: 80, reimbursable: true }), item({ amount: 600, reimbursable: true }), item({ amount: 30 })]);
+    const before = { month: feb(), all: ledger.monthSummary('2026-02', { includeReimbursed: true }) };
+    ledger.saveBatch([item({ amount: 500, type: 'INCOME', flow: 'reimbursement' })]);
+    expect(feb()).toMatchObject({ expenseFen: 30_00, incomeFen: 0 });
+    expect(ledger.monthSummary('2026-02', { includeReimbursed: true })).toMatchObject({ expenseFen: 710_00, incomeFen: 0 });
+    expect({ month: feb(), all: ledger.monthSummary('2026-02', { includeReimbursed: true }) }).toMatchObject({
+      month: { expenseFen: before.month.expenseFen, incomeFen: before.month.incomeFen },
+      all: { expenseFen: before.all.expenseFen, incomeFen: before.all.incomeFen },
+    });
+    expect(ledger.periodStats({ from: '2026-02-01', to: '2026-02-28', granularity: 'month' })).toMatchObject({ expenseFen: 30_00, incomeFen: 0 });
+    expect(balanceOf('钱包')).toBe(-710_00 + 500_00);
   });
 
   it('settles exactly the expenses chosen on the card', () => {

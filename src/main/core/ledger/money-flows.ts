@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { DEBT_FLOWS, type LedgerFlow, type ParseResult, type TransactionType } from '@shared/domain';
 import type { CardReminder, PendingReimbursement, PersonBalance, RefundCandidate, SettlementProposal } from '@shared/ipc/ledger';
+import { allocate, type Allocation } from '@shared/settlement';
 import { addDays, localDate, toZonedIso, type ZonedNow } from '@shared/time';
 import { cleanName, LedgerRuleError, LedgerValidationError } from './errors';
 
@@ -31,6 +32,10 @@ export interface RefundQuery {
 
 /** What the refunds that still exist return of the expense `t` (SQL). */
 const REFUNDED = `COALESCE((SELECT SUM(r.amount_fen) FROM transactions r WHERE r.refund_of = t.id AND r.flow = 'refund'), 0)`;
+
+/** What the payments that still exist paid of the 待报销 expense `t` (SQL): their parts (migration 12). */
+const PAID = `COALESCE((SELECT SUM(rp.amount_fen) FROM reimbursement_parts rp JOIN transactions p ON p.id = rp.payment_id
+  WHERE rp.expense_id = t.id), 0)`;
 
 /** How far back a refund looks for the expense it returns. */
 const REFUND_WINDOW_DAYS = 180;
@@ -182,15 +187,21 @@ export class MoneyFlows {
 
   // ---- reimbursements -------------------------------------------------------------------
 
-  /** The 待报销 expenses still owed to the user, oldest first, each net of its refunds. */
+  /**
+   * The 待报销 expenses still owed to the user, oldest first, each with what it still waits
+   * for: its amount net of refunds less the parts paid by payments that still exist (see
+   * migration 12). One settled before parts existed (reimbursed_by names a row that exists,
+   * no parts) waits for nothing.
+   */
   pendingReimbursements(): { rows: PendingReimbursement[]; totalFen: number } {
     const rows = this.db
       .prepare(
-        `SELECT t.id, t.amount_fen - ${REFUNDED} AS amountFen,
+        `SELECT t.id, t.amount_fen - ${REFUNDED} - ${PAID} AS amountFen, ${PAID} AS paidFen,
            t.description, t.occurred_date AS date, c.name AS category
          FROM transactions t INDEXED BY transactions_reimbursable JOIN categories c ON c.id = t.category_id
          WHERE t.reimbursable = 1 AND t.flow IS NULL AND t.type = 'EXPENSE'
-           AND NOT EXISTS (SELECT 1 FROM transactions s WHERE s.id = t.reimbursed_by)
+           AND (EXISTS (SELECT 1 FROM reimbursement_parts rp WHERE rp.expense_id = t.id)
+             OR NOT EXISTS (SELECT 1 FROM transactions s WHERE s.id = t.reimbursed_by))
          ORDER BY t.occurred_date, t.occurred_ms`,
       )
       .all() as PendingReimbursement[];
@@ -199,32 +210,47 @@ export class MoneyFlows {
   }
 
   /**
-   * Which 待报销 expenses a payment of `amountFen` settles: the oldest first, as long as they
-   * fit; what is left of the payment and what stays owed are said on the card.
+   * What a payment of `amountFen` pays of the 待报销 `ids` (in that order; ids no longer
+   * waiting are passed over), or without ids of all of them oldest first: each in full while
+   * the money lasts, the last one in part. `ids` are in paying order, the partly paid one
+   * included; leftOverFen is paid beyond them all (多出), stillOwedFen what they still lack (还差).
    */
-  proposeSettlement(amountFen: number): SettlementProposal {
-    const pending = this.pendingReimbursements();
-    const ids: string[] = [];
-    let settledFen = 0;
-    for (const r of pending.rows) {
-      if (settledFen + r.amountFen > amountFen) break;
-      ids.push(r.id);
-      settledFen += r.amountFen;
+  proposeSettlement(amountFen: number, ids?: readonly string[]): SettlementProposal {
+    const plan = this.allocation(amountFen, ids);
+    return { ids: plan.parts.map((p) => p.id), settledFen: plan.settledFen, leftOverFen: plan.leftOverFen, stillOwedFen: plan.stillOwedFen };
+  }
+
+  private allocation(amountFen: number, ids: readonly string[] | undefined): Allocation {
+    const pending = this.pendingReimbursements().rows;
+    let given = pending;
+    if (ids) {
+      const byId = new Map(pending.map((r) => [r.id, r]));
+      given = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     }
-    return { ids, settledFen, leftOverFen: amountFen - settledFen, stillOwedFen: pending.totalFen - settledFen };
+    return allocate(
+      amountFen,
+      given.map((r) => ({ id: r.id, owedFen: r.amountFen })),
+      ids ? 'all' : 'reached',
+    );
   }
 
   /**
-   * Marks `ids` as paid back by the reimbursement row `by` (call inside the save's
-   * transaction). An id the card proposed that is no longer 待报销 (deleted or settled since)
-   * is passed over: the payment is saved all the same and the rest stays owed.
+   * Lets the saved reimbursement row `by` pay `ids` with its own amount, as proposeSettlement
+   * allocates it (call inside the save's transaction): a part for every expense it pays, and
+   * reimbursed_by on each it pays in full, so readers from before parts see it settled. An id
+   * no longer 待报销 (deleted or settled since the card proposed it) is passed over: the
+   * payment is saved all the same and the rest stays owed.
    */
   settle(by: string, ids: readonly string[]): void {
-    const mark = this.db.prepare(
-      `UPDATE transactions SET reimbursed_by = ? WHERE id = ? AND reimbursable = 1 AND flow IS NULL AND type = 'EXPENSE'
-         AND NOT EXISTS (SELECT 1 FROM transactions s WHERE s.id = transactions.reimbursed_by)`,
-    );
-    for (const id of ids) mark.run(by, id);
+    const payment = this.db.prepare(`SELECT amount_fen AS amountFen FROM transactions WHERE id = ? AND flow = 'reimbursement'`).get(by) as
+      { amountFen: number } | undefined;
+    if (!payment) return;
+    const part = this.db.prepare('INSERT INTO reimbursement_parts (expense_id, payment_id, amount_fen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    const paid = this.db.prepare('UPDATE transactions SET reimbursed_by = ? WHERE id = ?');
+    for (const p of this.allocation(payment.amountFen, ids).parts) {
+      part.run(p.id, by, p.fen);
+      if (p.full) paid.run(by, p.id);
+    }
   }
 
   // ---- credit cards ---------------------------------------------------------------------

@@ -53,13 +53,14 @@ type Row = {
   reimbursable: number;
   reimbursed_by: string | null;
   parent_category: string | null;
+  recorded_by: string | null;
 };
 
 const SELECT_ROW = `
   SELECT t.id, t.amount_fen, t.currency, t.type, c.name AS category, a.name AS account, t.description,
          t.occurred_at, t.occurred_date, t.source, t.created_at, t.updated_at, ta.name AS to_account, t.counterparty,
          t.flow, p.name AS person, rf.id AS refund_of, t.refund_of AS refund_link, rf.occurred_date AS refund_date, rf.description AS refund_description,
-         rf.amount_fen AS refund_amount, t.reimbursable, rb.id AS reimbursed_by, pc.name AS parent_category
+         rf.amount_fen AS refund_amount, t.reimbursable, rb.id AS reimbursed_by, pc.name AS parent_category, t.recorded_by
   FROM transactions t
   JOIN categories c ON c.id = t.category_id
   LEFT JOIN categories pc ON pc.id = c.parent_id
@@ -95,6 +96,7 @@ function toRow(r: Row, tags: readonly string[] | undefined): TransactionRow {
     ...(r.reimbursed_by !== null ? { reimbursedBy: r.reimbursed_by } : {}),
     ...(r.parent_category !== null ? { parentCategory: r.parent_category } : {}),
     ...(tags && tags.length > 0 ? { tags: [...tags] } : {}),
+    ...(r.recorded_by !== null ? { recordedBy: r.recorded_by } : {}),
   };
 }
 
@@ -131,28 +133,45 @@ export class Transactions {
       flows: MoneyFlows;
       tags: Tags;
       merchants: Merchants;
+      /**
+       * The name of the computer every new row is recorded on (记账人), read at each insert so
+       * a renamed computer records its new name from then on; null records none.
+       */
+      recorder: () => string | null;
     },
   ) {
     const insert = `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
          occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
-         flow, person_id, refund_of, reimbursable, reimbursed_by, recurrence_key)
+         flow, person_id, refund_of, reimbursable, reimbursed_by, recurrence_key, recorded_by)
        VALUES (@id, @amountFen, @currency, @type, @categoryId, @accountId, @description,
          @occurredAt, @occurredDate, @occurredMs, @source, @createdAt, @updatedAt, @toAccountId, @counterparty,
-         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy, @recurrenceKey)`;
+         @flow, @personId, @refundOf, @reimbursable, @reimbursedBy, @recurrenceKey, @recordedBy)`;
     this.insertStmt = this.db.prepare(insert);
     // Without an id, and with only the occurrence's key to collide on: then the occurrence is
     // there already. Positional, as catch-up writes a thousand of these at a time.
     this.occurrenceStmt = this.db.prepare(
       `INSERT INTO transactions (amount_fen, currency, type, category_id, account_id, description, occurred_at, occurred_date,
-         occurred_ms, source, created_at, updated_at, to_account_id, counterparty, recurrence_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+         occurred_ms, source, created_at, updated_at, to_account_id, counterparty, recurrence_key, recorded_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
     this.idOfRowid = this.db.prepare('SELECT id FROM transactions WHERE rowid = ?').pluck();
   }
 
-  /** Inserts one row with its tags (already clean); the money-flow columns default to none. */
+  /**
+   * Inserts one row with its tags (already clean); the money-flow columns default to none and
+   * the recorder to this computer (a row put back by undo brings its own, even none).
+   */
   private insertTx({ tags, ...row }: InsertRow): void {
-    this.insertStmt.run({ flow: null, personId: null, refundOf: null, reimbursable: 0, reimbursedBy: null, recurrenceKey: null, ...row });
+    this.insertStmt.run({
+      flow: null,
+      personId: null,
+      refundOf: null,
+      reimbursable: 0,
+      reimbursedBy: null,
+      recurrenceKey: null,
+      recordedBy: this.parts.recorder(),
+      ...row,
+    });
     if (tags && tags.length > 0) this.parts.tags.attach(row.id, tags);
   }
 
@@ -184,6 +203,7 @@ export class Transactions {
       row.toAccountId,
       '',
       row.recurrenceKey,
+      this.parts.recorder(),
     );
     return info.changes === 0 ? null : (this.idOfRowid.get(info.lastInsertRowid) as string);
   }
@@ -592,6 +612,7 @@ export class Transactions {
           reimbursable: r.reimbursable,
           reimbursedBy: r.reimbursed_by,
           recurrenceKey: r.recurrence_key,
+          recordedBy: r.recorded_by ?? null,
           tags: r.tags,
         });
       }
@@ -803,6 +824,8 @@ type InsertRow = PreparedEntry & {
   reimbursable?: 0 | 1;
   reimbursedBy?: string | null;
   recurrenceKey?: string | null;
+  /** Absent: this computer's name (see the recorder part). */
+  recordedBy?: string | null;
   /** Clean (see cleanTags): linked in the order given. */
   tags?: readonly string[];
 };

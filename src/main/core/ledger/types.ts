@@ -32,6 +32,8 @@ export interface RawTransaction {
   reimbursed_by: string | null;
   /** A recurring rule's occurrence: the rule's key and the day (see migration 7). */
   recurrence_key: string | null;
+  /** The name of the computer that recorded the row (记账人, migration 12); null before then. Optional: older snapshots lack it. */
+  recorded_by?: string | null;
   /**
    * Not a column: the row's tags by name, in order (transaction_tags), so an undo puts them
    * back too — by name, making a tag again that was deleted meanwhile. Absent: leave them.

@@ -59,7 +59,7 @@ describe('记一笔', () => {
     await loaded();
     await fireEvent.input(amount(), { target: { value: '12+8.5' } });
     expect(amount().getAttribute('aria-describedby')).toBeTruthy();
-    expect(document.getElementById(amount().getAttribute('aria-describedby')!)!.textContent!.trim()).toBe('= 20.50');
+    expect(document.getElementById(amount().getAttribute('aria-describedby')!)!.textContent!.trim()).toBe('= ¥20.50');
 
     await fireEvent.keyDown(checkedCategory(), { key: 'ArrowRight' });
     expect(checkedCategory().textContent).toBe('餐饮');
@@ -144,6 +144,46 @@ describe('记一笔', () => {
     expect(cells[2]!.getAttribute('aria-label')).toBe('餐饮 › 早餐');
     // Under a hidden parent a sub-category is hidden too.
     expect(cells.map((c) => c.textContent)).not.toContain('猫粮');
+  });
+
+  it('marks spending 待报销, and sends it only for spending', async () => {
+    open();
+    await loaded();
+    await fireEvent.input(amount(), { target: { value: '80' } });
+    await fireEvent.click(screen.getByRole('checkbox', { name: /待报销/ }));
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(fake.inputsOf('addTransaction')).toHaveLength(1));
+    expect(fake.inputsOf('addTransaction')[0]).toMatchObject({ amountYuan: 80, type: 'EXPENSE', reimbursable: true });
+  });
+
+  it('offers the five money flows under 转账 → 别人 and saves one through recordFlow, with the day and no time', async () => {
+    fake.handle('listPeople', () => ({
+      people: [{ id: 1, name: '小李', balanceFen: 700_00, count: 1, archived: false }],
+      owedToMeFen: 700_00,
+      iOweFen: 0,
+    }));
+    fake.handle('pendingReimbursements', () => ({ rows: [], totalFen: 0 }));
+    fake.handle('recordFlow', (input) =>
+      fake.addRow({ amountFen: Math.round(input.amountYuan * 100), description: '', type: 'TRANSFER', date: input.date }),
+    );
+    const { onSaved } = open();
+    await loaded();
+    await fireEvent.click(screen.getByRole('radio', { name: '转账' }));
+    await fireEvent.input(amount(), { target: { value: '300' } });
+    await fireEvent.click(screen.getByRole('button', { name: '别人' }));
+    const kinds = screen.getByRole('group', { name: '这笔是' });
+    expect(
+      within(kinds)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['普通转账', '借出', '借入', '还款', '收回', '报销到账']);
+    await fireEvent.click(within(kinds).getByRole('button', { name: '收回' }));
+    expect(screen.queryByLabelText('时间')).toBeNull();
+    await fireEvent.input(screen.getByRole('combobox', { name: '对方' }), { target: { value: '小李' } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(fake.inputsOf('recordFlow')).toEqual([{ flow: 'collect', amountYuan: 300, counterparty: '小李', account: '钱包', date: '2026-03-01' }]);
+    expect(fake.inputsOf('addTransaction')).toEqual([]);
   });
 
   it('shows a bad amount inline and sends nothing', async () => {

@@ -33,9 +33,9 @@ describe('dates and times on the local clock', () => {
 
 describe('the amount preview', () => {
   it('shows the result to the fen', () => {
-    expect(amountPreview('12+8.5')).toEqual({ ok: true, fen: 2050, label: '= 20.50' });
-    expect(amountPreview('35')).toEqual({ ok: true, fen: 3500, label: '= 35.00' });
-    expect(amountPreview('10/3')).toEqual({ ok: true, fen: 333, label: '= 3.33' });
+    expect(amountPreview('12+8.5')).toEqual({ ok: true, fen: 2050, label: '= ¥20.50' });
+    expect(amountPreview('35')).toEqual({ ok: true, fen: 3500, label: '= ¥35.00' });
+    expect(amountPreview('10/3')).toEqual({ ok: true, fen: 333, label: '= ¥3.33' });
   });
 
   it('names what is wrong', () => {

@@ -5,6 +5,7 @@ import { evaluateAmount } from '@shared/calc';
 import type { CommandInput } from '@shared/ipc/index';
 import type { CategoryInfo, RecentCategory } from '@shared/ipc/ledger';
 import { categoryTree, hiddenInTree } from '../categories/tree';
+import { formatFenAmount } from '../format';
 
 export type EntryRequest = CommandInput<'addTransaction'>;
 
@@ -27,10 +28,10 @@ export const QUICK_DAYS = [
   { label: '前天', daysBack: 2 },
 ] as const;
 
-/** What the amount field shows under itself: 「= 20.50」 or why it cannot be saved. */
+/** What the amount field shows under itself: 「= ¥20.50」 or why it cannot be saved. */
 export function amountPreview(text: string): { ok: true; fen: number; label: string } | { ok: false; error: string } {
   const result = evaluateAmount(text);
-  return result.ok ? { ok: true, fen: result.fen, label: `= ${(result.fen / 100).toFixed(2)}` } : result;
+  return result.ok ? { ok: true, fen: result.fen, label: `= ${formatFenAmount(result.fen)}` } : result;
 }
 
 /**
@@ -80,6 +81,8 @@ export interface EntryFields {
   counterparty: string;
   /** Absent or empty: no tags sent. */
   tags?: string[];
+  /** 待报销 (spending only): left out of net spending until it is paid back. */
+  reimbursable?: boolean;
 }
 
 export type EntryCheck = { ok: true; request: EntryRequest } | { ok: false; field: 'amount' | 'category' | 'to'; error: string };
@@ -97,6 +100,7 @@ export function entryRequest(fields: EntryFields): EntryCheck {
   if (fields.type !== 'TRANSFER') {
     if (!fields.category) return { ok: false, field: 'category', error: '请选择分类' };
     request.category = fields.category;
+    if (fields.type === 'EXPENSE' && fields.reimbursable) request.reimbursable = true;
   } else if (fields.transferTo === 'account') {
     if (!fields.toAccount) return { ok: false, field: 'to', error: '请选择转入账户' };
     request.toAccount = fields.toAccount;

@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountInfo } from '@shared/ipc/ledger';
 import { FakeLedgerApi } from '../../../../../test/support/renderer/fake-ledger-api';
+import { formatDay } from '../format';
 import TransactionEditor from './TransactionEditor.svelte';
 
 // The edit form offers the accounts a row may move to: open ones, plus the archived one it is already in.
@@ -18,7 +19,7 @@ afterEach(() => {
   fake.uninstall();
 });
 
-const cash = { kind: 'cash', statementDay: null, dueDay: null } as const;
+const cash = { kind: 'cash', statementDay: null, dueDay: null, creditLimitFen: null } as const;
 const accounts: AccountInfo[] = [
   { id: 1, name: '钱包', isDefault: true, count: 1, archived: false, ...cash },
   { id: 2, name: '招行卡', isDefault: false, count: 1, archived: true, ...cash },
@@ -71,10 +72,16 @@ describe('TransactionEditor', () => {
     ]);
     let done = false;
     render(TransactionEditor, { row: refund, categories: categories(), accounts, onDone: () => (done = true) });
+    // A refund is named as one, never offered as 支出 or 收入.
+    expect(screen.queryByRole('combobox', { name: '类型' })).toBeNull();
+    expect([(screen.getByLabelText('类型') as HTMLInputElement).value, (screen.getByLabelText('类型') as HTMLInputElement).readOnly]).toEqual([
+      '退款',
+      true,
+    ]);
     const picker = screen.getByRole('combobox', { name: '退的是哪一笔' }) as HTMLSelectElement;
     // The refund itself is never offered as what it returns.
     await vi.waitFor(() =>
-      expect([...picker.options].map((o) => o.textContent)).toEqual(['不关联（只算作该分类的退款）', '2026-02-01 淘宝买鞋 ¥500']),
+      expect([...picker.options].map((o) => o.textContent)).toEqual(['不关联（只算作该分类的退款）', `${formatDay('2026-02-01')} 淘宝买鞋 ¥500.00`]),
     );
     await fireEvent.change(picker, { target: { value: shoes.id } });
     await fireEvent.click(screen.getByRole('button', { name: '保存' }));
@@ -112,6 +119,29 @@ describe('TransactionEditor', () => {
     await fireEvent.click(screen.getByRole('button', { name: '保存' }));
     await vi.waitFor(() => expect(done).toBe(2));
     expect(fake.inputsOf('updateTransaction')).toEqual([{ id: row.id, patch: { tags: [] } }]);
+  });
+
+  it('starts the amount as typed money (35.50), and in a book that syncs shows 记账人 read-only, sending nothing of it', async () => {
+    const row = fake.addRow({ amountFen: 3550, description: '午饭', recordedBy: '小王的电脑' });
+    let done = false;
+    render(TransactionEditor, { row, categories: categories(), accounts, showRecorder: true, onDone: () => (done = true) });
+    expect((screen.getByRole('textbox', { name: '金额' }) as HTMLInputElement).value).toBe('35.50');
+    const recorder = screen.getByLabelText('记账人') as HTMLInputElement;
+    expect([recorder.value, recorder.readOnly]).toEqual(['小王的电脑', true]);
+    await fireEvent.input(screen.getByRole('textbox', { name: '备注' }), { target: { value: '和同事吃午饭' } });
+    await fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await vi.waitFor(() => expect(done).toBe(true));
+    expect(fake.inputsOf('updateTransaction')).toEqual([{ id: row.id, patch: { description: '和同事吃午饭' } }]);
+  });
+
+  it('shows no 记账人 outside a synced book, nor for a row recorded before it was kept', () => {
+    const named = fake.addRow({ amountFen: 3500, description: '午饭', recordedBy: '小王的电脑' });
+    render(TransactionEditor, { row: named, categories: categories(), accounts, onDone: () => {} });
+    expect(screen.queryByLabelText('记账人')).toBeNull();
+    cleanup();
+    const old = fake.addRow({ amountFen: 3500, description: '旧账' });
+    render(TransactionEditor, { row: old, categories: categories(), accounts, showRecorder: true, onDone: () => {} });
+    expect(screen.queryByLabelText('记账人')).toBeNull();
   });
 
   it('lists sub-categories indented under their parent', () => {

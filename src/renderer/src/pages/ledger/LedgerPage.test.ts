@@ -39,23 +39,81 @@ describe('明细 page', () => {
     render(LedgerPage);
     await screen.findByText('午饭');
     expect(fake.inputsOf('listDays')[0]).toEqual(rangeFor('month', new Date()));
-    expect(summary()).toBe('共 3 笔，支出 ¥47.50，收入 ¥9000');
-    const rows = within(screen.getByRole('listbox', { name: '明细列表' })).getAllByRole('option');
-    expect(rows.map((r) => r.querySelector('.amount')!.textContent)).toEqual(expect.arrayContaining(['-35', '-12.50', '+9000']));
+    expect(summary()).toBe('共 3 笔，支出 ¥47.50，收入 ¥9,000.00');
+    const rows = within(screen.getByRole('grid', { name: '明细列表' }))
+      .getAllByRole('row')
+      .filter((r) => r.hasAttribute('aria-selected'));
+    expect(rows.map((r) => r.querySelector('.amount')!.textContent)).toEqual(expect.arrayContaining(['−¥35.00', '−¥12.50', '+¥9,000.00']));
     expect(document.querySelector(`.day[data-date="${today}"]`)).not.toBeNull();
+  });
+
+  it('heads each day by its distance from today with its weekday, and signs a refund and a reimbursement by their flow', async () => {
+    const d = new Date();
+    const weekday = (at: Date) => `周${'日一二三四五六'[at.getDay()]}`;
+    const yesterdayDate = new Date(d.getFullYear(), d.getMonth(), d.getDate() - 1);
+    const yesterday = ymdOf(yesterdayDate);
+    fake.addRow({ amountFen: 300_00, description: '退了鞋', category: '购物', flow: 'refund', refundOf: null, date: yesterday });
+    fake.addRow({ amountFen: 500_00, type: 'INCOME', description: '差旅费', category: '其他', flow: 'reimbursement', date: yesterday });
+    // The fake keeps to the month's range, where yesterday may not be (on the 1st): every row here.
+    fake.handle('listDays', () => [
+      { date: today, count: 3, expenseFen: 4750, incomeFen: 900_000 },
+      { date: yesterday, count: 2, expenseFen: 0, incomeFen: 0 },
+    ]);
+    fake.handle('listTransactions', ({ offset = 0, limit = 50 }) => ({ rows: fake.rows.slice(offset, offset + limit), total: fake.rows.length }));
+    render(LedgerPage);
+    await screen.findByText('退了鞋');
+    const header = (date: string) => document.querySelector(`.day[data-date="${date}"] .day-date`)!.textContent;
+    expect(header(today)).toBe(`今天 ${weekday(d)}`);
+    expect(header(yesterday)).toBe(`昨天 ${weekday(yesterdayDate)}`);
+    const row = (text: string) => screen.getByText(text).closest('[role="row"]')!;
+    expect(row('午饭').querySelector('.time')!.textContent).toBe('12:00');
+    // A refund is money back, not spending: + and its own tag; so is a reimbursement.
+    expect([row('退了鞋').querySelector('.tag')!.textContent, row('退了鞋').querySelector('.amount')!.textContent]).toEqual(['退款', '+¥300.00']);
+    expect(row('差旅费').querySelector('.amount')!.textContent).toBe('+¥500.00');
+    expect(row('差旅费').querySelector('.tag')!.textContent).not.toMatch(/收入|支出/);
+  });
+
+  it('in a book that syncs, says on each row and in the editor which computer recorded it', async () => {
+    fake.rows[0]!.recordedBy = '小王的电脑';
+    fake.rows[1]!.recordedBy = '小李的笔记本';
+    fake.sync = { ...fake.sync, state: 'idle' };
+    fake.handle('refundCandidates', () => []);
+    render(LedgerPage);
+    const row = (text: string) => screen.getByText(text, { selector: '.description' }).closest('[role="row"]') as HTMLElement;
+    await vi.waitFor(() => expect(within(row('午饭')).getByLabelText('记账人：小王的电脑').textContent).toBe('小王的电脑'));
+    expect(within(row('地铁')).getByLabelText('记账人：小李的笔记本')).toBeTruthy();
+    // A row from before 记账人 was kept says nothing rather than guessing.
+    expect(row('工资').querySelector('.recorder')).toBeNull();
+
+    await fireEvent.click(within(row('地铁')).getByRole('button', { name: '编辑 地铁' }));
+    const field = within(screen.getByRole('form', { name: '编辑记录' })).getByLabelText('记账人') as HTMLInputElement;
+    expect([field.value, field.readOnly]).toEqual(['小李的笔记本', true]);
+    await fireEvent.click(screen.getByRole('button', { name: '取消' }));
+
+    // Sync stopped on this computer: the list no longer names computers.
+    fake.emit({ channel: 'sync', event: { type: 'status', status: { ...fake.sync, state: 'off' } } });
+    await vi.waitFor(() => expect(document.querySelector('.recorder')).toBeNull());
+  });
+
+  it('names no computer in a book that does not sync', async () => {
+    fake.rows[0]!.recordedBy = '小王的电脑';
+    render(LedgerPage);
+    await screen.findByText('午饭');
+    await vi.waitFor(() => expect(fake.inputsOf('syncStatus')).toHaveLength(1));
+    expect(screen.queryByText('小王的电脑')).toBeNull();
   });
 
   it('sends the type filter and the search text, and shows what comes back', async () => {
     render(LedgerPage);
     await screen.findByText('午饭');
     await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: 'INCOME' } });
-    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥0，收入 ¥9000'));
+    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥0.00，收入 ¥9,000.00'));
     expect(lastListDays()).toMatchObject({ type: 'INCOME' });
     await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: '' } });
     await fireEvent.input(screen.getByLabelText('搜索'), { target: { value: '交通' } });
     // Enter searches at once, without waiting for the typing pause.
     await fireEvent.keyDown(screen.getByLabelText('搜索'), { key: 'Enter' });
-    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥12.50，收入 ¥0'));
+    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥12.50，收入 ¥0.00'));
     expect(lastListDays()).toEqual({ ...rangeFor('month', new Date()), text: '交通' });
   });
 
@@ -113,7 +171,7 @@ describe('明细 page', () => {
     fake.addRow({ amountFen: 880, description: '奶茶' });
     fake.changed('save');
     await screen.findByText('奶茶');
-    await vi.waitFor(() => expect(summary()).toBe('共 4 笔，支出 ¥56.30，收入 ¥9000'));
+    await vi.waitFor(() => expect(summary()).toBe('共 4 笔，支出 ¥56.30，收入 ¥9,000.00'));
   });
 });
 
@@ -122,7 +180,7 @@ describe('export and import through the shell’s dialogs', () => {
     render(LedgerPage);
     await screen.findByText('午饭');
     await fireEvent.change(screen.getByRole('combobox', { name: '类型' }), { target: { value: 'EXPENSE' } });
-    await vi.waitFor(() => expect(summary()).toBe('共 2 笔，支出 ¥47.50，收入 ¥0'));
+    await vi.waitFor(() => expect(summary()).toBe('共 2 笔，支出 ¥47.50，收入 ¥0.00'));
 
     await fireEvent.click(screen.getByRole('button', { name: '导出 Excel' }));
     const toast = await screen.findByRole('status');
@@ -166,15 +224,15 @@ describe('export and import through the shell’s dialogs', () => {
     fake.addRow({ amountFen: 800, category: '早餐', parentCategory: '餐饮', description: '包子', tags: ['出差'] });
     fake.addRow({ amountFen: 30000, category: '住房', description: '酒店', tags: ['出差', '报销'] });
     render(LedgerPage);
-    const bun = (await screen.findByText('包子')).closest('[role="option"]')!;
+    const bun = (await screen.findByText('包子')).closest('[role="row"]')!;
     expect(bun.querySelector('.category')!.textContent).toBe('餐饮 › 早餐');
     expect(within(bun as HTMLElement).getByLabelText('标签：出差')).toBeTruthy();
-    expect(screen.getByText('酒店').closest('[role="option"]')!.querySelector('.labels')!.getAttribute('aria-label')).toBe('标签：出差、报销');
+    expect(screen.getByText('酒店').closest('[role="row"]')!.querySelector('.labels')!.getAttribute('aria-label')).toBe('标签：出差、报销');
 
     const tagFilter = screen.getByRole('combobox', { name: '标签' }) as HTMLSelectElement;
     await vi.waitFor(() => expect([...tagFilter.options].map((o) => o.textContent)).toEqual(['全部标签', '#出差', '#报销']));
     await fireEvent.change(tagFilter, { target: { value: '报销' } });
-    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥300，收入 ¥0'));
+    await vi.waitFor(() => expect(summary()).toBe('共 1 笔，支出 ¥300.00，收入 ¥0.00'));
     expect(lastListDays()).toEqual({ ...rangeFor('month', new Date()), tag: '报销' });
     expect(fake.inputsOf('listTransactions').at(-1)).toMatchObject({ tag: '报销' });
   });
@@ -189,7 +247,7 @@ describe('export and import through the shell’s dialogs', () => {
     const picker = screen.getByRole('combobox', { name: '分类' }) as HTMLSelectElement;
     expect([...picker.options].map((o) => o.textContent).slice(0, 4)).toEqual(['全部分类', '餐饮', '\u3000早餐', '交通']);
     await fireEvent.change(picker, { target: { value: '餐饮' } });
-    await vi.waitFor(() => expect(summary()).toBe('共 2 笔，支出 ¥43，收入 ¥0'));
+    await vi.waitFor(() => expect(summary()).toBe('共 2 笔，支出 ¥43.00，收入 ¥0.00'));
     expect(lastListDays()).toMatchObject({ category: '餐饮' });
   });
 
@@ -243,7 +301,7 @@ describe('export and import through the shell’s dialogs', () => {
     expect(dialog.textContent).toContain('导入 支付宝账单.csv');
     expect(dialog.textContent).toContain('支付宝账单（GBK）');
     expect(dialog.textContent).toContain('共 6 笔：将导入 2 笔 · 已导入过 1 笔 · 已删除过 1 笔 · 略过 2 笔');
-    expect(dialog.textContent).toContain('已关闭或失败的交易 2 笔，¥18');
+    expect(dialog.textContent).toContain('已关闭或失败的交易 2 笔，¥18.00');
 
     // The page's categories, as a tree, are what a row can be moved to.
     const bread = within(dialog).getByText('面包', { selector: 'td' }).closest('tr')!;
@@ -253,7 +311,7 @@ describe('export and import through the shell’s dialogs', () => {
     await fireEvent.click(within(bread).getByRole('checkbox', { name: '以后这个商户都记为此分类' }));
     await fireEvent.click(within(dialog).getByRole('checkbox', { name: '导入「公交卡」' }));
     await fireEvent.click(within(dialog).getByRole('checkbox', { name: '导入「电影」' }));
-    expect(dialog.textContent).toContain('导入后计入支出 ¥76 · 收入 ¥0');
+    expect(dialog.textContent).toContain('导入后计入支出 ¥76.00 · 收入 ¥0.00');
 
     await fireEvent.click(within(dialog).getByRole('button', { name: '确认导入' }));
     const toast = await screen.findByRole('status');
