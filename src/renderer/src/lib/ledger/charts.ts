@@ -182,6 +182,8 @@ export function drawTrend(canvas: HTMLCanvasElement, points: TrendPoint[], byMon
       x: { ticks: { color: theme.muted }, grid: { display: false } },
       y: {
         beginAtZero: true,
+        // Values are fen: an empty period would otherwise scale to 1 fen (a ¥0.01 top tick).
+        suggestedMax: 100_00,
         ticks: { color: theme.muted, precision: 0, callback: (value) => formatMoney(Number(value)) },
         grid: { color: theme.grid },
         border: { color: theme.grid },

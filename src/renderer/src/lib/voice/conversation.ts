@@ -42,7 +42,7 @@ export function nextStepFor(code: string): NextStep {
 
 /** The sentence after an error, so every error says what to do next. */
 export const NEXT_STEP_HINTS: Record<Exclude<NextStep, null>, { hint: string; button: string }> = {
-  openSettings: { hint: '请在设置中检查连接方式和密钥，或改用离线模式。', button: '打开设置' },
+  openSettings: { hint: '请在「设置 → 高级 → 联网服务」中检查连接方式和密钥，或改用离线模式。', button: '打开设置' },
   chooseMicrophone: { hint: '请在设置中选择一个可用的麦克风。', button: '选择麦克风' },
   useKeyboard: { hint: '可以再说一遍，或改用键盘输入。', button: '改用键盘' },
   downloadModel: { hint: '下载语音模型后就能说话记账，也可以改用键盘输入。', button: '下载语音模型' },
