@@ -105,7 +105,7 @@ function toRow(r: Row, tags: readonly string[] | undefined): TransactionRow {
  * name holds it (微信 → 「微信钱包」). Several such accounts (「微信A」「微信B」) are
  * ambiguous and none at all is unknown: undefined, and the entry takes the default.
  */
-function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): number | undefined {
+export function openAccountFor(spoken: string, open: ReadonlyMap<string, number>): number | undefined {
   const exact = open.get(spoken);
   if (exact !== undefined) return exact;
   const holding = [...open].filter(([name]) => name.includes(spoken));

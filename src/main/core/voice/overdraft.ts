@@ -5,6 +5,7 @@ import type { DraftBatch } from '@shared/draft-batch';
 import type { AccountBalances } from '@shared/ipc/ledger';
 import type { ParseResult } from '@shared/domain';
 import { yuanToFen } from '@shared/money';
+import { openAccountFor } from '../ledger/transactions';
 import type { AccountBalanceInfo } from './ports';
 
 /** Flows whose money comes into the account (the others of a flow leave it). */
@@ -53,9 +54,9 @@ export function withOverdrafts(batch: DraftBatch, balanceOf: ((spoken: string | 
  * the default account.
  */
 export function accountFor(spoken: string | null, balances: AccountBalances): AccountBalanceInfo | undefined {
-  const open = balances.accounts.filter((a) => !a.archived);
-  const holding = spoken ? open.filter((a) => a.name.includes(spoken)) : [];
-  const named = spoken ? (open.find((a) => a.name === spoken) ?? (holding.length === 1 ? holding[0] : undefined)) : undefined;
-  const found = named ?? balances.accounts.find((a) => a.isDefault) ?? [...balances.accounts].sort((a, b) => a.id - b.id)[0];
+  const open = new Map(balances.accounts.filter((a) => !a.archived).map((a) => [a.name, a.id]));
+  const id = spoken ? openAccountFor(spoken, open) : undefined;
+  const found =
+    balances.accounts.find((a) => a.id === id) ?? balances.accounts.find((a) => a.isDefault) ?? [...balances.accounts].sort((a, b) => a.id - b.id)[0];
   return found && { name: found.name, kind: found.kind, balanceFen: found.balanceFen };
 }

@@ -19,7 +19,6 @@ export class VoiceLedgerPort extends BookRoutedPort {
 
   /** The account a draft's name lands in, in the book the card belongs to. */
   accountBalance(spoken: string | null): AccountBalanceInfo | undefined {
-    const id = this.bookId;
-    return this.voiceBooks.port(id).accountBalance?.(spoken) ?? accountFor(spoken, this.voiceBooks.balances(id));
+    return accountFor(spoken, this.voiceBooks.balances(this.bookId));
   }
 }
