@@ -10,7 +10,7 @@ describe('httpError', () => {
     ['ECONNREFUSED', '服务器拒绝连接'],
     ['ENOTFOUND', '找不到这个地址'],
     ['ECONNRESET', '连接被中断'],
-    ['ETIMEDOUT', '服务器没有在限定时间内回答'],
+    ['ETIMEDOUT', '服务器回答超时'],
     ['EHOSTUNREACH', '网络不通'],
     ['SELF_SIGNED_CERT_IN_CHAIN', '服务器的证书不受信任'],
   ])('%s reads as %s', (code, words) => {

@@ -220,7 +220,7 @@ export function httpError(err: unknown, label: string, file?: string): SyncError
     return new SyncError('server_error', `服务器的回答不是 WebDAV 格式：请检查 ${label} 是不是 WebDAV 地址。`);
   }
   const reason =
-    e.name === 'TimeoutError' || e.name === 'AbortError' ? '服务器没有在限定时间内回答' : networkReason(e.cause?.code ?? e.code, message);
+    e.name === 'TimeoutError' || e.name === 'AbortError' ? '服务器回答超时' : networkReason(e.cause?.code ?? e.code, message);
   return new SyncError('unreachable', `连不上同步服务器（${reason}）：请检查网络和地址，恢复后会自动重试。`);
 }
 
@@ -238,7 +238,7 @@ function networkReason(code: string | undefined, message: string): string {
       return '连接被中断';
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return '服务器没有在限定时间内回答';
+      return '服务器回答超时';
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
       return '网络不通';
