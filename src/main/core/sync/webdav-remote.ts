@@ -219,8 +219,7 @@ export function httpError(err: unknown, label: string, file?: string): SyncError
   if (/multistatus|parsing|xml/i.test(message)) {
     return new SyncError('server_error', `服务器的回答不是 WebDAV 格式：请检查 ${label} 是不是 WebDAV 地址。`);
   }
-  const reason =
-    e.name === 'TimeoutError' || e.name === 'AbortError' ? '服务器回答超时' : networkReason(e.cause?.code ?? e.code, message);
+  const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? '服务器回答超时' : networkReason(e.cause?.code ?? e.code, message);
   return new SyncError('unreachable', `连不上同步服务器（${reason}）：请检查网络和地址，恢复后会自动重试。`);
 }
 
