@@ -17,7 +17,7 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 
-test.describe(`Electron shell${binary === null ? ' (skipped: no Electron binary on this machine)' : ''}`, () => {
+test.describe(`Electron shell${binary === null ? ' (skipped when no Electron binary is on this machine)' : ''}`, () => {
   test.skip(binary === null, 'no Electron binary on this machine');
 
   let app: ElectronApplication;

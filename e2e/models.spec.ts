@@ -27,7 +27,7 @@ const WAV4_TEXT = 'j iǎng y ǒu b ó b èi p āi d ào d ài zh e n ǚ ér ch �
 
 test.describe.configure({ timeout: 90_000 });
 
-test.skip(!existsSync(MODEL), 'on-device models (skipped: ../shared/models absent)');
+test.skip(!existsSync(MODEL), 'on-device models (skipped when ../shared/models is absent)');
 
 let archive: Buffer;
 let server: ArchiveServer;

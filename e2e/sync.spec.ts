@@ -289,7 +289,7 @@ test.describe('设置 → 同步 with a synced folder', () => {
   });
 });
 
-test.describe('设置 → 同步 over WebDAV (skipped: apache2 not installed)', () => {
+test.describe('设置 → 同步 over WebDAV (skipped when apache2 is not installed)', () => {
   // A real WebDAV server (Apache + mod_dav_fs) on loopback, the app's own WebDavRemote to it.
   test.skip(!apacheAvailable(), 'needs apache2 with mod_dav and htpasswd (skipped: not installed)');
   test.use({ appOptions: { connection: 'offline', sync: { engine: { kdf: KDF }, debounceMs: 200, intervalMs: 10 * 60_000 } } });

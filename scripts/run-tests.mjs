@@ -59,7 +59,19 @@ const vitestOk = run(
   built ? { SUIKOUJI_BUILT: '1' } : {},
 );
 const vitest = readJson(`${results}/vitest.json`);
+// The names of failed tests, repeated at the very end: a CI log is often read from its tail.
+const failedNames = [];
 if (vitest) {
+  for (const file of vitest.testResults ?? []) {
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failedNames.push(`vitest ${file.name}: ${(file.message ?? 'failed to load').split('\n')[0]}`);
+    }
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed') {
+        failedNames.push(`vitest ${t.fullName} — ${(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
+      }
+    }
+  }
   passed += vitest.numPassedTests ?? 0;
   failed += vitest.numFailedTests ?? 0;
   skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
@@ -79,6 +91,15 @@ else {
   if (pw?.stats) {
     passed += (pw.stats.expected ?? 0) + (pw.stats.flaky ?? 0);
     failed += pw.stats.unexpected ?? 0;
+    const walk = (suite, path) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status === 'unexpected') failedNames.push(`playwright ${[...path, spec.title].join(' › ')}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+    };
+    for (const suite of pw.suites ?? []) walk(suite, [suite.title]);
     skipped += pw.stats.skipped ?? 0;
     if (!e2eOk && (pw.stats.unexpected ?? 0) === 0) failed += 1;
   } else if (!e2eOk) {
@@ -86,6 +107,7 @@ else {
   }
 }
 
+if (failedNames.length) console.log(`\nFailed tests:\n${failedNames.map((n) => `  ✗ ${n}`).join('\n')}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || failedSteps.length > 0 ? 1 : 0);

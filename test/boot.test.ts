@@ -285,7 +285,7 @@ describe('the built bundle in other start conditions', () => {
 
   const sharedModel = resolve(root, '../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M');
   it.skipIf(!existsSync(sharedModel))(
-    '「使用已有模型文件夹」 in the built app smoke-decodes the model in its recognizer process and makes it active (skipped: ../shared/models absent)',
+    '「使用已有模型文件夹」 in the built app smoke-decodes the model in its recognizer process and makes it active (skipped when ../shared/models is absent)',
     async () => {
       const run = await boot({ env: { BOOT_DRIVE: 'model-folder', BOOT_MODEL_DIR: sharedModel } });
       expect(run.report.problems, run.stderr).toEqual([]);

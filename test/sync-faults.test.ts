@@ -52,7 +52,7 @@ async function recorder(): Promise<{
   };
 }
 
-describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real WebDAV server (skipped: apache2 not installed)', () => {
+describe.skipIf(!apacheAvailable())('sync faults and hostile remotes on a real WebDAV server (skipped when apache2 is not installed)', () => {
   let dav: WebDavServer;
   let proxy: FaultProxy;
   /** Straight to Apache / through the proxy, to the sync folder `name`. */

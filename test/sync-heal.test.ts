@@ -207,7 +207,7 @@ describe('sync heals itself on a misbehaving WebDAV server', () => {
   });
 });
 
-describe.skipIf(!apacheAvailable())('the same faults by hand in a real Apache mod_dav folder (skipped: apache2 not installed)', () => {
+describe.skipIf(!apacheAvailable())('the same faults by hand in a real Apache mod_dav folder (skipped when apache2 is not installed)', () => {
   let dav: WebDavServer;
   let folder = 0;
   beforeAll(async () => {

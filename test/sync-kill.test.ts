@@ -65,7 +65,7 @@ function prepare(args: string[], env: NodeJS.ProcessEnv): { go(delayMs: number):
   };
 }
 
-describe.skipIf(!apacheAvailable())('kill -9 of a sync process at random moments (skipped: apache2 not installed)', () => {
+describe.skipIf(!apacheAvailable())('kill -9 of a sync process at random moments (skipped when apache2 is not installed)', () => {
   let dav: WebDavServer;
 
   beforeAll(async () => {

@@ -67,7 +67,7 @@ async function household(remote: MakeRemote): Promise<void> {
   expect(byId(all).get(gift)).toBeDefined();
 }
 
-describe.skipIf(!apacheAvailable())('sync through a real WebDAV server (skipped: apache2 not installed)', () => {
+describe.skipIf(!apacheAvailable())('sync through a real WebDAV server (skipped when apache2 is not installed)', () => {
   let dav: WebDavServer;
   const folder = (name: string) => davRemote(`${dav.url}${name}/`, dav.user, dav.password);
 

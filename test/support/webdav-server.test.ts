@@ -20,7 +20,7 @@ async function failure(p: Promise<unknown>): Promise<Error & { status?: number; 
 
 const text = (files: { path: string; bytes: Buffer }[]) => Object.fromEntries(files.map((f) => [f.path, f.bytes.toString()]));
 
-describe.skipIf(!apacheAvailable())('a real WebDAV server (Apache mod_dav) and the fault proxy (skipped: apache2 not installed)', () => {
+describe.skipIf(!apacheAvailable())('a real WebDAV server (Apache mod_dav) and the fault proxy (skipped when apache2 is not installed)', () => {
   let dav: WebDavServer;
   let client: WebDAVClient;
 

@@ -59,7 +59,7 @@ function sameFiles(a: string, b: string): boolean {
 
 const modelOf = (listing: ModelListing, id: string) => listing.models.find((m) => m.id === id)!;
 
-describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M model (skipped: ../shared/models absent)', () => {
+describe.skipIf(!existsSync(SHARED_MODEL))('model manager on the shared 3.3M model (skipped when ../shared/models is absent)', () => {
   let server: ArchiveServer;
   let good: Buffer;
   const A = 'test-model-a';

@@ -16,7 +16,7 @@ import type { LocalAsrEngine } from './types';
 
 const MODEL = fileURLToPath(new URL('../../../../../../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M', import.meta.url));
 
-describe.skipIf(!existsSync(MODEL))('virtual microphone → node-vad → local engine (skipped: ../shared/models absent)', () => {
+describe.skipIf(!existsSync(MODEL))('virtual microphone → node-vad → local engine (skipped when ../shared/models is absent)', () => {
   const dir = tempDir('skj-asr-mic-');
   let programMs = 0;
   let engine: LocalAsrEngine;

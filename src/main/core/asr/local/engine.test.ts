@@ -86,7 +86,7 @@ describe('local recognition: model checks that need no model', () => {
   });
 });
 
-describe.skipIf(!existsSync(MODEL))('local recognition with the shared test model (skipped: ../shared/models absent)', () => {
+describe.skipIf(!existsSync(MODEL))('local recognition with the shared test model (skipped when ../shared/models is absent)', () => {
   const engines: LocalAsrEngine[] = [];
   const temps: string[] = [];
   const engine = (onResult?: (r: LocalAsrResult) => void) => {
