@@ -36,35 +36,56 @@ function buildKeywords(): Keyword[] {
   return list;
 }
 
-/** Keywords indexed by first character, longest first within each bucket. */
+interface TrieNode {
+  /** By UTF-16 code unit: no one-character string is made per position read. */
+  next: Map<number, TrieNode>;
+  /** The keywords that end here, in table order. */
+  ends: Keyword[];
+}
+
+function trieNode(): TrieNode {
+  return { next: new Map(), ends: [] };
+}
+
+/**
+ * Keywords in a character trie: a text is read once, each position walking only as deep as some
+ * keyword goes, so the cost does not grow with the size of the tables.
+ */
 export class KeywordIndex {
-  private readonly byFirst = new Map<string, Keyword[]>();
+  private readonly root = trieNode();
 
   constructor(keywords: readonly Keyword[]) {
     for (const k of keywords) {
-      const first = k.word[0]!;
-      const bucket = this.byFirst.get(first) ?? [];
-      if (!bucket.some((b) => b.word === k.word && b.category.type === k.category.type)) bucket.push(k);
-      this.byFirst.set(first, bucket);
+      let node = this.root;
+      for (let c = 0; c < k.word.length; c++) {
+        const code = k.word.charCodeAt(c);
+        let child = node.next.get(code);
+        if (!child) node.next.set(code, (child = trieNode()));
+        node = child;
+      }
+      if (!node.ends.some((b) => b.category.type === k.category.type)) node.ends.push(k);
     }
-    for (const bucket of this.byFirst.values()) bucket.sort((a, b) => b.word.length - a.word.length);
   }
 
   /** The longest keyword in `text`; ties go to the earliest position. */
   longest(text: string, accept?: (k: Keyword) => boolean): (Keyword & { start: number }) | null {
-    let best: (Keyword & { start: number }) | null = null;
+    let best: Keyword | null = null;
+    let bestStart = -1;
     for (let i = 0; i < text.length; i++) {
-      const bucket = this.byFirst.get(text[i]!);
-      if (!bucket) continue;
-      for (const k of bucket) {
-        if (best && k.word.length <= best.word.length) break;
-        if (text.startsWith(k.word, i) && (!accept || accept(k))) {
-          best = { ...k, start: i };
-          break;
+      let node = this.root.next.get(text.charCodeAt(i));
+      for (let j = i + 1; node !== undefined; j++) {
+        if (j - i > (best?.word.length ?? 0)) {
+          const hit = accept ? node.ends.find(accept) : node.ends[0];
+          if (hit) {
+            best = hit;
+            bestStart = i;
+          }
         }
+        if (j >= text.length) break;
+        node = node.next.get(text.charCodeAt(j));
       }
     }
-    return best;
+    return best ? { ...best, start: bestStart } : null;
   }
 }
 
@@ -77,6 +98,18 @@ export const CATEGORY_KEYWORDS: readonly CategoryKeyword[] = buildKeywords();
 const DEFAULT_INDEX = new KeywordIndex(CATEGORY_KEYWORDS);
 
 const PRESET_NAMES = new Set(PRESET_CATEGORIES.filter((c) => c.name !== OTHER_CATEGORY).map((c) => c.name));
+
+// A session passes the same list of the user's categories to every parse: index it once.
+const CUSTOM_INDEXES = new WeakMap<readonly CategoryRef[], KeywordIndex>();
+
+function customIndex(categories: readonly CategoryRef[]): KeywordIndex {
+  let index = CUSTOM_INDEXES.get(categories);
+  if (!index) {
+    index = new KeywordIndex(categories.filter((c) => c.name.length > 0).map((c) => ({ word: c.name.toLowerCase(), category: c })));
+    CUSTOM_INDEXES.set(categories, index);
+  }
+  return index;
+}
 
 export interface CategoryMatch extends CategoryRef {
   keyword: string;
@@ -96,9 +129,7 @@ export function matchCategoryWord(
   accept?: (c: CategoryRef, keyword: string) => boolean,
 ): CategoryMatch | null {
   if (customCategories.length > 0) {
-    const custom = new KeywordIndex(
-      customCategories.filter((c) => c.name.length > 0).map((c) => ({ word: c.name.toLowerCase(), category: c })),
-    ).longest(text, (k) => !accept || accept(k.category, k.word));
+    const custom = customIndex(customCategories).longest(text, (k) => !accept || accept(k.category, k.word));
     if (custom) return { ...custom.category, keyword: custom.word, start: custom.start, byName: true, custom: true };
   }
   const hit = DEFAULT_INDEX.longest(text, (k) => !accept || accept(k.category, k.word));
