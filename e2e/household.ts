@@ -29,6 +29,8 @@ export function seedHousehold(ledger: Ledger, options: { today?: string; rich?: 
   const food = ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
   if (!ledger.listCategories().some((c) => c.name === '早餐')) ledger.addCategory('早餐', 'EXPENSE', food.id);
   if (!ledger.listAccounts().some((a) => a.name === '招商银行')) ledger.addAccount('招商银行', 12_000_00);
+  // This family uses the presets that start hidden: nothing is filed into a hidden category.
+  for (const c of ledger.listCategories()) if (c.hidden && (c.name === '宠物' || c.name === '旅行')) ledger.setCategoryHidden(c.id, false);
 
   const d = (n: number) => dayOfMonth(today, n);
   const base = [

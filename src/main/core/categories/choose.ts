@@ -50,16 +50,17 @@ function fallbackCategory(type: TransactionType, customCategories: readonly Cate
 /**
  * The category the ledger will file an item under, so what is read back is what gets saved:
  * a word the model made up is first placed by the item's words, then by the ledger's
- * `place` (the user's own categories). The ledger's own name (a renamed preset too) is kept.
+ * `place` (the user's own categories, never a hidden one). The ledger's own shown name (a
+ * renamed preset too) is kept.
  */
 export function chooseCategory(
   name: string,
   description: string,
   type: TransactionType,
   customCategories: readonly CategoryRef[],
-  place: (name: string, type: TransactionType) => string,
+  place: (name: string, type: TransactionType, words: string) => string,
 ): string {
-  if (place(name, type) === name) return name;
+  if (place(name, type, description) === name) return name;
   const known = categoryOfType(name, description, type, customCategories) ?? name;
-  return place(known, type);
+  return place(known, type, description);
 }

@@ -4,3 +4,4 @@ export { categoryOfType, chooseCategory, withCategoryForType } from './choose';
 export { CATEGORY_KEYWORDS, KeywordIndex, matchCategoryWord, type CategoryKeyword, type CategoryMatch, type CategoryRef } from './keywords';
 export { matchCategory, type CategoryCandidate } from './names';
 export { subCategoryFor } from './sub-category';
+export { visibleCategory, type ShownCandidate } from './visible';

@@ -14,11 +14,11 @@ export interface CategoryCandidate {
  * The LLM invents near-synonyms (饮品 for 餐饮); an unknown name must still land somewhere
  * the user can find and fix, never be rejected.
  */
-export function matchCategory(
+export function matchCategory<C extends CategoryCandidate>(
   wanted: string | null | undefined,
   type: TransactionType,
-  candidates: readonly CategoryCandidate[],
-): CategoryCandidate | undefined {
+  candidates: readonly C[],
+): C | undefined {
   const sameType = candidates.filter((c) => c.type === type).sort((a, b) => a.sortOrder - b.sortOrder);
   const fallback = sameType.find((c) => c.name === OTHER_CATEGORY) ?? sameType[0];
   const name = wanted?.trim();
@@ -27,7 +27,7 @@ export function matchCategory(
   if (exact) return exact;
   const contained = sameType.find((c) => c.name !== OTHER_CATEGORY && (c.name.includes(name) || name.includes(c.name)));
   if (contained) return contained;
-  let best: CategoryCandidate | undefined;
+  let best: C | undefined;
   let bestShared = 0;
   for (const c of sameType) {
     if (c.name === OTHER_CATEGORY) continue;

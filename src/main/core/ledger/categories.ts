@@ -3,7 +3,7 @@ import { OTHER_CATEGORY } from '@shared/categories';
 import { isTransactionType, type TransactionType } from '@shared/domain';
 import type { CategoryInfo, RecentCategory } from '@shared/ipc/ledger';
 import { toZonedIso, type ZonedNow } from '@shared/time';
-import { matchCategory, type CategoryCandidate } from '../categories/index';
+import { matchCategory, visibleCategory, type ShownCandidate } from '../categories/index';
 import { cleanName, LedgerRuleError } from './errors';
 
 /**
@@ -183,12 +183,20 @@ export class Categories {
     return recent;
   }
 
-  candidates(): CategoryCandidate[] {
-    return this.db.prepare('SELECT id, name, type, sort_order AS sortOrder FROM categories').all() as CategoryCandidate[];
+  candidates(): ShownCandidate[] {
+    type Row = Omit<ShownCandidate, 'hidden'> & { hidden: number };
+    const rows = this.db.prepare('SELECT id, name, type, sort_order AS sortOrder, hidden, parent_id AS parentId FROM categories').all() as Row[];
+    return rows.map((r) => ({ ...r, hidden: r.hidden === 1 }));
   }
 
-  place(name: string, type: TransactionType): string {
-    return matchCategory(name, type, this.candidates())?.name ?? name;
+  /**
+   * The category a spoken or typed-in item (not the 记一笔 form, which names its own) is filed
+   * under: the nearest of the user's names, moved out of a hidden one (`words`: the item's).
+   */
+  place(name: string | null | undefined, type: TransactionType, words = ''): ShownCandidate | undefined {
+    const candidates = this.candidates();
+    const matched = matchCategory(name, type, candidates);
+    return matched && visibleCategory(matched, candidates, words);
   }
 
   private assertNameFree(name: string, type: TransactionType): void {

@@ -28,7 +28,7 @@ describe('LedgerHistory', () => {
       ['餐饮', 'INCOME'],
       ['奖励', 'INCOME'],
     ] as const) {
-      const placed = history.placeCategory(name, type);
+      const placed = history.placeCategory(name, type, item().description);
       const [row] = history.saveBatch([item({ category: name, type })]);
       expect([name, placed]).toEqual([name, row!.category]);
     }

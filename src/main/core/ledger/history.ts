@@ -258,8 +258,8 @@ export class LedgerHistory implements LedgerPort {
     return this.ledger.keptDrafts();
   }
 
-  placeCategory(name: string, type: TransactionType): string {
-    return this.ledger.placeCategory(name, type);
+  placeCategory(name: string, type: TransactionType, words?: string): string {
+    return this.ledger.placeCategory(name, type, words);
   }
 
   latestSpokenRules(): readonly RecurringRuleInfo[] {

@@ -388,8 +388,9 @@ export class Ledger implements LedgerPort {
     return this.categoryBook.recent(type, limit);
   }
 
-  placeCategory(name: string, type: TransactionType): string {
-    return this.categoryBook.place(name, type);
+  /** The category a spoken item named `name` is saved under, never a hidden one (`words`: the item's). */
+  placeCategory(name: string, type: TransactionType, words?: string): string {
+    return this.categoryBook.place(name, type, words)?.name ?? name;
   }
 
   /** The visible sub-categories of a top-level category of `type`, in the user's order. */

@@ -15,7 +15,7 @@ import type { Page } from '@shared/ipc/index';
 import type { ImportChoices, ImportRowStatus, LedgerFilter } from '@shared/ipc/ledger';
 import { MAX_AMOUNT_YUAN, yuanToFen } from '@shared/money';
 import { formatOffset, isCalendarDate, localDate, toZonedIso, type ZonedNow } from '@shared/time';
-import { matchCategory } from '../categories/index';
+import { matchCategory, visibleCategory } from '../categories/index';
 import type { Accounts } from './accounts';
 import type { Categories } from './categories';
 import type { DraftStore } from './draft-store';
@@ -283,8 +283,10 @@ export class Transactions {
     }
     const flow = this.parts.flows.columnsFor(result, i, amountFen, ctx.refunded);
     // A refund is money back for spending: it lives in an expense category, the linked
-    // expense's when it has one; a reimbursement in an income one.
-    const category = flow.categoryId !== null ? { id: flow.categoryId } : matchCategory(result.category, flow.type, ctx.categories);
+    // expense's when it has one; a reimbursement in an income one. Never a hidden one: the
+    // pickers could not offer it again (a card kept from before it was hidden says one).
+    const matched = matchCategory(result.category, flow.type, ctx.categories);
+    const category = flow.categoryId !== null ? { id: flow.categoryId } : matched && visibleCategory(matched, ctx.categories, result.description);
     if (!category) throw new LedgerValidationError(i, '没有可用的分类');
     const occurred = occurrence(result.date, now);
     const accountId = ctx.accountOf(result.account);

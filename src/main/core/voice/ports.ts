@@ -159,9 +159,11 @@ export interface LedgerPort {
   totals(query: { from: string; to: string; type?: TransactionType; category?: string }): LedgerTotals;
   /**
    * The user's category a save would file `name` under for `type`. Drafts carry it so the
-   * read-back and the card name what will be stored, not a word the model made up (洗浴 → 其他).
+   * read-back and the card name what will be stored, not a word the model made up (洗浴 → 其他),
+   * nor a category the user hid (its visible parent, else the closest visible one, which the
+   * item's `words` help find).
    */
-  placeCategory(name: string, type: TransactionType): string;
+  placeCategory(name: string, type: TransactionType, words?: string): string;
   /** The rows that still exist, as they are now (the ledger page may have edited or deleted some). */
   getMany(ids: readonly string[]): TransactionRow[];
   /** A month's (YYYY-MM) budgets and spending, inherited from an earlier month when it set none. */

@@ -19,7 +19,8 @@ import * as say from './templates';
 /** Where drafts land: the user's own categories and the ledger's choice among them. */
 export interface Placement {
   customCategories: readonly CategoryRef[];
-  place: (name: string, type: TransactionType) => string;
+  /** The shown category a save files `name` under; `words` (the item's) help when `name` is hidden. */
+  place: (name: string, type: TransactionType, words?: string) => string;
   /** The links a money flow needs (the expense a refund returns, what a reimbursement settles); absent: none. */
   link?: (result: ParseResult) => ParseResult;
   /** A top-level category's sub-categories (absent: none), for an item whose words name one. */
@@ -205,9 +206,13 @@ export class SessionBook {
   }
 
   answerBudget(query: BudgetQuery): string {
-    // The category as the user's ledger names it (a renamed 餐饮 is their 吃喝).
-    const category = query.category ? this.ledger.placeCategory(query.category, 'EXPENSE') : null;
-    return say.budgetAnswer({ ...query, category }, this.ledger.budgetStatus(query.month));
+    // The category as the user's ledger names it (a renamed 餐饮 is their 吃喝). A budget line
+    // of that very name is the one asked about, also when its category is hidden: placing the
+    // name would move it to where a new entry goes.
+    const status = this.ledger.budgetStatus(query.month);
+    const said = query.category;
+    const category = !said ? null : status.lines.some((l) => l.category === said) ? said : this.ledger.placeCategory(said, 'EXPENSE');
+    return say.budgetAnswer({ ...query, category }, status);
   }
 
   private count(rows: readonly TransactionRow[], sign: 1 | -1): void {
