@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createChatProvider } from '../src/gateway/core/chat-provider';
 import { createTransactionLlm } from '../src/gateway/core/transaction-llm';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
-import { formatScores, judgeCorrect, judgeParse, runEval, SEED_CASES } from './eval-llm';
+import { formatScores, GOLDEN_SETS, judgeCorrect, judgeParse, loadGoldenCases, runEval, SEED_CASES } from './eval-llm';
 
 let chat: FakeChatServer | null = null;
 afterEach(async () => {
@@ -68,5 +68,29 @@ describe('eval-llm judging', () => {
     // 「打车那笔不要了」 is unclear (drop one, not all), so the never-understanding model scores it.
     expect(byKind['correct: confirm/cancel']).toBe('1/3');
     expect(formatScores(scores)).toMatch(/\| all +\| 2\/18 +\| 11% +\|/);
+  });
+});
+
+describe('eval-llm on the golden sets', () => {
+  it('runs every set by default, money.jsonl included, one kind per set and op', () => {
+    expect(GOLDEN_SETS.map((p) => p.split('/').at(-1))).toEqual(['nlp.jsonl', 'split.jsonl', 'asr-style.jsonl', 'money.jsonl']);
+    const money = loadGoldenCases('src/main/core/nlp/testdata/golden-money.jsonl');
+    expect(money).toHaveLength(50);
+    expect(new Set(money.map((c) => c.kind))).toEqual(new Set(['golden money: parse']));
+  });
+
+  it('judges an answer as the local parser is judged: items, the flow and its person, tags as a set', async () => {
+    const cases = loadGoldenCases('src/main/core/nlp/testdata/golden-money.jsonl').filter((c) => ['m12', 'm21', 'm45'].includes(c.id));
+    const answers: Record<string, unknown[]> = {
+      借给小李一千: [tx(1000, { type: 'TRANSFER', category: '转账', flow: 'lend', counterparty: '小李' })],
+      // A repayment read as a loan: the judge sees the wrong flow.
+      我把欠阿峰的六百还了: [tx(600, { type: 'TRANSFER', category: '转账', flow: 'lend', counterparty: '阿峰' })],
+      给宝宝买奶粉两百八标记育儿: [tx(280, { description: '给宝宝买奶粉', tags: ['育儿', '#育儿'] })],
+    };
+    chat = await startFakeChatServer((call) => ({ content: JSON.stringify({ transactions: answers[call.messages.at(-1)!.content] ?? [] }) }));
+    const llm = createTransactionLlm({ provider: createChatProvider({ baseUrl: chat.baseUrl, apiKey: 'k', timeoutMs: 5000 }), model: 'm' });
+    const [score] = await runEval(llm, cases);
+    expect(score).toMatchObject({ kind: 'golden money: parse', passed: 2, total: 3 });
+    expect(score!.failures.map((f) => f.id)).toEqual(['m21']);
   });
 });

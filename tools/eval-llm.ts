@@ -1,15 +1,19 @@
 // `npm run eval:llm -- --base-url URL --model NAME [--key-env VAR] [--fallback-model NAME]
-//   [--golden PATH] [--verbose]`
-// Runs the seed's parse and correction examples, plus the golden parse/correct cases, through
-// the gateway core against a real OpenAI-compatible endpoint and prints accuracy per case kind.
+//   [--golden PATH[,PATH...]] [--verbose]`
+// Runs the seed's parse and correction examples, plus the golden parse/correct cases (by default
+// every set of ../shared/golden: nlp, split, asr-style, money), through the gateway core against a
+// real OpenAI-compatible endpoint and prints accuracy per case kind. Golden cases are judged by
+// the rules the local NLP is judged by, so the two paths are held to the same fields.
 // Not part of CI (no LLM is reachable there); see README.
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createChatProvider } from '../src/gateway/core/chat-provider';
 import { createTransactionLlm, type TransactionLlm } from '../src/gateway/core/transaction-llm';
-import type { CorrectTransactionResponse, ParsedTransaction, WireBatchItem } from '@shared/gateway';
+import { wireTags, type CorrectTransactionResponse, type ParsedTransaction, type WireBatchItem } from '@shared/gateway';
 import { toZonedNow } from '@shared/time';
+import { judge, type GoldenCase } from '../src/main/core/nlp/golden-judge';
+import type { ParseAnswer } from '../src/main/core/nlp/protocol';
 
 type Expected = Record<string, unknown>;
 
@@ -21,6 +25,8 @@ export interface ParseCase {
   now: string;
   /** Either fields of the first transaction (golden style) or the whole list in order. */
   expect: Expected | Expected[];
+  /** A golden line, judged by the golden rules (items, count, tags as a set, null = left out). */
+  golden?: GoldenCase;
 }
 
 export interface CorrectCase {
@@ -31,6 +37,7 @@ export interface CorrectCase {
   now: string;
   batch: WireBatchItem[];
   expect: { intent: string; corrections?: { index: number; updatedFields: Expected }[] };
+  golden?: GoldenCase;
 }
 
 export type EvalCase = ParseCase | CorrectCase;
@@ -205,18 +212,36 @@ export const SEED_CASES: EvalCase[] = [
   },
 ];
 
-/** Golden parse/correct cases (the offline behaviours are a floor for the LLM too). */
+/**
+ * Golden parse/correct cases (the offline behaviours are a floor for the LLM too), one kind per
+ * set (「golden money: parse」); classify cases are the local first layer's, not the LLM's.
+ */
 export function loadGoldenCases(path: string): EvalCase[] {
+  const set = basename(path, '.jsonl').replace(/^golden-/, '');
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as { op: string; id: string; text: string; now?: string; batch?: WireBatchItem[]; expect: never })
+    .map((line) => JSON.parse(line) as GoldenCase & { now?: string; batch?: WireBatchItem[]; expect: never })
     .flatMap((c): EvalCase[] => {
-      if (c.op === 'parse') return [{ op: 'parse', id: c.id, kind: 'golden: parse', text: c.text, now: c.now ?? SEED_NOW, expect: c.expect }];
-      if (c.op === 'correct')
-        return [{ op: 'correct', id: c.id, kind: 'golden: correct', text: c.text, now: c.now ?? SEED_NOW, batch: c.batch ?? [], expect: c.expect }];
+      const common = { id: c.id, text: c.text, now: c.now ?? SEED_NOW, expect: c.expect, golden: c };
+      if (c.op === 'parse') return [{ ...common, op: 'parse', kind: `golden ${set}: parse` }];
+      if (c.op === 'correct') return [{ ...common, op: 'correct', kind: `golden ${set}: correct`, batch: c.batch ?? [] }];
       return [];
     });
+}
+
+/** The golden sets run by default: every one the local NLP is judged on. */
+export const GOLDEN_SETS = ['nlp', 'split', 'asr-style', 'money'].map((name) => `../shared/golden/${name}.jsonl`);
+
+/** An LLM parse as the golden judge reads a local one: the same fields, tags as a row keeps them. */
+function parseAnswer(transactions: readonly ParsedTransaction[]): ParseAnswer {
+  return {
+    transactions: transactions.map(({ tags, ...tx }) => {
+      const kept = wireTags(tags);
+      return kept ? { ...tx, tags: kept } : tx;
+    }),
+    truncated: false,
+  };
 }
 
 function sameValue(got: unknown, want: unknown): boolean {
@@ -269,11 +294,11 @@ export async function runEval(llm: TransactionLlm, cases: EvalCase[], onCase?: (
       if (c.op === 'parse') {
         const answer = await llm.parse({ text: c.text, context: { now: c.now } }, { now });
         got = answer.transactions;
-        ok = judgeParse(c.expect, answer.transactions);
+        ok = c.golden ? judge(c.golden, parseAnswer(answer.transactions)) === null : judgeParse(c.expect, answer.transactions);
       } else {
         const answer = await llm.correct({ currentBatch: c.batch, correctionText: c.text, context: { now: c.now } }, { now });
         got = answer;
-        ok = judgeCorrect(c.expect, answer);
+        ok = c.golden ? judge(c.golden, answer) === null : judgeCorrect(c.expect, answer);
       }
     } catch (err) {
       got = `error: ${(err as Error).message}`;
@@ -324,10 +349,12 @@ async function main(): Promise<void> {
     console.error(`no API key: set ${keyEnv} (or pass --key-env VAR)`);
     process.exit(2);
   }
-  const goldenPath = resolve(typeof args.golden === 'string' ? args.golden : '../shared/golden/nlp.jsonl');
+  const goldenPaths = (typeof args.golden === 'string' ? args.golden.split(',') : GOLDEN_SETS).map((p) => resolve(p));
   const cases = [...SEED_CASES];
-  if (existsSync(goldenPath)) cases.push(...loadGoldenCases(goldenPath));
-  else console.error(`golden file not found at ${goldenPath}; running the seed examples only`);
+  for (const path of goldenPaths) {
+    if (existsSync(path)) cases.push(...loadGoldenCases(path));
+    else console.error(`golden file not found at ${path}; left out`);
+  }
 
   const llm = createTransactionLlm({
     provider: createChatProvider({ baseUrl, apiKey, timeoutMs: 30_000 }),

@@ -78,6 +78,20 @@ const lowerEnum = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values));
 const orNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
 
+/** What a row's tag may be (the ledger's rule): 1–20 characters, no 「;」, at most 20 a row. */
+export const WIRE_TAG = { maxChars: 20, maxTags: 20, separator: ';' } as const;
+
+/** Tags as names a row can carry: trimmed, a leading # dropped, unusable and repeated ones left out; none → absent. */
+export function wireTags(values: readonly unknown[] | undefined): string[] | undefined {
+  const out: string[] = [];
+  for (const value of values ?? []) {
+    const name = typeof value === 'string' ? value.trim().replace(/^[#＃]+\s*/, '') : '';
+    if (!name || name.length > WIRE_TAG.maxChars || name.includes(WIRE_TAG.separator) || out.includes(name)) continue;
+    out.push(name);
+  }
+  return out.length ? out.slice(0, WIRE_TAG.maxTags) : undefined;
+}
+
 // Answers are read leniently (defaults, a bad field dropped rather than the whole answer
 // lost), so the desktop also works against the original service, whose Kotlin serializer
 // omits fields that hold their default values. Our gateway always sends every field.
@@ -111,6 +125,8 @@ export const ParsedTransactionSchema = z.object({
   flow: z.enum(MONEY_FLOWS).optional().catch(undefined),
   counterparty: z.string().trim().min(1).max(100).optional().catch(undefined),
   reimbursable: z.boolean().optional().catch(undefined),
+  // Issue 43: tags said aloud (标记育儿); read through wireTags, which drops what a row cannot carry.
+  tags: z.array(z.unknown()).optional().catch(undefined),
 });
 export type ParsedTransaction = z.infer<typeof ParsedTransactionSchema>;
 

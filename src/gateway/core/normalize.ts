@@ -3,8 +3,16 @@
 // (a numeric string is a number, 支出 is EXPENSE) and whatever cannot be used is dropped.
 import { z } from 'zod';
 import { DEFAULT_ACCOUNT, DEFAULT_CURRENCY, OTHER_CATEGORY } from '@shared/categories';
-import { CORRECTION_INTENTS, MAX_BATCH_ITEMS, type CorrectionIntent, type TransactionType } from '@shared/domain';
-import type { CorrectTransactionResponse, ParsedTransaction } from '@shared/gateway';
+import {
+  CORRECTION_INTENTS,
+  DEBT_FLOWS,
+  MAX_BATCH_ITEMS,
+  MONEY_FLOWS,
+  type CorrectionIntent,
+  type MoneyFlow,
+  type TransactionType,
+} from '@shared/domain';
+import { wireTags, type CorrectTransactionResponse, type ParsedTransaction } from '@shared/gateway';
 import { isCalendarDate } from '@shared/time';
 import { ModelReplyError } from './errors';
 
@@ -38,7 +46,8 @@ function toTransaction(item: unknown, today: string): ParsedTransaction | null {
   if (!isRecord(item)) return null;
   // A sentence without a usable amount still yields a draft; the user fills the amount in.
   const amount = toAmount(item.amount) ?? null;
-  const type = toType(item.type) ?? 'EXPENSE';
+  const flow = toFlow(item.flow);
+  const type = (flow && FLOW_TYPES[flow]) ?? toType(item.type) ?? 'EXPENSE';
   return {
     amount,
     currency: nonEmpty(item.currency)?.toUpperCase() ?? DEFAULT_CURRENCY,
@@ -48,6 +57,39 @@ function toTransaction(item: unknown, today: string): ParsedTransaction | null {
     type,
     account: nonEmpty(item.account) ?? DEFAULT_ACCOUNT,
     confidence: toConfidence(item.confidence) ?? 0.8,
+    ...flowFields(item, flow, type),
+  };
+}
+
+/**
+ * The type a flow always has, as the local rules give it: money lent, borrowed or paid back
+ * between the user and a person moves between them (TRANSFER); money coming back (a refund,
+ * a reimbursement) is read as income until the ledger files it.
+ */
+const FLOW_TYPES: Record<MoneyFlow, TransactionType> = {
+  lend: 'TRANSFER',
+  borrow: 'TRANSFER',
+  repay: 'TRANSFER',
+  collect: 'TRANSFER',
+  refund: 'INCOME',
+  reimbursement: 'INCOME',
+};
+
+function toFlow(value: unknown): MoneyFlow | undefined {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return (MONEY_FLOWS as readonly string[]).includes(text) ? (text as MoneyFlow) : undefined;
+}
+
+/** The optional keys of issue 26 and 43, each kept only when usable: what the sentence said the money is. */
+function flowFields(item: Record<string, unknown>, flow: MoneyFlow | undefined, type: TransactionType): Partial<ParsedTransaction> {
+  const counterparty = flow && DEBT_FLOWS.includes(flow) ? nonEmpty(item.counterparty)?.slice(0, 100) : undefined;
+  const tags = wireTags(Array.isArray(item.tags) ? item.tags : undefined);
+  return {
+    ...(flow ? { flow } : {}),
+    ...(counterparty ? { counterparty } : {}),
+    // Only an expense is paid back by an employer (待报销).
+    ...(item.reimbursable === true && type === 'EXPENSE' ? { reimbursable: true } : {}),
+    ...(tags ? { tags } : {}),
   };
 }
 

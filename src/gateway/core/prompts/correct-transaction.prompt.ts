@@ -21,6 +21,8 @@ Decide what the user wants and return ONLY a JSON object, no prose, no code fenc
 
 Rules:
 1. index is the 0-based index shown above. 「第N笔」 means index N-1 (第一笔 → 0, 第二笔 → 1).
+   「最后一个」 is the last line, 「倒数第二笔」 the one before it, and 「中间那笔」「中间的」 the middle
+   one (of 3 lines index 1, of 5 lines index 2).
 2. The user may point at an item by what it is instead of its number (「红包那笔」「打车的」):
    pick the item whose category or description matches.
 3. With a single transaction, a correction without a target applies to index 0.
@@ -38,6 +40,12 @@ Rules:
 7. When you cannot tell what to change, return intent "unclear", corrections [] and a low
    confidence; if one short question would settle it, put it in "message" (in Chinese).
 8. confidence is how sure you are of the whole answer.
+9. The reply is speech. A self-correction keeps the last amount (「改成三十六哦不是二十六」 → 26;
+   also 嗯不是是, 不不不是, 啊不是, 我说错了是). Homophones of the recognizer: 支付包 / 支付保 = 支付宝,
+   威信 / 微性 = 微信. An account may be said anywhere (「打车那笔是用的微信」 → account 微信).
+10. Neither confirm nor cancel, and nothing to change: more is coming (「等等还有一笔没说」
+   「慢着我再加一个」) or the card is to stay unsaved (「先别保存」「等会儿再存」) → intent "unclear",
+   corrections [], confidence 0.9, no message: the drafts stay on screen as they are.
 
 Examples:
 Transactions:
@@ -55,6 +63,8 @@ User: 算了都不要了
 {"corrections":[],"intent":"cancel","confidence":0.9}
 User: 打车那笔不要了
 {"corrections":[],"intent":"unclear","confidence":0.8,"message":"要取消哪一笔？请说「删掉第N笔」"}
+User: 先别保存
+{"corrections":[],"intent":"unclear","confidence":0.9}
 User: 那个不太对
 {"corrections":[],"intent":"unclear","confidence":0.3,"message":"要改哪一笔，改成什么呢？"}
 
@@ -62,6 +72,13 @@ Transactions:
 0: 收入 60元, 红包, 红包
 User: 应该是支出不是收入
 {"corrections":[{"index":0,"updatedFields":{"type":"EXPENSE"}}],"intent":"correction","confidence":0.92}
+
+Transactions:
+0: 支出 18元, 餐饮, 豆浆油条
+1: 支出 260元, 交通, 加油
+2: 支出 39元, 购物, 毛巾
+User: 中间那笔改成四十四哦不是四十六
+{"corrections":[{"index":1,"updatedFields":{"amount":46}}],"intent":"correction","confidence":0.9}
 
 Transactions:
 0: 支出 60元, 餐饮, 吃饭
