@@ -24,6 +24,7 @@ import { cardReminderText } from '@shared/flow-text';
 import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
 import { systemNow, type ZonedNow } from '@shared/time';
 import { msToNextCheck, offersText } from './recurring-schedule';
+import { prepareHomophones } from './nlp/homophones';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -335,6 +336,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     }, msToNextCheck(recurringNow()));
   }
   scheduleRecurring();
+
+  // The misheard-word tables and jieba's dictionary take about a second to load: load them while
+  // the app is idle after start, not on the first utterance that needs them.
+  const understandingWarmUp = setTimeout(() => {
+    try {
+      prepareHomophones();
+    } catch (err) {
+      log('preparing the homophone tables failed', err);
+    }
+  }, 2_000);
+  understandingWarmUp.unref();
   return {
     dispatch,
     get ledger() {
@@ -356,6 +368,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     emit,
     onEvent: (listener) => listeners.on('event', listener),
     async dispose() {
+      clearTimeout(understandingWarmUp);
       clearInterval(cardTimer);
       recurringClock.clearTimeout(recurringTimer);
       stopWatchingSettings();

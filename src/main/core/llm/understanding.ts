@@ -4,7 +4,7 @@
 // correctionTimeoutMs (3 s), else correctLocal on the same renumbered items.
 import type { DraftBatch, PendingView } from '@shared/draft-batch';
 import { MAX_BATCH_ITEMS, moneyFlowFields, type CorrectionResult, type ParseResult } from '@shared/domain';
-import { MAX_TEXT_CHARS, type ParseContext, type ParsedTransaction } from '@shared/gateway';
+import { MAX_TEXT_CHARS, wireTags, type ParseContext, type ParsedTransaction } from '@shared/gateway';
 import { toZonedIso } from '@shared/time';
 import { systemClock, type Clock } from '@shared/clock';
 import { correctLocal, parseLocal } from '../nlp/index';
@@ -68,7 +68,7 @@ export function createUnderstanding(config: UnderstandingConfig): Understanding 
   }
 
   function localParse(text: string, context: UnderstandingContext): ParseOutcome {
-    const local = parseLocal(text, { now: context.now, customCategories: context.customCategories });
+    const local = parseLocal(text, { now: context.now, customCategories: context.customCategories, accounts: context.accounts });
     return { results: local.results, source: 'local', truncated: local.truncated };
   }
 
@@ -167,6 +167,7 @@ function wireContext(context: UnderstandingContext): ParseContext {
 }
 
 function toParseResult(tx: ParsedTransaction): ParseResult {
+  const tags = wireTags(tx.tags);
   return {
     amount: tx.amount,
     type: tx.type,
@@ -177,6 +178,7 @@ function toParseResult(tx: ParsedTransaction): ParseResult {
     confidence: tx.confidence,
     source: 'llm',
     ...moneyFlowFields(tx),
+    ...(tags ? { tags } : {}),
   };
 }
 

@@ -18,6 +18,15 @@ describe('targets', () => {
     expect(correct('后两笔改成昨天').corrections.map((c) => c.index)).toEqual([1, 2]);
   });
 
+  it('reads 中间 as the middle item, or the middle N items, and asks when there is no one middle', () => {
+    expect(correct('中间那笔改成四十四').corrections).toEqual([{ index: 1, updatedFields: { amount: 44 } }]);
+    expect(correct('第一笔和中间的都改成昨天').corrections.map((c) => c.index)).toEqual([0, 1]);
+    const four = [...batch, { index: 3, amount: 12, type: 'EXPENSE', category: '餐饮', description: '豆浆' } as BatchItem];
+    expect(correct('中间两笔改成昨天', four).corrections.map((c) => c.index)).toEqual([1, 2]);
+    expect(correct('中间那笔改成四十四', four).intent).toBe('unclear');
+    expect(correct('中间两笔改成昨天').intent).toBe('unclear');
+  });
+
   it('finds the item by its own words without a change verb, but not by a category alone', () => {
     expect(correct('电影其实花了90').corrections).toEqual([{ index: 1, updatedFields: expect.objectContaining({ amount: 90 }) }]);
     expect(correct('唱歌一百').intent).toBe('unclear');

@@ -88,8 +88,8 @@ type FieldHint = keyof typeof FIELD_WORDS | null;
 const HINTS = Object.entries(FIELD_WORDS).map(([hint, list]) => [new RegExp(anyOf(list)), hint as FieldHint] as const);
 
 const SCOPE_ALL = new RegExp(anyOf(ALL_ITEMS));
-// 前两笔 / 后三笔: the first or last N items.
-const SCOPE_EDGE = new RegExp(`(?<side>前|后|最后)(?<n>[一二两三四五六七八九十]|\\d{1,2})${anyOf(COUNT_MEASURES)}`);
+// 前两笔 / 后三笔 / 中间两笔: the first, last or middle N items.
+const SCOPE_EDGE = new RegExp(`(?<side>前|后|最后|中间的?)(?<n>[一二两三四五六七八九十]|\\d{1,2})${anyOf(COUNT_MEASURES)}`);
 const REF_JOINER = new RegExp(anyOf(REFERENCE_JOINERS));
 const REF_SUFFIX = new RegExp(`(?:的)?${anyOf(REFERENCE_SUFFIXES)}$`);
 const FILLER_EDGE = new RegExp(`^${anyOf(REFERENCE_LEADING_FILLERS)}+|${anyOf(REFERENCE_TRAILING_FILLERS)}+$`, 'g');
@@ -371,10 +371,12 @@ function referenceWords(segment: string, options: CorrectionOptions): { words: s
 // (停车十块 next to 打车) is more likely new content than a reference.
 const DESCRIPTION_SCORE = 3;
 
+/** The items a scope names; none for 中间两笔 of 5, which no speaker can mean exactly. */
 function edgeScope(edge: RegExpExecArray, size: number): number[] {
   const n = Math.min(size, parseNumeral(edge.groups!.n!) ?? 0);
-  const indexes = Array.from({ length: n }, (_, i) => i);
-  return edge.groups!.side === '前' ? indexes : indexes.map((i) => size - n + i);
+  const side = edge.groups!.side!;
+  const from = side === '前' ? 0 : side.startsWith('中间') ? (size - n) / 2 : size - n;
+  return Number.isInteger(from) ? Array.from({ length: n }, (_, i) => from + i) : [];
 }
 
 /** 奶茶和电影都改成昨天: several references joined by 和/跟/、, each naming one item. */
@@ -479,7 +481,7 @@ export function correctLocal(rawText: string, pending: readonly BatchItem[], opt
     let targets: number[];
     if (segment.ordinal) {
       const index = ordinalIndex(segment.ordinal, pending.length);
-      if (index < 0 || index >= pending.length) return UNCLEAR;
+      if (index === null || index < 0 || index >= pending.length) return UNCLEAR;
       targets = [index];
     } else {
       const { words: head, verb } = referenceWords(segment.text, options);

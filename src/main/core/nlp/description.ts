@@ -1,29 +1,58 @@
-// The words of an item without amount, date and filler: 昨天打车花了28块5 → 打车.
+// The words of an item without amount, date and filler: 昨天打车花了28块5 → 打车. A note keeps the
+// thing, not the talk: the words of its money's flow (借给小李, 退了, 可以报销, 报销到账) and which
+// entry is meant (那笔) are left out too, as are the rule, tags, account and corrections that
+// other extractors claim.
 import { FILLERS_ANYWHERE, FILLERS_LEADING, FILLERS_TRAILING, LONE_LEFTOVERS } from './lexicon/fillers';
+import { NOT_REIMBURSABLE, REFUND_TRAILING, REIMBURSABLE, REIMBURSED, REIMBURSEMENT_NOUNS, REIMBURSERS } from './lexicon/money-flows';
+import {
+  ADVANCE_VERBS,
+  ADVANCED_FOR,
+  DEBT_WORDS,
+  ENTRY_REFERENCES,
+  LATER,
+  REFUND_ADVERBS,
+  REFUND_WORDS,
+  REFUNDERS,
+  REIMBURSED_VERBS,
+  REIMBURSER_MARKS,
+} from './lexicon/notes';
+import { anyOf } from './lexicon/words';
+import { MASK, type MoneyFlowReading } from './money-flow';
 import { cutSpans, isAsciiDigit, isPunctuation, type Span } from './normalize';
 
-// Longest first, so 支付了 goes before 付了 would leave 支.
-const LEADING = [...FILLERS_LEADING].sort((a, b) => b.length - a.length);
-const TRAILING = [...FILLERS_TRAILING].sort((a, b) => b.length - a.length);
-const LONE = new Set(LONE_LEFTOVERS);
+/** Words by the character they start (or end) with, longest first, so 支付了 goes before 付了. */
+function byEdge(list: readonly string[], edge: (w: string) => string): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const w of [...list].sort((a, b) => b.length - a.length)) {
+    const bucket = map.get(edge(w)) ?? [];
+    bucket.push(w);
+    map.set(edge(w), bucket);
+  }
+  return map;
+}
 
+const LEADING = byEdge(FILLERS_LEADING, (w) => w[0]!);
+const TRAILING = byEdge(FILLERS_TRAILING, (w) => w.at(-1)!);
+const LONE = new Set(LONE_LEFTOVERS);
+// One pass for the words cut wherever they stand; the list's order decides at each position.
+const ANYWHERE = new RegExp(anyOf(FILLERS_ANYWHERE), 'g');
+
+// Edge words are looked up by the edge character: the lists are read only where one can match.
 function stripEdges(text: string, trailing = true): string {
   let s = text;
   for (let changed = true; changed && s.length > 0;) {
     changed = false;
-    for (const w of LEADING) {
-      if (s.startsWith(w) && s.length > w.length) {
-        s = s.slice(w.length);
-        changed = true;
-      }
+    const lead = LEADING.get(s[0]!)?.find((w) => s.startsWith(w) && s.length > w.length);
+    if (lead) {
+      s = s.slice(lead.length);
+      changed = true;
     }
-    if (!trailing) continue;
-    for (const w of TRAILING) {
-      // A one-character particle stays when it is half of a two-character word (打的).
-      if (s.endsWith(w) && s.length > w.length && (w.length > 1 || s.length > 2)) {
-        s = s.slice(0, -w.length);
-        changed = true;
-      }
+    if (!trailing || s.length === 0) continue;
+    // A one-character particle stays when it is half of a two-character word (打的).
+    const tail = TRAILING.get(s.at(-1)!)?.find((w) => s.endsWith(w) && s.length > w.length && (w.length > 1 || s.length > 2));
+    if (tail) {
+      s = s.slice(0, -tail.length);
+      changed = true;
     }
   }
   return s;
@@ -31,11 +60,15 @@ function stripEdges(text: string, trailing = true): string {
 
 // 交了两千五的房租 → 交了的房租 once the amount is cut: the paying verb belongs to the amount.
 const PAID_OF = /^[交付花充缴给买]了的(?=.)/;
+const REFERENCE = new RegExp(anyOf(ENTRY_REFERENCES), 'g');
+// 抢红包抢了八十八, 打车打了三十: the verb said again before the amount is the amount's.
+const VERB_AGAIN = /^([\u4e00-\u9fff])[^]+\1$/;
 
 export function describe(text: string, claimed: readonly Span[]): string {
   // Edge words go first so a filler never fuses with the item (帮我记一下午饭 is not 下午).
   let s = stripEdges(cutSpans(text, claimed), false).replace(PAID_OF, '');
-  for (const w of FILLERS_ANYWHERE) if (s.includes(w)) s = s.split(w).join('');
+  s = s.replace(ANYWHERE, '');
+  if (s.includes('笔')) s = s.replace(REFERENCE, '');
   // Keep the words, drop punctuation and symbols left between them.
   // A point between digits (1.5斤) is part of a number, not punctuation.
   let words = '';
@@ -45,5 +78,51 @@ export function describe(text: string, claimed: readonly Span[]): string {
     if (decimal || (!isPunctuation(ch) && ch !== '¥' && ch !== '￥' && ch !== '$')) words += ch;
   }
   const out = stripEdges(words);
-  return LONE.has(out) ? '' : out;
+  if (LONE.has(out)) return '';
+  return VERB_AGAIN.test(out) ? out.slice(0, -1) : out;
+}
+
+// 退烧药退了: a bare 退 is the refund's only where its words end, not inside a thing.
+const REFUND_TALK = new RegExp(
+  `(?:${anyOf(REFUNDERS)})?(?:${anyOf(REFUND_ADVERBS)})*(?:${anyOf(REFUND_WORDS)}|退(?=${MASK}|$))(?:${anyOf(REFUND_TRAILING)})?`,
+  'g',
+);
+const REIMBURSED_TALK = new RegExp(
+  `${anyOf(REIMBURSERS)}${anyOf(REIMBURSER_MARKS)}|${anyOf(REIMBURSED)}|${anyOf(REIMBURSED_VERBS)}|${anyOf(REFUND_TRAILING)}`,
+  'g',
+);
+// 回头找公司报销, 不能报销, 帮公司垫付了: whether, when and why an expense is paid back (报销单 is a thing).
+const REIMBURSABLE_TALK = new RegExp(
+  [
+    `(?:${anyOf(LATER)})?(?!${anyOf(REIMBURSEMENT_NOUNS)})(?:${anyOf(NOT_REIMBURSABLE)}|${anyOf(REIMBURSABLE)}|报销)`,
+    `${anyOf(ADVANCED_FOR)}${anyOf(REIMBURSERS)}${anyOf(ADVANCE_VERBS)}`,
+  ].join('|'),
+  'g',
+);
+const DEBT_TALK = new RegExp(anyOf(DEBT_WORDS), 'g');
+const DEBTS = new Set(['lend', 'borrow', 'repay', 'collect']);
+
+function spansOf(re: RegExp, text: string, into: Span[]): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) into.push({ start: m.index, end: m.index + m[0].length });
+}
+
+/**
+ * The words of an item's money flow in `masked` (the item's text with what is no word of it
+ * masked, as money-flow.ts reads it): no words of its note. A debt keeps only what the money
+ * was for (借给小李五百交学费 → 交学费): the person is the counterparty.
+ */
+export function flowTalk(masked: string, reading: MoneyFlowReading): Span[] {
+  const talk: Span[] = [];
+  // A reading without a flow says whether the expense is paid back (可以报销, 不能报销).
+  if (reading.flow === null) spansOf(REIMBURSABLE_TALK, masked, talk);
+  if (reading.flow === 'refund') spansOf(REFUND_TALK, masked, talk);
+  if (reading.flow === 'reimbursement') spansOf(REIMBURSED_TALK, masked, talk);
+  if (reading.flow !== null && DEBTS.has(reading.flow)) {
+    const person = reading.counterparty ?? '';
+    for (let at = person ? masked.indexOf(person) : -1; at >= 0; at = masked.indexOf(person, at + 1))
+      talk.push({ start: at, end: at + person.length });
+    spansOf(DEBT_TALK, masked, talk);
+  }
+  return talk;
 }

@@ -34,6 +34,9 @@ for (const file of [
   'corpus-recurrence-tags.jsonl',
   'golden-asr-style.jsonl',
   'corpus-asr-style.jsonl',
+  'corpus-accounts.jsonl',
+  'corpus-self-correction-refund.jsonl',
+  'corpus-dialogue.jsonl',
 ]) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);

@@ -20,6 +20,8 @@ import { splitUtterance } from './split';
 export interface LocalNlpOptions {
   now: ZonedNow;
   customCategories?: { name: string; type: TransactionType }[];
+  /** The book's account names: said as the payer (or misheard: 招航卡) they are the item's account. */
+  accounts?: readonly string[];
 }
 
 /** Offline: the items of one utterance in the order spoken (at most MAX_BATCH_ITEMS), source 'local'. */
@@ -30,7 +32,7 @@ export interface LocalParseOutput {
 }
 
 export function parseLocal(text: string, options: LocalNlpOptions): LocalParseOutput {
-  const { items, truncated } = splitUtterance(text, options.now, options.customCategories ?? [], MAX_BATCH_ITEMS);
+  const { items, truncated } = splitUtterance(text, options.now, options.customCategories ?? [], MAX_BATCH_ITEMS, options.accounts);
   return { results: items.map(toParseResult), truncated };
 }
 

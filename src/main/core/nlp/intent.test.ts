@@ -13,6 +13,37 @@ describe('Layer-1 intents', () => {
     expect(classifyIntent(text, size)).toEqual(expected);
   });
 
+  it.each([
+    ['中间那笔删了吧', 3, { intent: 'cancelItem', index: 1 }],
+    ['中间的不要了', 5, { intent: 'cancelItem', index: 2 }],
+    ['确认中间那个', 3, { intent: 'confirmItem', index: 1 }],
+    ['等一下，第二笔删掉', 3, { intent: 'cancelItem', index: 1 }],
+  ])('%s (of %d) names one item', (text, size, expected) => {
+    expect(classifyIntent(text, size)).toEqual(expected);
+  });
+
+  it('asks which item 中间 is on a card of an even count', () => {
+    expect(classifyIntent('中间那笔删了', 4)).toEqual({ intent: 'correction', index: null });
+    expect(classifyIntent('中间的确认', 2)).toEqual({ intent: 'correction', index: null });
+  });
+
+  it.each(['等等还有一笔没说', '慢着我再加一个', '稍等，我还没说完', '等一下', '且慢，漏了一笔', '我再想想'])('%s keeps listening', (text) => {
+    expect(classifyIntent(text, 2)).toEqual({ intent: 'continueRecording', index: null });
+  });
+
+  it.each(['先别保存', '等会儿再存', '先不要确认', '别急着保存', '等会再保存', '暂时别提交', '好的，先别保存', '先别删', '先放着'])(
+    '%s keeps the card: neither cancel nor confirm',
+    (text) => {
+      expect(classifyIntent(text, 2).intent).toBe('continueRecording');
+    },
+  );
+
+  it('still cancels on a refusal of the entry itself, and confirms on 先保存', () => {
+    for (const text of ['不保存', '别保存', '先不记了', '别记了']) expect(classifyIntent(text, 2).intent).toBe('cancel');
+    expect(classifyIntent('先保存', 2).intent).toBe('confirm');
+    expect(classifyIntent('等一下，不要了', 2).intent).toBe('cancel');
+  });
+
   it('reports an ordinal beyond the batch as out of range instead of clamping it', () => {
     expect(classifyIntent('确认第五笔', 3)).toEqual({ intent: 'confirmItem', index: 4, outOfRange: true });
     expect(classifyIntent('删掉第十一笔', 10)).toEqual({ intent: 'cancelItem', index: 10, outOfRange: true });

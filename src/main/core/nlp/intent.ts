@@ -3,7 +3,7 @@
 // Priority (spec): item operations, then cancel > exit > continueRecording > confirm.
 import type { ClassifyResult } from '@shared/domain';
 import { COUNT_MEASURES } from './lexicon/amounts';
-import { CORRECTION_CUES, PHRASES, type PhraseKind } from './lexicon/intents';
+import { CORRECTION_CUES, HOLD_LATER, HOLD_NOT_YET, HOLD_UNHURRIED, PHRASES, type PhraseKind } from './lexicon/intents';
 import { anyOf } from './lexicon/words';
 import { isPunctuation, normalizeText } from './normalize';
 import { findOrdinals, ordinalIndex } from './ordinals';
@@ -13,8 +13,17 @@ interface Phrase {
   kind: PhraseKind;
 }
 
+// 先别保存, 别急着确认, 等会儿再存: the card is kept for now, so these join the continue phrases
+// (the card stays and the next words are heard), longer than the 别保存 / 保存 inside them.
+const holds = [
+  ...HOLD_NOT_YET.leads.flatMap((lead) => HOLD_NOT_YET.verbs.map((verb) => lead + verb)),
+  ...HOLD_UNHURRIED.leads.flatMap((lead) => HOLD_UNHURRIED.verbs.map((verb) => lead + verb)),
+  ...HOLD_LATER.leads.flatMap((lead) => HOLD_LATER.verbs.map((verb) => `${lead}再${verb}`)),
+];
+const ALL_PHRASES: [PhraseKind, readonly string[]][] = [...(Object.entries(PHRASES) as [PhraseKind, readonly string[]][]), ['continue', holds]];
+
 const BY_FIRST = new Map<string, Phrase[]>();
-for (const [kind, words] of Object.entries(PHRASES) as [PhraseKind, readonly string[]][]) {
+for (const [kind, words] of ALL_PHRASES) {
   for (const word of words) {
     const bucket = BY_FIRST.get(word[0]!) ?? [];
     bucket.push({ word, kind });
@@ -25,8 +34,8 @@ for (const bucket of BY_FIRST.values()) bucket.sort((a, b) => b.word.length - a.
 
 export interface IntentReading {
   kinds: Set<PhraseKind>;
-  /** 0-based indexes of the distinct ordinals spoken, in order. */
-  ordinals: { index: number; outOfRange: boolean }[];
+  /** 0-based indexes of the distinct ordinals spoken, in order; null for one that names no single item. */
+  ordinals: { index: number | null; outOfRange: boolean }[];
   /** True when some text was not a known phrase (content for Layer 2). */
   leftover: boolean;
 }
@@ -45,7 +54,8 @@ export function readIntent(text: string, batchSize: number): IntentReading {
     const ordinal = ordinalAt.get(i);
     if (ordinal) {
       const index = ordinalIndex(ordinal, batchSize);
-      if (!ordinals.some((o) => o.index === index)) ordinals.push({ index, outOfRange: index < 0 || index >= batchSize });
+      const outOfRange = index !== null && (index < 0 || index >= batchSize);
+      if (!ordinals.some((o) => o.index === index)) ordinals.push({ index, outOfRange });
       i = ordinal.end;
       continue;
     }
@@ -88,8 +98,9 @@ export function classifyIntent(rawText: string, batchSize: number): ClassifyResu
   if (leftover) return layer2();
 
   if (ordinals.length > 0) {
-    if (ordinals.length > 1 || kinds.has('objection')) return layer2();
     const { index, outOfRange } = ordinals[0]!;
+    // 中间那笔 on a card of 4: which one only the speaker can say (Layer 2 asks).
+    if (ordinals.length > 1 || kinds.has('objection') || index === null) return layer2();
     const item = (intent: 'confirmItem' | 'cancelItem'): ClassifyResult =>
       outOfRange ? { intent, index: Math.max(index, 0), outOfRange: true } : { intent, index };
     if (kinds.has('cancel')) return item('cancelItem');

@@ -1,25 +1,39 @@
 // What one item says about where its money goes beyond spending and earning: lent to or
 // borrowed from a person (借给小李, 跟我哥借了), paid back by the user or to the user (还了我哥,
 // 小李还了我), money back for something bought (那件衣服退了), money that settles advanced
-// expenses (报销到账, 公司把差旅费报了), or an expense to be paid back (打车八十可以报销).
+// expenses (报销到账, 公司把差旅费报了), or an expense to be paid back (打车八十可以报销, 帮公司垫付了).
+// A debt may be named as a thing and then settled: 欠阿峰的六百还了, 把借给堂弟的两千收回来了.
 // It reads the item's words with its amount, date and account already masked (MASK), so a
 // person's words end where the amount begins (借给小李一千 → 小李).
 import type { MoneyFlow, TransactionType } from '@shared/domain';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
 import {
   ACTS_FOR_PERSON,
+  ADVANCE_AFTER,
+  ADVANCE_FIRST,
+  ADVANCED_FOR,
   BORROWED_THINGS,
+  COLLECTING_VERBS,
   FROM_PERSON,
+  NOT_DONE_BEFORE,
   NOT_REIMBURSABLE,
   NOT_REIMBURSED_AFTER,
+  OWNERS,
+  PAID_OFF_AFTER,
   PERSON_PLACE,
   REFUND_AFTER,
   REFUND_FEES,
   REFUND_TRAILING,
   REIMBURSABLE,
   REIMBURSED,
+  REIMBURSED_AFTER,
+  REIMBURSED_FEES,
   REIMBURSEMENT_NOUNS,
   REIMBURSERS,
+  SETTLED_BY_USER,
+  SETTLED_TO_USER,
+  SETTLING_VERBS,
+  THING_MEASURES,
 } from './lexicon/money-flows';
 import { anyOf } from './lexicon/words';
 import { personAt, personBefore } from './people';
@@ -43,8 +57,10 @@ interface Debt {
 }
 
 const REIMBURSED_WORDS = new RegExp(anyOf(REIMBURSED));
-// 公司把差旅费报了, 差旅费报了: someone who pays back, or a fee, before 报了 (报了个班 is no money back).
-const REIMBURSED_BY = new RegExp(`(?:${anyOf(REIMBURSERS)}[^${MASK}]{0,8}|[费款])报(?:销)?了(?!${anyOf(NOT_REIMBURSED_AFTER)})`);
+// 公司把差旅费报了, 出差费报下来了: someone who pays back, or a fee, before 报了 (报了个班 is no money back).
+const REIMBURSED_BY = new RegExp(
+  `(?:${anyOf(REIMBURSERS)}[^${MASK}]{0,8}|${anyOf(REIMBURSED_FEES)})报(?:销)?(?:${anyOf(REIMBURSED_AFTER)})(?!${anyOf(NOT_REIMBURSED_AFTER)})`,
+);
 const NOT_REIMBURSABLE_WORDS = new RegExp(anyOf(NOT_REIMBURSABLE));
 const REIMBURSABLE_WORDS = new RegExp(`${anyOf(REIMBURSABLE)}(?!${anyOf(NOT_REIMBURSED_AFTER)})`);
 const MARK_AT = new RegExp(`^(?:${anyOf(NOT_REIMBURSABLE)}|${anyOf(REIMBURSABLE)}(?!${anyOf(NOT_REIMBURSED_AFTER)}))`);
@@ -55,6 +71,16 @@ export function reimbursableMarkAt(text: string, at: number): number {
 }
 const REIMBURSEMENT_NOUN = new RegExp(anyOf(REIMBURSEMENT_NOUNS), 'g');
 const REIMBURSE = /报销/;
+// 帮公司垫付了, 替单位先垫了: an expense paid first for whoever is named, who pays it back.
+const ADVANCED_FOR_SOMEONE = new RegExp(
+  `(?:${anyOf(ADVANCED_FOR)})([^${MASK}]{1,6}?)(?:${anyOf(ADVANCE_FIRST)})?垫(?:${anyOf(ADVANCE_AFTER)})?了?(?!子)`,
+  'g',
+);
+// 垫付了, 先垫了, 我垫了: paid first with no one named (鼠标垫, 垫子 are no money).
+const ADVANCED = new RegExp(
+  `(?:${anyOf(ADVANCE_FIRST)})?垫(?:${anyOf(ADVANCE_AFTER)})了?|(?:${anyOf(ADVANCE_FIRST)})垫了?(?!子)|(?<=^|我|${MASK})垫了`,
+);
+const REIMBURSER = new RegExp(`^(?:${anyOf(OWNERS)})?(?:${anyOf(REIMBURSERS)})$`);
 const REFUND = new RegExp(`退(?:${anyOf(REFUND_AFTER)}(?!${anyOf(REFUND_FEES)})|(?=${MASK}|$))(?:${anyOf(REFUND_TRAILING)})?`);
 
 function cut(text: string, m: RegExpExecArray): string {
@@ -81,27 +107,47 @@ export function readMoneyFlow(text: string, customCategories: readonly CategoryR
       return spent ? { ...none, reimbursable: true, type: 'EXPENSE', words: rest } : { ...none, flow: 'reimbursement', type: 'INCOME', words: rest };
     }
   }
+  if (words.includes('垫')) {
+    const advanced = readAdvanced(words);
+    if (advanced) return advanced;
+  }
   const refund = REFUND.exec(words);
   if (refund) return { ...none, flow: 'refund', type: 'INCOME', words: cut(words, refund) };
   const debt = readDebt(words);
   if (debt) return { ...debt, reimbursable: false, type: 'TRANSFER', words };
+  // 跟朋友借了辆车加油三百: borrowing a thing moves no money, so 借了 says nothing of the type.
+  const thing = words.includes('借') ? BORROWED_THING.exec(words) : null;
+  if (thing) return { ...none, type: null, words: cut(words, thing) };
   if (words !== text) return { ...none, type: null, words };
   return null;
+}
+
+/** 帮公司垫付了 is to be paid back by the company; 帮小李垫了 lends to 小李. */
+function readAdvanced(words: string): MoneyFlowReading | null {
+  for (const m of matches(ADVANCED_FOR_SOMEONE, words)) {
+    const whom = m[1]!;
+    if (REIMBURSER.test(whom)) return { flow: null, counterparty: null, reimbursable: true, type: 'EXPENSE', words: cut(words, m) };
+    if (personAt(whom, 0) === whom) return { flow: 'lend', counterparty: whom, reimbursable: false, type: 'TRANSFER', words };
+  }
+  const advanced = ADVANCED.exec(words);
+  return advanced ? { flow: null, counterparty: null, reimbursable: true, type: 'EXPENSE', words: cut(words, advanced) } : null;
 }
 
 // The verbs of a debt, each tried where it stands; a person next to it says who.
 const LEND_TO = /借给了?/g;
 const LEND_THEN_TO = new RegExp(`借(?:了|出)?(?:钱|${MASK})+给`, 'g');
 const LENT_OUT = /借出(?:去)?/;
-const BORROWED_FROM_OF = /借了?([^，]{1,8}?)的/g;
-// 跟小李借车, 从图书馆借书: things borrowed are no debt of money.
-const NOT_MONEY = `(?!${anyOf(BORROWED_THINGS)})`;
+// 跟小李借车, 从图书馆借书, 跟邻居借了把梯子: things borrowed are no debt of money (借了个五百 is).
+const THING = `(?:${anyOf(BORROWED_THINGS)}|[一两二三四五六七八九十几\\d]{0,3}(?:${anyOf(THING_MEASURES)})(?!${MASK}|钱|$))`;
+// The verb's own ending is skipped inside, so no shorter reading of the verb (借 of 借了) gets past.
+const NOT_MONEY = `(?!(?:了|来|到|走|去|入|出)?${THING})`;
+// 借了小李的车, 借给小李一把伞: after the person, a thing.
+const THING_OF = new RegExp(`^的?${THING}`);
+const BORROWED_THING = new RegExp(`借(?:了|来|到|走|给)?(?=[^${MASK}]{0,8}?${THING})`);
 const BORROW_FROM = new RegExp(`${anyOf(FROM_PERSON)}([^${MASK}]{1,8}?)(?:${anyOf(PERSON_PLACE)})?借(?:了|来|到)?${NOT_MONEY}`, 'g');
 const BORROWED = new RegExp(`借(?:入|来|到)${NOT_MONEY}`);
 const LEND_BY_GIVING = /给([^，]{1,8}?)借了?/g;
 const BORROWED_BY = new RegExp(`借(走|了|去)?${NOT_MONEY}`, 'g');
-// 借了小李的车: the person's thing, not money.
-const THING_OF = new RegExp(`^的${anyOf(BORROWED_THINGS)}`);
 const ACTS_FOR = new RegExp(`^${anyOf(ACTS_FOR_PERSON)}`);
 const REPAY_BY_GIVING = /给([^，]{1,8}?)还/g;
 const PAY_BACK = /还/g;
@@ -142,19 +188,16 @@ function lender(slot: string): string | null {
 }
 
 function readDebt(text: string): Debt | null {
-  if (!text.includes('借') && !text.includes('还') && !/收回|要回/.test(text)) return null;
-  // 还了借小李的五百, 借同事的钱还了: paying back what was borrowed from someone.
-  if (text.includes('还')) {
-    for (const m of matches(BORROWED_FROM_OF, text)) {
-      const person = personAt(m[1]!, 0);
-      if (person === m[1]) return { flow: 'repay', counterparty: person };
-    }
-  }
-  // 借给小李 lends; 小李借给我 borrows.
+  if (!DEBT_WORD.test(text)) return null;
+  const settled = readSettledDebt(text);
+  if (settled) return settled;
+  // 借给小李 lends; 小李借给我 borrows; 借给小李一把伞 lends no money.
   for (const m of [...matches(LEND_TO, text), ...matches(LEND_THEN_TO, text)]) {
     const at = m.index + m[0].length;
     if (meAt(text, at)) return { flow: 'borrow', counterparty: subjectBefore(text, m.index) };
-    return { flow: 'lend', counterparty: personAt(text, at) };
+    const person = personAt(text, at);
+    if (person !== null && THING_OF.test(text.slice(at + person.length))) continue;
+    return { flow: 'lend', counterparty: person };
   }
   // 跟我哥借了 borrows; 小李跟我借了 lends.
   for (const m of matches(BORROW_FROM, text)) {
@@ -188,6 +231,107 @@ function readDebt(text: string): Debt | null {
   }
   for (const m of matches(COLLECTED, text)) return { flow: 'collect', counterparty: personAt(text, m.index + m[0].length) };
   return null;
+}
+
+/** A debt named as a thing (欠小李的, 借给堂弟的): who it is with, whether the user owes it, where its words end. */
+interface DebtClause {
+  counterparty: string | null;
+  userOwes: boolean;
+  start: number;
+  end: number;
+}
+
+const COLLECTING = anyOf(COLLECTING_VERBS);
+const DEBT_WORD = new RegExp(`[借还欠]|${COLLECTING}`);
+// 欠小李的, 欠了二叔那; 小李欠我的 is owed to the user.
+const OWED_CLAUSE = new RegExp(`欠了?([^${MASK}]{1,8}?)(?:的|那)`, 'g');
+// 借给堂弟的, 借出去的.
+const LENT_CLAUSE = new RegExp(`借(?:出去?)?给了?([^${MASK}]{1,8}?)(?:的|那)|借出去?(?:的|那)`, 'g');
+// 跟小李借的, 借老郑的.
+const BORROWED_CLAUSE = new RegExp(
+  `(?:${anyOf(FROM_PERSON)})([^${MASK}]{1,8}?)(?:${anyOf(PERSON_PLACE)})?借(?:了|来|到)?的|借了?(?![给出])([^${MASK}]{1,8}?)(?:的|那)`,
+  'g',
+);
+// 借的钱, 小李借走的五百: borrowed, by whoever stands before it.
+const BORROWED_BY_CLAUSE = new RegExp(`借(?:来|到|走|去)?的(?=钱|款|${MASK})`, 'g');
+const PRONOUN_BEFORE = /(?:他|她)们?$/;
+// 小李的钱还了, 小李那五百还我了: whose money, right before it.
+const OWNED_MONEY = new RegExp(`(?:的|那)(?=钱|款|${MASK})`, 'g');
+const CLAUSE_VERBS = new Set([...'欠借给']);
+const NOT_DONE = `(?<!${anyOf(NOT_DONE_BEFORE)})`;
+// 还了, 还清, 还我, but not 还没, 还在 (still).
+const PAID_OFF = `还(?=${anyOf(PAID_OFF_AFTER)}|${MASK}|$)`;
+const PAID_BACK = new RegExp(`${NOT_DONE}(?:${PAID_OFF}|${COLLECTING})`);
+const SETTLED_AFTER = new RegExp(`${NOT_DONE}(?:${PAID_OFF}|${COLLECTING}|${anyOf(SETTLING_VERBS)})`);
+// 还了欠小李的, 收回借给小李的: the verb before the debt (我还欠小李的 is "still owe", no money).
+const SETTLED_BEFORE = new RegExp(`(?:(?:还|${COLLECTING})(?:清|上|完)?了|${COLLECTING})$`);
+// 他还我了, 转给我了, 收回来了: back to the user; 转给他了, 我还了: the user paid.
+const TO_USER = new RegExp(`${anyOf(SETTLED_TO_USER)}|(?<!给)(?:他|她)们?[^${MASK}]{0,2}还`);
+const BY_USER = new RegExp(anyOf(SETTLED_BY_USER));
+
+/** Who a clause names: a person, null for 他 or no one, undefined when its words are no one who can owe (信用卡). */
+function named(slot: string | undefined): string | null | undefined {
+  if (slot === undefined || PRONOUN.test(slot)) return null;
+  return personAt(slot, 0) === slot ? slot : undefined;
+}
+
+/** Who stands before `at` as the one who owes (小李欠我的, 他把欠我的, 小李借的): a person, null for 他, else undefined. */
+function debtorBefore(text: string, at: number): string | null | undefined {
+  const end = at - (text[at - 1] === '把' ? 1 : 0);
+  const subject = subjectBefore(text, end);
+  if (subject !== null) return subject;
+  return PRONOUN_BEFORE.test(text.slice(0, end)) ? null : undefined;
+}
+
+function clause(m: RegExpExecArray, counterparty: string | null, userOwes: boolean): DebtClause {
+  return { counterparty, userOwes, start: m.index, end: m.index + m[0].length };
+}
+
+function* debtClauses(text: string): Generator<DebtClause> {
+  for (const m of matches(OWED_CLAUSE, text)) {
+    const toUser = m[1] === '我';
+    const who = toUser ? (debtorBefore(text, m.index) ?? null) : named(m[1]);
+    if (who !== undefined) yield clause(m, who, !toUser);
+  }
+  for (const m of matches(LENT_CLAUSE, text)) {
+    const who = named(m[1]);
+    if (who !== undefined) yield clause(m, who, false);
+  }
+  for (const m of matches(BORROWED_CLAUSE, text)) {
+    const who = named(m[1] ?? m[2]);
+    if (who !== undefined) yield clause(m, who, true);
+  }
+  // 借的钱还了 repays; 小李借的钱还了 collects.
+  for (const m of matches(BORROWED_BY_CLAUSE, text)) {
+    const debtor = debtorBefore(text, m.index);
+    yield clause(m, debtor ?? null, debtor === undefined);
+  }
+}
+
+/** 欠小李的五百还了 repays 小李; 借给堂弟的两千收回来了 and 借老郑的钱他还我了 collect. */
+function readSettledDebt(text: string): Debt | null {
+  for (const debt of debtClauses(text)) {
+    const after = text.slice(debt.end);
+    if (THING_OF.test(after)) continue;
+    const verb = SETTLED_AFTER.exec(after);
+    const tail = verb ? after.slice(verb.index) : SETTLED_BEFORE.exec(text.slice(0, debt.start))?.[0];
+    if (tail !== undefined) return { flow: settledFlow(tail, debt.userOwes), counterparty: debt.counterparty };
+  }
+  if (!PAID_BACK.test(text)) return null;
+  for (const m of matches(OWNED_MONEY, text)) {
+    const owner = personBefore(text, m.index);
+    if (owner === null || CLAUSE_VERBS.has(text[m.index - owner.length - 1] ?? '')) continue;
+    const verb = PAID_BACK.exec(text.slice(m.index + 1));
+    if (verb) return { flow: settledFlow(text.slice(m.index + 1 + verb.index), true), counterparty: owner };
+  }
+  return null;
+}
+
+/** Which way a settled debt went: words that send it to the user or from the user, else who owed it. */
+function settledFlow(words: string, userOwes: boolean): MoneyFlow {
+  if (TO_USER.test(words)) return 'collect';
+  if (BY_USER.test(words)) return 'repay';
+  return userOwes ? 'repay' : 'collect';
 }
 
 /** 还 at `at`: 小李还了我 / 小李把钱还了 collect; 还了我哥 / 还给小李 / 还钱给老王 repay. */

@@ -24,6 +24,23 @@ describe('ordinals', () => {
     expect(ordinalIndex(findOrdinals('头一笔')[0]!, 4)).toBe(0);
   });
 
+  it('places 中间 at the exact middle of an odd count and at no item of an even one', () => {
+    for (const text of ['中间那笔', '中间那个', '中间的', '中间一笔', '中间的那笔', '正中间那笔', '把中间的', '删掉中间那笔']) {
+      const [o] = findOrdinals(text);
+      expect(o?.middle).toBe(true);
+      expect(ordinalIndex(o!, 5)).toBe(2);
+      expect(ordinalIndex(o!, 1)).toBe(0);
+      // Of 4 items the 2nd and the 3rd are equally in the middle: the speaker is asked.
+      expect(ordinalIndex(o!, 4)).toBeNull();
+    }
+  });
+
+  it('leaves 中间 that names a place, or a scope of several, alone', () => {
+    expect(findOrdinals('看电影中间的座位80')).toEqual([]);
+    expect(findOrdinals('中间的两笔')).toEqual([]);
+    expect(findOrdinals('中间')).toEqual([]);
+  });
+
   it('finds every ordinal in order', () => {
     expect(findOrdinals('第一笔改成50，第三笔删掉').map((o) => o.position)).toEqual([1, 3]);
   });

@@ -6,18 +6,20 @@ import { moneyFlowFields, type MoneyFlow, type ParseResult, type Recurrence, typ
 import { OTHER_CATEGORY } from '@shared/categories';
 import type { ZonedNow } from '@shared/time';
 import { matchCategoryWord, type CategoryRef } from '../categories/index';
-import { findAccount, type AccountMention } from './accounts';
+import { findAccounts, type AccountMention } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';
 import { findDates, firstDate, type DateMention } from './dates';
-import { describe } from './description';
-import { FLOWER_BEFORE, NOT_PAID, PAYING_VERBS } from './lexicon/amounts';
+import { describe, flowTalk } from './description';
+import { hearHomophones, type Vocabulary } from './homophones';
+import { FLOWER_BEFORE, PAYING_VERBS } from './lexicon/amounts';
 import { ITEM_SEPARATORS } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
 import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
 import { cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
+import { paidAmounts, withoutDenied } from './paid-amounts';
 import { findNumberedNames, withoutNameNumerals } from './people';
-import { findRecurrences, type RecurrenceMention } from './recurrence';
+import { findRecurrences, rulesInScope, type RecurrenceMention } from './recurrence';
 import { findTags, type TagMention } from './tags';
 import { readTypeWords } from './transaction-type';
 import { joinVerbObject, verbObjectGap } from './verb-object';
@@ -58,20 +60,6 @@ const PAYING_VERB = new RegExp(`(?:${anyOf(PAYING_VERBS)}|(?<!${anyOf(FLOWER_BEF
 export function withPayingVerb(text: string, amount: AmountMention): Span {
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
   return verb ? { start: amount.start - verb[0].length, end: amount.end } : amount;
-}
-
-// 不是30是35: an amount the speaker denies; 满100减20, 原价一百, 优惠了二十: amounts that were not paid.
-const NOT_PAID_BEFORE = new RegExp(`${anyOf(NOT_PAID)}$`);
-
-export function notPaid(text: string, amount: AmountMention): boolean {
-  return NOT_PAID_BEFORE.test(text.slice(Math.max(0, amount.start - 3), amount.start));
-}
-
-/** Amounts that were denied or not paid are dropped when another one remains. */
-export function withoutDenied(text: string, amounts: AmountMention[]): AmountMention[] {
-  if (amounts.length < 2) return amounts;
-  const kept = amounts.filter((a) => !notPaid(text, a));
-  return kept.length > 0 ? kept : amounts;
 }
 
 /** Type and category of one item's words. */
@@ -119,23 +107,30 @@ export interface UtteranceSpans {
   mentioned: AmountMention[];
   /** The mentions that were paid (denied and not-paid ones dropped), in order. */
   amounts: AmountMention[];
+  /** The first paying account named, and every one in order (each item may name its own). */
   account: AccountMention | null;
+  accounts: AccountMention[];
 }
 
-export function readSpans(rawText: string, now: ZonedNow): UtteranceSpans {
-  const text = normalizeText(rawText);
+export function readSpans(rawText: string, now: ZonedNow, vocabulary: Vocabulary = {}): UtteranceSpans {
+  // A recognizer's 支付包 is 支付宝: every span below points into the text as it was meant.
+  const text = hearHomophones(normalizeText(rawText), vocabulary);
   const recurrences = findRecurrences(text);
   // 每周一次, 每周五十块: the 周一, 周五 of a rule that fixes no day names no day.
   const dates = findDates(text, now).filter((d) => !recurrences.some((r) => d.start < r.end && d.end > r.start && !fixesDay(r)));
   const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences];
   const names = findNumberedNames(text);
   const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));
-  const account = findAccount(text);
+  const accounts = findAccounts(text, vocabulary.accounts);
+  const account = accounts[0] ?? null;
   const tags = findTags(text, [...claimed, ...mentioned, ...(account ? [account] : [])]);
   claimed.push(...tags);
   // A signed amount (打车-5元) still ends its item, but no payment is negative: that item has no amount.
   const amounts = withoutDenied(text, mentioned);
-  return { text, dates, claimed, recurrences, tags, names, mentioned, amounts, account };
+  // A rule that repeats none of the money (每天都加班到很晚，今天打车七十四) tells a habit: no item's words.
+  const { rules, habits } = rulesInScope(text, recurrences, { amounts, dates, claimed: [...claimed, ...mentioned] });
+  claimed.push(...habits);
+  return { text, dates, claimed, recurrences: rules, tags, names, mentioned, amounts, account, accounts };
 }
 
 function fixesDay({ recurrence }: RecurrenceMention): boolean {
@@ -173,9 +168,10 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   const itemSpans = [...draft.claimed, ...own].filter((s) => overlaps(s, start, end));
   // 加了两百的油 is 加油: what splits verb and object is no word of the item.
   const joint = amount && overlaps(amount, start, end) ? verbObjectGap(text, amount) : null;
-  const description = describe(itemText, shifted(joint ? [...itemSpans, joint] : itemSpans, start));
+  const notText = shifted(joint ? [...itemSpans, joint] : itemSpans, start);
+  const words = describe(itemText, notText);
   const value = amount && !amount.negative ? amount.value : null;
-  if (value === null && description === '') return null;
+  if (value === null && words === '') return null;
 
   const recurrence = draft.recurrences.find((r) => overlaps(r, start, end))?.recurrence;
   const tagged = draft.tags.length === 0 ? [] : draft.tags.filter((t) => overlaps(t, start, end));
@@ -184,7 +180,10 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   const inside = account !== null && account.start >= start && account.end <= end;
   const notWords = [...(inside ? [account] : []), ...tagged];
   const itemWords = cutSpans(itemText, shifted(joint ? [...notWords, joint] : notWords, start));
-  const flow = readMoneyFlow(maskSpans(itemText, shifted(itemSpans, start), MASK), customCategories);
+  const masked = maskSpans(itemText, shifted(itemSpans, start), MASK);
+  const flow = readMoneyFlow(masked, customCategories);
+  // The note keeps the thing: 借给小李, 退了, 可以报销 are said by the flow.
+  const description = flow ? describe(itemText, [...notText, ...flowTalk(masked, flow)]) : words;
   const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);
   return {
     amount: value,
@@ -200,15 +199,17 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
 
 /** The single-item parse of spans: the first item, up to where a second amount's item begins. */
 export function firstItem(spans: UtteranceSpans, customCategories: readonly CategoryRef[] = []): ParsedUtterance {
-  const { text, dates, claimed, mentioned, amounts } = spans;
-  const denied = mentioned.filter((a) => !amounts.includes(a));
+  const { text, dates, claimed, mentioned } = spans;
+  const denied = mentioned.filter((a) => !spans.amounts.includes(a));
+  // 打车三十不对三十五, 六百的外套退了两百二: an amount taken back or a refund's price is no item's amount.
+  const { paid: amounts, notItems } = paidAmounts(text, spans.amounts);
   const end = amounts.length >= 2 ? firstItemEnd(text, amounts[0]!, amounts[1]!) : text.length;
   const date = firstDate(dates.filter((d) => d.start < end)) ?? firstDate(dates);
   const draft: ItemDraft = {
     start: 0,
     end,
     amount: amounts[0] ?? null,
-    claimed: [...claimed, ...denied],
+    claimed: [...claimed, ...denied, ...notItems],
     account: spans.account,
     date,
     recurrences: spans.recurrences,
@@ -218,7 +219,7 @@ export function firstItem(spans: UtteranceSpans, customCategories: readonly Cate
 }
 
 export function parseUtterance(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[] = []): ParsedUtterance {
-  return firstItem(readSpans(rawText, now), customCategories);
+  return firstItem(readSpans(rawText, now, { customCategories }), customCategories);
 }
 
 export function toParseResult(item: ParsedItem): ParseResult {

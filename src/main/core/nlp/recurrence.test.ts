@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseZonedIso } from '@shared/time';
+import { parseLocal } from './index';
 import { findRecurrences } from './recurrence';
 
 const rule = (text: string) => findRecurrences(text).map((m) => m.recurrence);
@@ -28,5 +30,30 @@ describe('findRecurrences', () => {
     for (const text of ['每人五十', '每个五块', '每次三十', '每晚三百', '上个月五号交房租', '这个月房租三千', '每斤十块']) {
       expect(rule(text), text).toEqual([]);
     }
+  });
+});
+
+describe('the scope of a rule', () => {
+  const now = parseZonedIso('2026-11-24T20:00:00+08:00')!;
+  const rules = (text: string) => parseLocal(text, { now }).results.map((r) => r.recurrence ?? null);
+
+  it('holds for the money of its own clause, or of a clause that only says the amount', () => {
+    expect(rules('每个月房租三千')).toEqual([{ every: 'month' }]);
+    expect(rules('每个月五号，房租三千')).toEqual([{ every: 'month', day: 5 }]);
+    expect(rules('每个月交房租，三千')).toEqual([{ every: 'month' }]);
+    expect(rules('每周五都去吃火锅，一次两百')).toEqual([{ every: 'week', day: 5 }]);
+    expect(rules('每月房租三千，今天午饭三十')).toEqual([{ every: 'month' }, null]);
+  });
+
+  it('tells a habit, not a schedule, beside money of another clause', () => {
+    expect(rules('每天都加班到很晚，今天打车回来七十四')).toEqual([null]);
+    expect(rules('每天都加班到很晚，打车回来七十四')).toEqual([null]);
+    expect(rules('每个月都超支，今天又买了条裙子两百六')).toEqual([null]);
+    expect(rules('每个月都存钱，今天存了两千')).toEqual([null]);
+  });
+
+  it('is no rule after a wish', () => {
+    expect(rules('每周都想去游泳')).toEqual([null]);
+    expect(rules('每周都很想去健身房办卡两千')).toEqual([null]);
   });
 });

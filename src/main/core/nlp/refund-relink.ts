@@ -1,13 +1,13 @@
 // 「退的是买衣服那笔」「不是鞋子，是衣服那笔」「第二笔应该是上周打车那笔」: on a card holding a
 // refund, the words that say which earlier expense it returns. Only the words are read here;
 // the dialogue finds the expense among the refund's candidates.
-import { findOrdinals } from './ordinals';
+import { findOrdinals, type OrdinalMention } from './ordinals';
 
 export interface RelinkWords {
   /** What names the expense (买衣服), searched like a refund's own description. */
   what: string;
-  /** The card item named by 第N笔 at the start, when one is. */
-  ordinal?: { position: number; fromEnd: boolean };
+  /** The card item named by 第N笔 (or 中间那笔) at the start, when one is; ordinalIndex places it. */
+  ordinal?: OrdinalMention;
 }
 
 // The LAST 「…是X那笔」 of the sentence: in 「不是鞋子那笔，是衣服那笔」 the first one is denied.
@@ -22,5 +22,5 @@ export function readRelink(text: string): RelinkWords | null {
   // 「是第二笔那笔」 or a bare 「是那笔」 names no expense.
   if (!what || findOrdinals(what).length > 0) return null;
   const [first] = findOrdinals(plain.slice(0, m.index));
-  return first && first.start === 0 ? { what, ordinal: { position: first.position, fromEnd: first.fromEnd } } : { what };
+  return first && first.start === 0 ? { what, ordinal: first } : { what };
 }

@@ -13,7 +13,7 @@
 // today's single parse (parse.ts firstItem).
 import type { ZonedNow } from '@shared/time';
 import type { CategoryRef } from '../categories/index';
-import { findAccounts, type AccountMention } from './accounts';
+import type { AccountMention } from './accounts';
 import { findAmounts, moneyMentions, type AmountMention } from './amounts';
 import { firstDate, type DateMention } from './dates';
 import { describe } from './description';
@@ -36,11 +36,11 @@ import { anyOf } from './lexicon/words';
 import { coverage, type Span } from './normalize';
 import { findListNumbers } from './numbering';
 import { reimbursableMarkAt } from './money-flow';
-import { paidAmounts, type PaidAmounts } from './paid-amounts';
+import { paidAmounts, withoutDenied, type PaidAmounts } from './paid-amounts';
 import { withoutNameNumerals } from './people';
 import type { TagMention } from './tags';
 import { objectEnd } from './verb-object';
-import { buildItem, firstItem, readItem, readSpans, withoutDenied, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
+import { buildItem, firstItem, readItem, readSpans, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
 
 export interface SplitUtterance {
   items: ParsedItem[];
@@ -154,7 +154,14 @@ function findEachAmounts(text: string, paid: readonly AmountMention[], breaks: B
 }
 
 /** Where one item ends and the next begins when no separator stands between their amounts. */
-function cutAfter(text: string, amount: AmountMention, limit: number, claims: Claims, tags: readonly TagMention[]): number {
+function cutAfter(
+  text: string,
+  amount: AmountMention,
+  limit: number,
+  claims: Claims,
+  tags: readonly TagMention[],
+  accounts: readonly AccountMention[],
+): number {
   // 加了两百的油洗车三十: the object of the verb before the amount comes after it.
   let at = Math.min(limit, objectEnd(text, amount) ?? amount.end);
   while (at < limit && PARTICLES.has(text[at]!)) at++;
@@ -163,6 +170,9 @@ function cutAfter(text: string, amount: AmountMention, limit: number, claims: Cl
   at = Math.min(limit, at + reimbursableMarkAt(text, at));
   const tag = tags.find((t) => t.start === at);
   if (tag) at = Math.min(limit, tag.end);
+  // 午饭三十用的微信打车二十刷的信用卡: an account told after its item belongs to it.
+  const account = accounts.find((a) => a.after && a.start === at);
+  if (account) at = Math.min(limit, account.end);
   const joiner = JOINER.exec(text.slice(at, Math.min(limit, at + 2)));
   if (joiner) claim(claims, { start: at, end: at + joiner[0].length });
   return at;
@@ -195,7 +205,7 @@ function hasWords(text: string, claims: Claims, start: number, end: number): boo
 function findCuts(
   text: string,
   paid: readonly AmountMention[],
-  { dates, tags }: Pick<UtteranceSpans, 'dates' | 'tags'>,
+  { dates, tags, accounts }: Pick<UtteranceSpans, 'dates' | 'tags' | 'accounts'>,
   breaks: readonly Break[],
   claims: Claims,
 ): Break[] {
@@ -208,17 +218,17 @@ function findCuts(
     const next = paid[i + 1];
     if (next && next.start <= nextBreak) {
       const itemStart = Math.max(cuts.at(-1)?.at ?? 0, breaks[b - 1]?.at ?? 0);
-      cuts.push({ at: amountFirst(text, a, next, itemStart, claims) ?? cutAfter(text, a, next.start, claims, tags), lead: 'cut' });
+      cuts.push({ at: amountFirst(text, a, next, itemStart, claims) ?? cutAfter(text, a, next.start, claims, tags, accounts), lead: 'cut' });
       continue;
     }
     const tail = text.slice(a.end, nextBreak);
     const same = SAME_AT_END.exec(tail);
     if (same) {
-      const at = cutAfter(text, a, nextBreak, claims, tags);
+      const at = cutAfter(text, a, nextBreak, claims, tags, accounts);
       if (hasWords(text, claims, at, nextBreak - same[0].length)) cuts.push({ at, lead: 'cut' });
     } else if (ALL_MARK.test(tail) && hasDate(dates, a.end, nextBreak)) {
       // 午饭35晚饭40都是昨天: the day after the last amount is said of every item.
-      cuts.push({ at: cutAfter(text, a, nextBreak, claims, tags), lead: 'cut' });
+      cuts.push({ at: cutAfter(text, a, nextBreak, claims, tags, accounts), lead: 'cut' });
     }
   }
   return cuts;
@@ -392,8 +402,14 @@ function baseClaims(spans: UtteranceSpans, mentioned: readonly AmountMention[], 
   return { spans: all, covered: coverage(spans.text.length, all) };
 }
 
-export function splitUtterance(rawText: string, now: ZonedNow, customCategories: readonly CategoryRef[], max: number): SplitUtterance {
-  const spans = readSpans(rawText, now);
+export function splitUtterance(
+  rawText: string,
+  now: ZonedNow,
+  customCategories: readonly CategoryRef[],
+  max: number,
+  accountNames: readonly string[] = [],
+): SplitUtterance {
+  const spans = readSpans(rawText, now, { customCategories, accounts: accountNames });
   const { text } = spans;
   const numbers = findListNumbers(text);
   let { mentioned, amounts } = spans;
@@ -403,7 +419,7 @@ export function splitUtterance(rawText: string, now: ZonedNow, customCategories:
   }
   const spoken = paidAmounts(text, amounts);
   const { paid, notItems } = spoken;
-  const accounts = findAccounts(text);
+  const { accounts } = spans;
   const claims = baseClaims(spans, mentioned, [...numbers, ...notItems, ...paid.map((a) => withPayingVerb(text, a))], accounts);
 
   const breaks = findBreaks(text, claims, numbers);

@@ -27,6 +27,7 @@ import { readMoneyFlow } from '../nlp/money-flow';
 import type { CorrectionOutcome, LlmFailure, ParseOutcome } from './ports';
 import { placedCategory, placedFields, placedResult, type Placement } from './session-book';
 import { readRelink } from '../nlp/refund-relink';
+import { ordinalIndex } from '../nlp/ordinals';
 import * as say from './templates';
 
 /** UI commands that act on the drafts (restart belongs to the session manager). */
@@ -396,8 +397,8 @@ function relinkBySpeech(state: DialogueState, batch: DraftBatch, text: string, e
   if (refunds.length === 0) return null;
   let target = refunds.length === 1 ? refunds[0] : refunds.at(-1);
   if (words.ordinal) {
-    const position = words.ordinal.fromEnd ? batch.size - words.ordinal.position : words.ordinal.position - 1;
-    target = batch.items[position];
+    const position = ordinalIndex(words.ordinal, batch.size);
+    target = position === null ? undefined : batch.items[position];
     if (!target || target.status !== 'pending' || target.result.flow !== 'refund') return says(state, say.PHRASES.notARefund);
   }
   const { refundOf: _old, linkNote: _note, cardNote: _shown, ...bare } = target!.result;

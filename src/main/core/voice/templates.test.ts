@@ -20,6 +20,13 @@ describe('TTS templates', () => {
     expect(say.readBack(DraftBatch.fromResults([r(60, 'EXPENSE', '餐饮')]))).toBe('记录支出60元，餐饮，确认吗？');
   });
 
+  it('asks for a loan or refund said without its amount by what the money did, its note being empty', () => {
+    const loan = { ...r(null, 'TRANSFER', '转账'), flow: 'lend' as const, counterparty: '小李' };
+    expect(say.askAmount(1, loan, 1)).toBe('借给小李多少钱？');
+    expect(say.askAmount(2, { ...r(null, 'INCOME', '购物'), flow: 'refund' as const }, 2)).toBe('第2笔退款多少钱？');
+    expect(say.askAmount(1, r(null, 'TRANSFER', '转账'), 1)).toBe('转账多少钱？');
+  });
+
   it('says the rule and the tags a sentence gave, so the user hears they were understood', () => {
     const rent = { ...r(3000, 'EXPENSE', '住房', '交房租'), recurrence: { every: 'month' as const, day: 5 } };
     expect(say.readBack(DraftBatch.fromResults([rent]))).toBe('记录支出3000元，住房，每月5日，确认吗？');

@@ -25,9 +25,9 @@ function categoryText(result: ParseResult): string {
   return result.category ?? '未分类';
 }
 
-/** What the user calls an item: its own words, else its category. */
+/** What the user calls an item: its own words, else what its money did (借给小李), else its category. */
 function itemName(result: ParseResult): string {
-  return result.description || result.category || '';
+  return result.description || (result.flow ? flowPhrase(result.flow, result.counterparty) : '') || result.category || '';
 }
 
 /** 「支出60元，餐饮」: the core of every read-back; 「打车，金额未知」 while the amount is missing. */

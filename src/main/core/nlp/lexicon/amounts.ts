@@ -33,7 +33,7 @@ export const TOGETHER_VERBS = words('吃 喝 去 玩 走 买 看 打 坐 回 住
 
 /** Words that start with a measure word but name the next item (午饭三十晚饭五十). */
 export const NOT_MEASURE = words(`
-  晚饭 晚餐 晚上 点外卖 点餐 点菜 点心 天然气 台球 门票 盒饭 盒马 包子 包车 口罩 口红 口香糖 米线 米粉 米饭 行李 家具 家教 家政
+  晚饭 晚餐 晚上 点外卖 点餐 点菜 点心 天然气 台球 门票 盒饭 盒马 包子 包车 口罩 口红 口香糖 口误 米线 米粉 米饭 行李 家具 家教 家政
   年终 年费 年卡 月卡 月租 月供 头发 下午 起床 片儿 夜宵 夜市 日料 日用 天猫 路费 路桥费 年检 共享单车 会员 会费 门诊 份子钱
   个税 家电 首饰 排骨 笔记本 度假 副业 餐具 包邮 包月 包年 包装 秒杀 套餐 次日 起步 起送
 `);
@@ -73,11 +73,42 @@ export const TOTAL_VERBS = words('花了 花 用了 付了 就是 是 才 要 �
 /** 一百到两百, 三十或者四十: between two amounts, one amount the speaker is unsure of. */
 export const RANGE_JOINERS = words('或者 到 至 或 ~ ～ —');
 
-/** 打车30不对35, 三十，说错了，三十五: after an amount, the speaker takes it back. */
-export const TAKEN_BACK = words('说错了 不对 错了 口误 哦不 不不');
+/**
+ * 打车30不对35, 三十六哦不是二十六, 六十八不不不是八十六, 三十，我说错了，三十五: between two
+ * amounts, the speaker takes the first back. Said once or more (不对不对), with 我 before it and 了
+ * after it or not; 不 alone covers 不不不. No word here is another one plus 了 or a filler
+ * (paid-amounts.ts reads them in a loop, where a word read two ways costs exponential time).
+ */
+export const TAKEN_BACK = words('说错 讲错 念错 记错 搞错 弄错 看错 报错 说反 错 口误 不对 不是 不 更正一下 更正 纠正一下 纠正');
 
-/** After TAKEN_BACK and before the amount meant: 不对，应该是三十五. */
-export const MEANT = words('应该是 其实是 我是说 是 花了 付了');
+/** 三十六，嗯，不是，二十六: said around TAKEN_BACK, none of them a word of the item; none is two others. */
+export const TAKING_BACK_FILLERS = words('那个 嗯 啊 呃 额 哦 噢 唉 哎 诶 欸 呀 吧 不好意思 抱歉 对不起 sorry');
+
+/** After TAKEN_BACK and before the amount meant: 不对，应该是三十五, 说错了，改成四十九. */
+export const MEANT = words(`
+  应该是 应该 其实是 实际是 实际上是 我是说 我想说 我的意思是 是说 正确的是 准确地说是 准确说是 改成 改为 换成 就是 是 花了 付了
+`);
+
+/**
+ * 六百的外套, 一千三买的吸尘器, 外套六百块的: right after an amount, it is the price of a thing. In a
+ * refund (paid-amounts.ts) that price is an attribute of what went back, not money moving.
+ */
+export const PRICE_MARKS = words('买来的 买回来的 买的 入手的 拍的 的');
+
+/** 买了六百的外套: before an amount said as a price, a purchase told as an event, an item of its own. */
+export const BOUGHT_BEFORE_PRICE = words('买了 购买了 购入了 入手了 订了 拍了 买 购买 购入 入手');
+
+/** 退了两百二, 商家退给我六十五, 到账三百五: right before an amount, it is the money a refund gave back. */
+export const REFUNDED_BEFORE = words(`
+  退回来了 退回来 退回了 退回 退还了 退还 退给我了 退给我 退给了我 退了我 退我 退款 退了 退 返还了 返还 返给我 返了 返我 到账了 到账
+  到手 进账 入账
+`);
+
+/** 两百二到账了, 两百二退回来了: right after an amount, it is the money a refund gave back. */
+export const REFUNDED_AFTER = words('到账 到手 进账 入账 退回来 退回 退给我 退还 返还');
+
+/** 六百的外套，又买了…: between a price and a later amount, a new item begins (ADDING_CONNECTIVES too). */
+export const NEXT_ITEM_BETWEEN = words('又 然后 接着 随后 再 顺便');
 
 /** 就28, 二十八块吧: the only words a reply that is just an amount may hold (amount-reply.ts). */
 export const AMOUNT_REPLY_WORDS = words(`

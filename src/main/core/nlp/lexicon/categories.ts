@@ -102,7 +102,7 @@ export const INCOME_CATEGORY_WORDS: CategoryWords = {
   兼职: words('家教 做家教 私活 接私活 接单 跑腿 代购 外包 咨询费 讲课费 劳务费 佣金 私单 兼职收入 外快 副业 稿费 打零工 零工 家教费'),
   红包: words('收红包 抢红包 利是 压岁钱'),
   // Income with no preset of its own.
-  其他: words('利息 理财 收益 基金 股票 闲鱼 二手 货款 租金 房租 生活费 零花钱 零用钱 彩票'),
+  其他: words('利息 理财 收益 基金 股票 闲鱼 二手 货款 租金 房租 生活费 零花钱 零用钱 彩票 退休金 养老金 低保 抚恤金 失业金 救济金 公积金'),
 };
 
 /**

@@ -15,10 +15,18 @@ export const NO_MORE_CHANGES = new RegExp(`^${anyOf(HESITATIONS)}?${anyOf(NOTHIN
 const ORDINAL_NUMERALS = '0-9一二两三四五六七八九十';
 /** ASR often hears 笔 as 比 or 币. */
 const ITEM_COUNTERS = words('笔 比 币');
-const ITEM_POINTERS = words('最后 头 这 那');
+const ITEM_POINTERS = words('最后 头 中间 这 那');
 
 /** 「第二笔」「最后一笔」「那笔」: the words point at a draft on a card. */
 export const ITEM_REFERENCE = new RegExp(`第\\s*[${ORDINAL_NUMERALS}]+\\s*${anyOf(ITEM_COUNTERS)}|${anyOf(ITEM_POINTERS)}一?${anyOf(ITEM_COUNTERS)}`);
+
+/** 中间那笔, 中间的: the middle item of the card (src/main/core/nlp/ordinals.ts). */
+export const MIDDLE_WORDS = words('正中间 最中间 中间');
+/**
+ * The last character of a word after which 中间 may point at an item (把中间的, 删掉中间那笔,
+ * 确认中间的, 还有中间那个); after any other Chinese character it is part of a thing (电影中间的座位).
+ */
+export const MIDDLE_LEADS = words('把 将 对 给 是 就 还 有 了 掉 除 消 认 定 留 删 要 改 和 跟 与 及 下 先 再 那 这 嗯 啊 哦 呃 额 吧 呢');
 
 const UNDO_VERBS = words('撤销 撤回 撤消');
 /** 刚才 … 的 … 保存: the three optional parts of a phrase that names the earlier save. */

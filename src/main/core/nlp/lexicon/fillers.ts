@@ -5,7 +5,7 @@ import { words } from './words';
 
 /** Cut wherever they stand, in this order (花费了 before 花费). */
 export const FILLERS_ANYWHERE = words(`
-  花费了 花了 花费 一共 总共 共计 合计 大概 大约 差不多 左右 不是 已经 早上 上午 中午 下午 晚上 傍晚 凌晨 刚才 刚刚 块钱 人民币
+  花费了 花了 花费 一共 总共 共计 合计 大概 大约 差不多 左右 而是 不是 已经 早上 上午 中午 下午 晚上 傍晚 凌晨 刚才 刚刚 块钱 人民币
 `);
 
 /** Cut from the start, the longer words first. */

@@ -52,6 +52,33 @@ export const NOT_PEOPLE = words(`
 /** Borrowed things that are no money: 从图书馆借书, 跟小李借车. */
 export const BORROWED_THINGS = words('书 车 伞 充电宝 东西 衣服 房子 场地 工具 电脑 相机');
 
+/**
+ * Measure words of a thing: 借了把梯子, 借了辆车, 借了三本书 borrow an object, not money (借了个五百
+ * still is money: an amount follows the measure word).
+ */
+export const THING_MEASURES = words('把 辆 台 本 件 张 条 套 只 支 双 部 顶 副 架 根 个');
+
+/**
+ * A debt named as a thing, then settled (src/main/core/nlp/money-flow.ts): 欠小李的五百还了,
+ * 借给堂弟的两千收回来了. After such words the one named is who was paid or who paid back.
+ */
+export const SETTLING_VERBS = words('转给 打给 付给 给他 给她');
+
+/** Getting lent money back: 收回, 要回来 (after a debt, or before one: 收回借给小李的). */
+export const COLLECTING_VERBS = words('收回 要回 拿回 讨回');
+
+/** After 还, the words that make it paying back (还了, 还清, 还我), not "still" (还没, 还在). */
+export const PAID_OFF_AFTER = words('了 清 上 掉 完 给 我 回 钱 款');
+
+/** Right before a settling verb, it did not happen (没还, 还没要回来). */
+export const NOT_DONE_BEFORE = words('没 未 不 别');
+
+/** A settled debt that came back to the user: 还我了, 收回来了, 转给我了. */
+export const SETTLED_TO_USER = words('还给我 还了我 还我 转给我 转我 打给我 打我 给我 回来 收回 要回 拿回 讨回');
+
+/** A settled debt the user paid: 转给他了, 还回去了, 我还了. */
+export const SETTLED_BY_USER = words('给他 给她 过去 回去 我还 我已经还');
+
 /** After 还给 and a person, a verb: 还 meant "also" (还给妈妈买了衣服), nothing was paid back. */
 export const ACTS_FOR_PERSON = words('买 吃 喝 打 坐 交 充 花 点 去 看 要 用 付 加 发 带 寄 请 做 转 订 办 送');
 
@@ -79,8 +106,23 @@ export const REIMBURSED = words(`
   报销打过来 报销打来 报销发了 报销回来 报销进账 报销入账 报销款 收到报销 收到了报销 拿到报销 拿到了报销 报销了
 `);
 
-/** Who pays expenses back: 公司把差旅费报了. */
-export const REIMBURSERS = words('公司 单位 老板 领导 财务 学校 甲方');
+/** Who pays expenses back: 公司把差旅费报了, 帮部门垫付了. */
+export const REIMBURSERS = words('公司 单位 部门 老板 领导 财务 学校 甲方 客户 团队 项目组 工作室 集团 总部 公家 科室 学院');
+
+/** What was paid back, right before 报 (差旅费报了, 出差费报下来了, 打车钱报回来了). */
+export const REIMBURSED_FEES = words('费 款 钱');
+
+/** After a reimburser or a fee and 报 or 报销: it was paid back (报了, 报下来了, 报回来了). */
+export const REIMBURSED_AFTER = words('下来 回来 了');
+
+/** Before whom an expense is paid first (帮公司垫付, 替单位垫了, 给部门垫了). */
+export const ADVANCED_FOR = words('帮 替 给 为');
+
+/** After 垫, the words that make it paying first for someone (垫付, 垫钱), not a pad (鼠标垫, 垫子). */
+export const ADVANCE_AFTER = words('付 支 资 款 钱');
+
+/** Before 垫: paid first, to be paid back (先垫付, 提前垫了). */
+export const ADVANCE_FIRST = words('先 提前');
 
 /** After 报 (报了, 公司报, 要报), it is no reimbursement: 报了名, 报了个班, 公司报表, 报废. */
 export const NOT_REIMBURSED_AFTER = words('名 班 个 团 警 案 税 价 表 纸 刊 告 道 到 考 关 废 修');

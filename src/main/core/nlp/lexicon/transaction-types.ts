@@ -9,6 +9,18 @@ export const INCOME_WORDS = words(`
   回款 结算了 中了 中奖 捡到 捡了 发工资 发奖金 发了奖金 发薪
 `);
 
+/**
+ * Money paid to the user by the state or a fund (退休金发了, 养老金打到卡上了, 低保到账). It comes in
+ * by transfer, so these win over transfer words; paid in (交养老金, 养老金缴了) it is spending.
+ */
+export const BENEFITS = words(`
+  退休金 退休工资 养老金 养老保险金 低保金 低保 抚恤金 失业金 失业保险金 救济金 补助金 助学金 生活补助 困难补助 高龄补贴
+  公积金提取 提取公积金 提取了公积金 提了公积金 取了公积金
+`);
+
+/** Right before or after a benefit: paid in, not paid out (交养老金, 养老金扣了). */
+export const PAID_IN = words('补缴 缴纳 交了 缴了 扣了 交 缴 扣 存');
+
 /** 卖 alone is a sale too, but not in 外卖, 小卖部, 卖家, 卖菜 …: the words right before and after it. */
 export const NOT_SALE_BEFORE = words('外');
 export const NOT_SALE_AFTER = words('部 场 家 点 相 萌 菜 票');
