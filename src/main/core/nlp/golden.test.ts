@@ -13,7 +13,11 @@ import { answerRequest } from './protocol';
 // that look like them and are not; corpus-recurrence-tags.jsonl: repeating rules and tags, and
 // sentences with neither; corpus-asr-style.jsonl: text as a recognizer writes it, 块九 before
 // another word, a category implied by the object or by verb and object around the amount, an
-// unpriced last item, and near-misses), so CI on a fresh machine grades the same cases.
+// unpriced last item, and near-misses; corpus-accounts.jsonl: the account said anywhere and
+// misheard (支付包, 威信); corpus-self-correction-refund.jsonl: 哦不是 / 我说错了是 and refunds that
+// name the price; corpus-dialogue.jsonl: 中间那笔, keep listening, hold the card;
+// corpus-fresh-wordings.jsonl: sentences of issue 43's classes written apart from the work on
+// them, to measure how it generalises), so CI on a fresh machine grades the same cases.
 function load(name: string): GoldenCase[] {
   const text = readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
   return text
@@ -37,6 +41,7 @@ for (const file of [
   'corpus-accounts.jsonl',
   'corpus-self-correction-refund.jsonl',
   'corpus-dialogue.jsonl',
+  'corpus-fresh-wordings.jsonl',
 ]) {
   describe(`NLP cases from ${file}`, () => {
     const cases = load(file);

@@ -255,6 +255,8 @@ const BORROWED_CLAUSE = new RegExp(
 // 借的钱, 小李借走的五百: borrowed, by whoever stands before it.
 const BORROWED_BY_CLAUSE = new RegExp(`借(?:来|到|走|去)?的(?=钱|款|${MASK})`, 'g');
 const PRONOUN_BEFORE = /(?:他|她)们?$/;
+// 我把…, 把…: the user acts on what follows.
+const USER_ACTS = /(?:^|我|，)把$/;
 // 小李的钱还了, 小李那五百还我了: whose money, right before it.
 const OWNED_MONEY = new RegExp(`(?:的|那)(?=钱|款|${MASK})`, 'g');
 const CLAUSE_VERBS = new Set([...'欠借给']);
@@ -298,6 +300,13 @@ function* debtClauses(text: string): Generator<DebtClause> {
     if (who !== undefined) yield clause(m, who, false);
   }
   for (const m of matches(BORROWED_CLAUSE, text)) {
+    // 我把小陈借我的三百还了: what 小陈 lent the user, who pays it back. Without 把 or 我 before
+    // it, 小陈借我的 may as well be what 小陈 borrowed from the user: no reading.
+    if (m[2] === '我') {
+      const lender = debtorBefore(text, m.index);
+      if (lender && USER_ACTS.test(text.slice(0, m.index - lender.length))) yield clause(m, lender, true);
+      continue;
+    }
     const who = named(m[1] ?? m[2]);
     if (who !== undefined) yield clause(m, who, true);
   }

@@ -4,6 +4,7 @@
 import {
   FAMILY_NAMES,
   KIN,
+  KIN_SENIORITY,
   NAME_NUMERALS,
   NAME_PREFIXES,
   NOT_PEOPLE,
@@ -21,7 +22,7 @@ const HAN = '[\\u4e00-\\u9fff]';
 const GIVEN = `(?:(?![的了钱还借给我你他她和跟把被在是那这])${HAN})`;
 const NAME = `(?:${anyOf(NAME_PREFIXES)}${GIVEN}|${anyOf(FAMILY_NAMES)}${GIVEN}{1,2})`;
 const ROLE = `(?:${anyOf(ROLE_MODIFIERS)}?${anyOf(ROLES)}${NAME}?)`;
-const PERSON = new RegExp(`^(?:${anyOf(OWNERS)}?(?:${anyOf(KIN)}|${ROLE})|${NAME})$`);
+const PERSON = new RegExp(`^(?:${anyOf(OWNERS)}?(?:${anyOf(KIN_SENIORITY)}?${anyOf(KIN)}|${ROLE})|${NAME})$`);
 const NOT_PERSON = new RegExp(`^${anyOf(NOT_PEOPLE)}`);
 
 /** The longest a person's words run: 我大学室友小李. */

@@ -11,6 +11,9 @@ export const KIN = words(`
   爸 妈 哥 姐 弟 妹 叔 姨 舅 姑 爹 娘
 `);
 
+/** Before kin, which of several (大舅, 二姨, 小姑, 三哥): seniority, part of who the person is. */
+export const KIN_SENIORITY = words('大 二 三 四 五 六 小 老');
+
 /** People by what they are to the user. Longer words first. */
 export const ROLES = words(`
   女朋友 男朋友 老板娘 合伙人 哥们儿 好朋友 老同学
@@ -62,7 +65,7 @@ export const THING_MEASURES = words('把 辆 台 本 件 张 条 套 只 支 双
  * A debt named as a thing, then settled (src/main/core/nlp/money-flow.ts): 欠小李的五百还了,
  * 借给堂弟的两千收回来了. After such words the one named is who was paid or who paid back.
  */
-export const SETTLING_VERBS = words('转给 打给 付给 给他 给她');
+export const SETTLING_VERBS = words('转给 打给 付给 给他 给她 转过去 打过去 付过去 还过去 给过去');
 
 /** Getting lent money back: 收回, 要回来 (after a debt, or before one: 收回借给小李的). */
 export const COLLECTING_VERBS = words('收回 要回 拿回 讨回');
