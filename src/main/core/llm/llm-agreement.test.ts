@@ -5,12 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ParseResult } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
 import { startFakeChatServer } from '../../../../test/support/gateway/fake-chat-server';
 import { startGatewayHarness } from '../../../../test/support/gateway/gateway-harness';
 import { judge, type GoldenCase } from '../nlp/golden-judge';
-import type { ParseAnswer } from '../nlp/protocol';
+import { parseAnswer } from '../nlp/protocol';
 import { createUnderstanding } from './index';
 
 const closers: (() => Promise<void>)[] = [];
@@ -79,26 +78,6 @@ const RECORDED: Record<string, unknown[]> = {
   a63: [tx(31, '交通', '打车去医院')],
 };
 
-/** The client's drafts as the golden judge reads the local parser's answer. */
-function asAnswer(results: readonly ParseResult[]): ParseAnswer {
-  return {
-    truncated: false,
-    transactions: results.map((r) => ({
-      amount: r.amount,
-      type: r.type,
-      category: r.category,
-      date: r.date,
-      description: r.description,
-      account: r.account,
-      ...(r.flow ? { flow: r.flow } : {}),
-      ...(r.counterparty ? { counterparty: r.counterparty } : {}),
-      ...(r.reimbursable ? { reimbursable: true } : {}),
-      ...(r.recurrence ? { recurrence: r.recurrence } : {}),
-      ...(r.tags ? { tags: r.tags } : {}),
-    })),
-  };
-}
-
 /** A model answering each sentence (the user message) from RECORDED; anything else is no transaction. */
 const recordedModel = (call: { messages: { role: string; content: string }[] }) => {
   const text = call.messages.at(-1)!.content;
@@ -114,7 +93,7 @@ describe('the LLM path and the local path give the same fields', () => {
     const u = createUnderstanding({ mode: 'gateway', gatewayUrl: h.url });
     const outcome = await u.parse(c.text, { now: toZonedNow(c.now) });
     expect(outcome.source).toBe('llm');
-    expect(judge(c, asAnswer(outcome.results))).toBeNull();
+    expect(judge(c, parseAnswer(outcome.results, false))).toBeNull();
   });
 
   it('in-process (direct mode) the same answers become the same drafts, keys present only when said', async () => {

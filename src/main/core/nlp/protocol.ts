@@ -2,7 +2,15 @@
 // a line, one answer a line. Kept here so the shell tool and the tests run exactly the app's code.
 import { z } from 'zod';
 import { MAX_AMOUNT_YUAN } from '@shared/money';
-import { TRANSACTION_TYPES, type ClassifyResult, type MoneyFlow, type CorrectionResult, type LedgerQuery, type Recurrence } from '@shared/domain';
+import {
+  TRANSACTION_TYPES,
+  type ClassifyResult,
+  type MoneyFlow,
+  type CorrectionResult,
+  type LedgerQuery,
+  type ParseResult,
+  type Recurrence,
+} from '@shared/domain';
 import { formatYmd, isCalendarDate, MAX_YEAR, MIN_YEAR, systemNow, toZonedNow, type ZonedNow } from '@shared/time';
 import { classifyIntent, correctLocal, detectBudgetQuery, detectQuery, parseLocal, type BudgetQuery } from './index';
 import { spokenFields } from './parse';
@@ -79,6 +87,25 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
+/** Parsed items as a parse answer reads them: the optional fields only when said. */
+export function parseAnswer(results: readonly ParseResult[], truncated: boolean): ParseAnswer {
+  return {
+    transactions: results.map((r) => ({
+      amount: r.amount,
+      type: r.type,
+      category: r.category,
+      date: r.date,
+      description: r.description,
+      account: r.account,
+      ...(r.flow ? { flow: r.flow } : {}),
+      ...(r.counterparty ? { counterparty: r.counterparty } : {}),
+      ...(r.reimbursable ? { reimbursable: true } : {}),
+      ...spokenFields(r),
+    })),
+    truncated,
+  };
+}
+
 /**
  * Answers one request object; never throws. A bad request gets `{error}`, and so does one
  * the parser cannot finish (it throws) or whose answer would carry a day outside the years
@@ -121,21 +148,7 @@ function answerParsed(request: z.output<typeof NlpRequestSchema>, clock: () => Z
   switch (request.op) {
     case 'parse': {
       const out = parseLocal(request.text, { now, customCategories: request.customCategories });
-      return {
-        transactions: out.results.map((r) => ({
-          amount: r.amount,
-          type: r.type,
-          category: r.category,
-          date: r.date,
-          description: r.description,
-          account: r.account,
-          ...(r.flow ? { flow: r.flow } : {}),
-          ...(r.counterparty ? { counterparty: r.counterparty } : {}),
-          ...(r.reimbursable ? { reimbursable: true } : {}),
-          ...spokenFields(r),
-        })),
-        truncated: out.truncated,
-      };
+      return parseAnswer(out.results, out.truncated);
     }
     case 'classify':
       return classifyIntent(request.text, request.batchSize);
