@@ -121,7 +121,7 @@ export function findDates(text: string, now: ZonedNow): DateMention[] {
     const span = { start: m.index, end: m.index + m[0].length };
     const reused = g.rel || g.wk ? known.get(m[0]) : undefined;
     if (reused !== undefined) {
-      found.push({ ...span, date: reused });
+      found.push({ start: span.start, end: span.end, date: reused });
       continue;
     }
     let date: string | null = null;
@@ -202,7 +202,7 @@ export function findDates(text: string, now: ZonedNow): DateMention[] {
       else continue;
     }
     if (g.rel || g.wk) known.set(m[0], date);
-    found.push({ ...span, date });
+    found.push({ start: span.start, end: span.end, date });
   }
   return found;
 }

@@ -87,24 +87,28 @@ function cut(text: string, m: RegExpExecArray): string {
   return text.slice(0, m.index) + MASK + text.slice(m.index + m[0].length);
 }
 
+// Fields named, never `{ ...base, more }`: on Node 20 that literal costs about a microsecond.
+function reading(flow: MoneyFlow | null, reimbursable: boolean, type: TransactionType | null, words: string): MoneyFlowReading {
+  return { flow, counterparty: null, reimbursable, type, words };
+}
+
 /** Null when the item says nothing of the kind. */
 export function readMoneyFlow(text: string, customCategories: readonly CategoryRef[] = []): MoneyFlowReading | null {
   // 报销单打印五块: nouns about reimbursing are spending like any other.
   const words = text.replace(REIMBURSEMENT_NOUN, MASK);
-  const none = { flow: null, counterparty: null, reimbursable: false };
   if (words.includes('报')) {
     const reimbursed = REIMBURSED_WORDS.exec(words) ?? REIMBURSED_BY.exec(words);
-    if (reimbursed) return { ...none, flow: 'reimbursement', type: 'INCOME', words: cut(words, reimbursed) };
+    if (reimbursed) return reading('reimbursement', false, 'INCOME', cut(words, reimbursed));
     const notReimbursable = NOT_REIMBURSABLE_WORDS.exec(words);
-    if (notReimbursable) return { ...none, type: 'EXPENSE', words: cut(words, notReimbursable) };
+    if (notReimbursable) return reading(null, false, 'EXPENSE', cut(words, notReimbursable));
     const reimbursable = REIMBURSABLE_WORDS.exec(words);
-    if (reimbursable) return { ...none, reimbursable: true, type: 'EXPENSE', words: cut(words, reimbursable) };
+    if (reimbursable) return reading(null, true, 'EXPENSE', cut(words, reimbursable));
     // 报销八百 is money back; 打车八十报销 names what was spent, so it is to be paid back.
     const bare = REIMBURSE.exec(words);
     if (bare) {
       const rest = cut(words, bare);
       const spent = matchCategoryWord(rest, customCategories, (c) => c.type === 'EXPENSE') !== null;
-      return spent ? { ...none, reimbursable: true, type: 'EXPENSE', words: rest } : { ...none, flow: 'reimbursement', type: 'INCOME', words: rest };
+      return spent ? reading(null, true, 'EXPENSE', rest) : reading('reimbursement', false, 'INCOME', rest);
     }
   }
   if (words.includes('垫')) {
@@ -112,13 +116,13 @@ export function readMoneyFlow(text: string, customCategories: readonly CategoryR
     if (advanced) return advanced;
   }
   const refund = REFUND.exec(words);
-  if (refund) return { ...none, flow: 'refund', type: 'INCOME', words: cut(words, refund) };
+  if (refund) return reading('refund', false, 'INCOME', cut(words, refund));
   const debt = readDebt(words);
-  if (debt) return { ...debt, reimbursable: false, type: 'TRANSFER', words };
+  if (debt) return { flow: debt.flow, counterparty: debt.counterparty, reimbursable: false, type: 'TRANSFER', words };
   // 跟朋友借了辆车加油三百: borrowing a thing moves no money, so 借了 says nothing of the type.
   const thing = words.includes('借') ? BORROWED_THING.exec(words) : null;
-  if (thing) return { ...none, type: null, words: cut(words, thing) };
-  if (words !== text) return { ...none, type: null, words };
+  if (thing) return reading(null, false, null, cut(words, thing));
+  if (words !== text) return reading(null, false, null, words);
   return null;
 }
 

@@ -84,6 +84,21 @@ function tokenize(run: string): Token[] | null {
  * unless a 零 came between (一百零五 = 105).
  */
 export function parseNumeral(run: string): number | null {
+  let value = NUMERALS_READ.get(run);
+  if (value === undefined) {
+    // A pure function of short strings that recur (二十, 三十五): read each once. The cap keeps
+    // a stream of odd input from growing the memo without end.
+    if (NUMERALS_READ.size >= MEMO_CAP) NUMERALS_READ.clear();
+    value = readNumeral(run);
+    NUMERALS_READ.set(run, value);
+  }
+  return value;
+}
+
+const NUMERALS_READ = new Map<string, number | null>();
+const MEMO_CAP = 4096;
+
+function readNumeral(run: string): number | null {
   if (run.length === 0) return null;
   const tokens = tokenize(run);
   if (!tokens || tokens.length === 0) return null;

@@ -35,11 +35,11 @@ export function findOrdinals(text: string): OrdinalMention[] {
     const span = { start: m.index, end: m.index + m[0].length };
     const digits = m.groups?.n;
     if (m.groups?.middle !== undefined) {
-      found.push({ ...span, position: 0, fromEnd: false, middle: true });
+      found.push({ start: span.start, end: span.end, position: 0, fromEnd: false, middle: true });
       continue;
     }
     if (digits === undefined) {
-      found.push({ ...span, position: 1, fromEnd: m.groups?.head === undefined, middle: false });
+      found.push({ start: span.start, end: span.end, position: 1, fromEnd: m.groups?.head === undefined, middle: false });
       continue;
     }
     const fromEnd = m.groups!.back !== undefined;
@@ -56,7 +56,7 @@ export function findOrdinals(text: string): OrdinalMention[] {
     }
     const n = parseNumeral(digits);
     if (n === null || !Number.isInteger(n) || n < 1) continue;
-    found.push({ ...span, position: n, fromEnd, middle: false });
+    found.push({ start: span.start, end: span.end, position: n, fromEnd, middle: false });
   }
   return found;
 }

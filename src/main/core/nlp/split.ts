@@ -377,7 +377,7 @@ const FIRST_LOOK = 64;
 function itemPieces(
   text: string,
   bounds: readonly Break[],
-  { paid, totals, each }: PaidAmounts & { each: ReadonlySet<AmountMention> },
+  { paid, totals, each }: Pick<PaidAmounts, 'paid' | 'totals'> & { each: ReadonlySet<AmountMention> },
   dates: readonly DateMention[],
   claims: Claims,
   customCategories: readonly CategoryRef[],
@@ -426,7 +426,7 @@ export function splitUtterance(
   const each = findEachAmounts(text, paid, breaks, claims);
   const cuts = findCuts(text, paid, spans, breaks, claims);
   const bounds = cuts.length === 0 ? breaks : [...breaks, ...cuts].sort((a, b) => a.at - b.at);
-  const pieces = itemPieces(text, bounds, { ...spoken, each }, spans.dates, claims, customCategories, max);
+  const pieces = itemPieces(text, bounds, { paid, totals: spoken.totals, each }, spans.dates, claims, customCategories, max);
 
   if (pieces.length <= 1) {
     // One item: today's single parse, unless amounts it would have read were found to be no items.
@@ -483,7 +483,7 @@ function buildItems(
     const prev = items.at(-1);
     const item = p.copy
       ? prev
-        ? { ...prev, date }
+        ? Object.assign({}, prev, { date })
         : null
       : buildItem(
           text,
