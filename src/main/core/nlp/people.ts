@@ -56,8 +56,24 @@ const NUMBERED_NAME = new RegExp(
   'g',
 );
 
+// Most texts hold no family name right before a numeral: a scan by character code skips the search.
+const FAMILY_CODES = new Uint8Array(0x10000);
+for (const name of FAMILY_NAMES) if (name.length === 1) FAMILY_CODES[name.charCodeAt(0)] = 1;
+const NUMERAL_CODES = new Uint8Array(0x10000);
+for (const numeral of NAME_NUMERALS) NUMERAL_CODES[numeral.charCodeAt(0)] = 1;
+const LONG_FAMILY_NAMES = FAMILY_NAMES.some((name) => name.length !== 1);
+
+function mayHoldNumberedName(text: string): boolean {
+  if (LONG_FAMILY_NAMES) return true;
+  for (let i = 0; i + 1 < text.length; i++) {
+    if (FAMILY_CODES[text.charCodeAt(i)] === 1 && NUMERAL_CODES[text.charCodeAt(i + 1)] === 1) return true;
+  }
+  return false;
+}
+
 /** 借给张三五百, 李四还了我三百: names that hold a numeral, which must not be read as money. */
 export function findNumberedNames(text: string): Span[] {
+  if (!mayHoldNumberedName(text)) return [];
   return [...text.matchAll(NUMBERED_NAME)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
 }
 
