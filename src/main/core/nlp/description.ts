@@ -3,10 +3,9 @@
 // entry is meant (那笔) are left out too, as are the rule, tags, account and corrections that
 // other extractors claim.
 import { FILLERS_ANYWHERE, FILLERS_LEADING, FILLERS_TRAILING, LONE_LEFTOVERS } from './lexicon/fillers';
-import { NOT_REIMBURSABLE, REFUND_TRAILING, REIMBURSABLE, REIMBURSED, REIMBURSEMENT_NOUNS, REIMBURSERS } from './lexicon/money-flows';
+import { ADVANCED_FOR, NOT_REIMBURSABLE, REFUND_TRAILING, REIMBURSABLE, REIMBURSED, REIMBURSEMENT_NOUNS, REIMBURSERS } from './lexicon/money-flows';
 import {
   ADVANCE_VERBS,
-  ADVANCED_FOR,
   DEBT_WORDS,
   ENTRY_REFERENCES,
   LATER,

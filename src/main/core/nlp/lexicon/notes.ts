@@ -9,8 +9,7 @@ export const ENTRY_REFERENCES = words('那一笔 这一笔 那笔 这笔');
 /** 回头找公司报销: when an expense is paid back, said before the words that say it will be. */
 export const LATER = words('回头 到时候 之后 以后 等会儿 等会 晚点 过两天');
 
-/** 帮公司垫付了, 替单位先垫了: paid first for whom, to be paid back. */
-export const ADVANCED_FOR = words('帮 替 给 为');
+/** 帮公司垫付了, 替单位先垫了: the verbs of paying first, after ADVANCED_FOR and whom (lexicon/money-flows.ts). */
 export const ADVANCE_VERBS = words('先垫付了 先垫付 先垫了 先垫 提前垫付了 提前垫付 提前垫了 垫付了 垫付 垫支了 垫支 垫资 垫钱 垫了 垫');
 
 /** 商家只退了六十五: who refunds and how much of it, said around a refund's verb. */
