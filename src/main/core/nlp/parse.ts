@@ -164,8 +164,13 @@ function shifted(spans: readonly Span[], by: number): Span[] {
 export function buildItem(text: string, draft: ItemDraft, customCategories: readonly CategoryRef[]): ParsedItem | null {
   const { start, end, amount, account } = draft;
   const itemText = text.slice(start, end);
-  const own: Span[] = [...(amount ? [withPayingVerb(text, amount)] : []), ...(account ? [account] : [])];
-  const itemSpans = [...draft.claimed, ...own].filter((s) => overlaps(s, start, end));
+  const itemSpans: Span[] = [];
+  for (const s of draft.claimed) if (overlaps(s, start, end)) itemSpans.push(s);
+  if (amount) {
+    const paying = withPayingVerb(text, amount);
+    if (overlaps(paying, start, end)) itemSpans.push(paying);
+  }
+  if (account && overlaps(account, start, end)) itemSpans.push(account);
   // 加了两百的油 is 加油: what splits verb and object is no word of the item.
   const joint = amount && overlaps(amount, start, end) ? verbObjectGap(text, amount) : null;
   const notText = shifted(joint ? [...itemSpans, joint] : itemSpans, start);
@@ -185,16 +190,12 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   // The note keeps the thing: 借给小李, 退了, 可以报销 are said by the flow.
   const description = flow ? describe(itemText, [...notText, ...flowTalk(masked, flow)]) : words;
   const { type, category } = flow ? readFlowItem(flow, customCategories) : readItem(itemWords, customCategories);
-  return {
-    amount: value,
-    account: account?.account ?? null,
-    type,
-    category,
-    description,
-    date: draft.date,
-    ...(flow ? moneyFlowFields(flow) : {}),
-    ...spokenFields({ recurrence, tags }),
-  };
+  // Optional fields are set only when said; no spread, since this runs once an item.
+  const item: ParsedItem = { amount: value, account: account?.account ?? null, type, category, description, date: draft.date };
+  if (flow) Object.assign(item, moneyFlowFields(flow));
+  if (recurrence) item.recurrence = { ...recurrence };
+  if (tags) item.tags = tags;
+  return item;
 }
 
 /** The single-item parse of spans: the first item, up to where a second amount's item begins. */
