@@ -29,11 +29,12 @@ export function moneyFlowFields(source: {
   counterparty?: string | null;
   reimbursable?: boolean | null;
 }): Pick<ParseResult, 'flow' | 'counterparty' | 'reimbursable'> {
-  return {
-    ...(source.flow ? { flow: source.flow } : {}),
-    ...(source.counterparty ? { counterparty: source.counterparty } : {}),
-    ...(source.reimbursable ? { reimbursable: true } : {}),
-  };
+  // Set in place rather than spread: the offline parser calls this once an item.
+  const fields: Pick<ParseResult, 'flow' | 'counterparty' | 'reimbursable'> = {};
+  if (source.flow) fields.flow = source.flow;
+  if (source.counterparty) fields.counterparty = source.counterparty;
+  if (source.reimbursable) fields.reimbursable = true;
+  return fields;
 }
 
 /** Where a parse came from: the offline rules or the LLM (gateway or direct). */

@@ -47,13 +47,25 @@ function countsAt(text: string, at: number): boolean {
 }
 
 interface Scan {
+  /** In order of position. */
   tokens: NumberToken[];
-  byStart: Map<number, NumberToken>;
+}
+
+/** The token that starts exactly at `at`, by binary search: no index is built per parse. */
+function tokenAt(tokens: readonly NumberToken[], at: number): NumberToken | undefined {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid]!.start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return tokens[lo]?.start === at ? tokens[lo] : undefined;
 }
 
 /** A single digit (Chinese or Arabic) starting exactly at `at`, for 块五 / 毛五 tails. */
 function tailDigit(scan: Scan, at: number, text: string): NumberToken | null {
-  const t = scan.byStart.get(at);
+  const t = tokenAt(scan.tokens, at);
   if (!t || !Number.isInteger(t.value)) return null;
   // 零五 is one run; after 块 it is the digit behind the 零.
   const width = text[at] === '零' ? 2 : 1;
@@ -77,7 +89,7 @@ function skipApprox(text: string, at: number): number {
 export function findAmounts(text: string, exclude: readonly Span[] = []): AmountMention[] {
   const claimed = coverage(text.length, exclude);
   const tokens = scanNumbers(text).filter((t) => !isCovered(claimed, t));
-  const scan: Scan = { tokens, byStart: new Map(tokens.map((t) => [t.start, t])) };
+  const scan: Scan = { tokens };
   const found: AmountMention[] = [];
   let consumedTo = -1;
   for (const t of tokens) {

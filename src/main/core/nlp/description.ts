@@ -70,13 +70,17 @@ export function describe(text: string, claimed: readonly Span[]): string {
   if (s.includes('笔')) s = s.replace(REFERENCE, '');
   // Keep the words, drop punctuation and symbols left between them.
   // A point between digits (1.5斤) is part of a number, not punctuation.
+  // Runs of kept characters are copied whole: most notes drop nothing here.
   let words = '';
+  let run = 0;
   for (let i = 0; i < s.length; i++) {
     const ch = s[i]!;
     const decimal = ch === '.' && isAsciiDigit(s[i - 1]) && isAsciiDigit(s[i + 1]);
-    if (decimal || (!isPunctuation(ch) && ch !== '¥' && ch !== '￥' && ch !== '$')) words += ch;
+    if (decimal || (!isPunctuation(ch) && ch !== '¥' && ch !== '￥' && ch !== '$')) continue;
+    words += s.slice(run, i);
+    run = i + 1;
   }
-  const out = stripEdges(words);
+  const out = stripEdges(run === 0 ? s : words + s.slice(run));
   if (LONE.has(out)) return '';
   return VERB_AGAIN.test(out) ? out.slice(0, -1) : out;
 }

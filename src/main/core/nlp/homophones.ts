@@ -194,18 +194,11 @@ interface Hit {
 
 /** The known words of `trie` that sound like the text from `start`, added to `hits`. */
 function soundsAt(text: string, start: number, trie: Trie, hits: Hit[]): void {
-  let level: Node[] = [];
-  const first = trie.root.next.get(heardAs(text, start));
-  if (first) level.push(first);
-  for (let j = start + 1; j < text.length && level.length > 0; j++) {
-    const id = heardAs(text, j);
-    const next: Node[] = [];
-    for (const node of level) {
-      const child = node.next.get(id);
-      if (child) next.push(child);
-    }
-    level = next;
-    for (const node of level) for (const known of node.words) hits.push({ end: j + 1, known });
+  // The text is read by one sound a character, so it walks a single path of the trie.
+  let node = trie.root.next.get(heardAs(text, start));
+  for (let j = start + 1; j < text.length && node !== undefined; j++) {
+    node = node.next.get(heardAs(text, j));
+    if (node !== undefined) for (const known of node.words) hits.push({ end: j + 1, known });
   }
 }
 
@@ -308,6 +301,9 @@ export function prepareHomophones(): void {
   cut('外卖', false);
 }
 
+// Reused by every position and call: most positions that start a known word find it said as itself.
+const hits: Hit[] = [];
+
 /** The text with each misheard account or category word replaced by the word it sounds like. */
 export function hearHomophones(text: string, vocabulary: Vocabulary = {}): string {
   if (text.length < 2) return text;
@@ -319,7 +315,7 @@ export function hearHomophones(text: string, vocabulary: Vocabulary = {}): strin
     const here = after;
     after = heardAs(heard, i + 1);
     if (here < 0 || after < 0 || !startsWord(tries, pair(here, after))) continue;
-    const hits: Hit[] = [];
+    hits.length = 0;
     for (const trie of tries) soundsAt(heard, i, trie, hits);
     // Longest first; a word said as itself here is no mishearing of another.
     hits.sort((a, b) => b.end - a.end);

@@ -173,7 +173,8 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   if (account && overlaps(account, start, end)) itemSpans.push(account);
   // 加了两百的油 is 加油: what splits verb and object is no word of the item.
   const joint = amount && overlaps(amount, start, end) ? verbObjectGap(text, amount) : null;
-  const notText = shifted(joint ? [...itemSpans, joint] : itemSpans, start);
+  const inItem = shifted(itemSpans, start);
+  const notText = joint ? [...inItem, { start: joint.start - start, end: joint.end - start }] : inItem;
   const words = describe(itemText, notText);
   const value = amount && !amount.negative ? amount.value : null;
   if (value === null && words === '') return null;
@@ -185,7 +186,7 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
   const inside = account !== null && account.start >= start && account.end <= end;
   const notWords = [...(inside ? [account] : []), ...tagged];
   const itemWords = cutSpans(itemText, shifted(joint ? [...notWords, joint] : notWords, start));
-  const masked = maskSpans(itemText, shifted(itemSpans, start), MASK);
+  const masked = maskSpans(itemText, inItem, MASK);
   const flow = readMoneyFlow(masked, customCategories);
   // The note keeps the thing: 借给小李, 退了, 可以报销 are said by the flow.
   const description = flow ? describe(itemText, [...notText, ...flowTalk(masked, flow)]) : words;
@@ -225,7 +226,7 @@ export function parseUtterance(rawText: string, now: ZonedNow, customCategories:
 
 export function toParseResult(item: ParsedItem): ParseResult {
   const known = (item.amount !== null ? 2 : 0) + (item.category !== null ? 1 : 0);
-  return {
+  const result: ParseResult = {
     amount: item.amount,
     type: item.type,
     category: item.category,
@@ -234,9 +235,12 @@ export function toParseResult(item: ParsedItem): ParseResult {
     account: item.account,
     confidence: [0.3, 0.5, 0.75, 0.9][known]!,
     source: 'local',
-    ...moneyFlowFields(item),
-    ...spokenFields(item),
   };
+  // Each optional field only when said, set in place: this runs once an item.
+  if (item.flow || item.counterparty || item.reimbursable) Object.assign(result, moneyFlowFields(item));
+  if (item.recurrence) result.recurrence = { ...item.recurrence };
+  if (item.tags && item.tags.length > 0) result.tags = [...item.tags];
+  return result;
 }
 
 /** The optional rule and tags of an item, each present only when said. */

@@ -89,14 +89,20 @@ interface Claims {
 
 function claim(claims: Claims, span: Span): void {
   claims.spans.push(span);
-  claims.covered.fill(1, span.start, span.end);
+  for (let i = span.start; i < span.end; i++) claims.covered[i] = 1;
 }
 
 /** The piece's characters that no extractor claimed. */
 function unclaimed(text: string, covered: Uint8Array, start: number, end: number): string {
+  // Runs are copied whole: one slice per run, not one string per character.
   let out = '';
-  for (let i = start; i < end; i++) if (!covered[i]) out += text[i];
-  return out;
+  let run = start;
+  for (let i = start; i < end; i++) {
+    if (!covered[i]) continue;
+    if (i > run) out += text.slice(run, i);
+    run = i + 1;
+  }
+  return run === start ? text.slice(start, end) : out + text.slice(run, end);
 }
 
 function sameMention(a: readonly AmountMention[], b: readonly AmountMention[]): boolean {
