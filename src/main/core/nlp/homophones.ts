@@ -19,7 +19,7 @@ import { CATEGORY_KEYWORDS, matchCategoryWord, type CategoryRef } from '../categ
 import { findAccounts } from './accounts';
 import { ACCOUNTS } from './lexicon/accounts';
 import { NAME_PREFIXES } from './lexicon/money-flows';
-import { isAsciiDigit, isPunctuation, maskSpans, type Span } from './normalize';
+import { isAsciiDigit, isPunctuation, maskSpans, sortInPlace, type Span } from './normalize';
 import { parseNumeral } from './numbers';
 
 /** What the book adds to the built-in words: its account names and the user's categories. */
@@ -301,6 +301,11 @@ export function prepareHomophones(): void {
   cut('外卖', false);
 }
 
+function saidAsItself(text: string, at: number): boolean {
+  for (const h of hits) if (h.end - at === h.known.word.length && text.startsWith(h.known.word, at)) return true;
+  return false;
+}
+
 // Reused by every position and call: most positions that start a known word find it said as itself.
 const hits: Hit[] = [];
 
@@ -318,8 +323,8 @@ export function hearHomophones(text: string, vocabulary: Vocabulary = {}): strin
     hits.length = 0;
     for (const trie of tries) soundsAt(heard, i, trie, hits);
     // Longest first; a word said as itself here is no mishearing of another.
-    hits.sort((a, b) => b.end - a.end);
-    if (hits.length === 0 || hits.some((h) => heard.slice(i, h.end) === h.known.word)) continue;
+    sortInPlace(hits, (h) => -h.end);
+    if (hits.length === 0 || saidAsItself(heard, i)) continue;
     const hit = hits.find((h) => fits(heard, i, h, vocabulary));
     if (!hit) continue;
     heard = heard.slice(0, i) + hit.known.word + heard.slice(hit.end);

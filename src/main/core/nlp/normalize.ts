@@ -68,7 +68,7 @@ export function isCovered(covered: Uint8Array, span: Span): boolean {
 /** The text with the given spans cut out. */
 export function cutSpans(text: string, spans: readonly Span[]): string {
   if (spans.length === 0) return text;
-  const sorted = inOrder(spans) ? spans : [...spans].sort((a, b) => a.start - b.start);
+  const sorted = inPosition(spans);
   let out = '';
   let at = 0;
   for (const s of sorted) {
@@ -82,7 +82,7 @@ export function cutSpans(text: string, spans: readonly Span[]): string {
 export function maskSpans(text: string, spans: readonly Span[], mask: string): string {
   if (spans.length === 0) return text;
   // Whole runs are copied: one slice per run, not one string per character.
-  const sorted = inOrder(spans) ? spans : [...spans].sort((a, b) => a.start - b.start);
+  const sorted = inPosition(spans);
   let out = '';
   let at = 0;
   for (const s of sorted) {
@@ -99,4 +99,26 @@ export function maskSpans(text: string, spans: readonly Span[], mask: string): s
 function inOrder(spans: readonly Span[]): boolean {
   for (let i = 1; i < spans.length; i++) if (spans[i - 1]!.start > spans[i]!.start) return false;
   return true;
+}
+
+/**
+ * Sorts a short list in place by `key`, stably. The lists of one utterance hold a few dozen
+ * entries at most, and Array.prototype.sort allocates a work array on every call.
+ */
+export function sortInPlace<T>(list: T[], key: (item: T) => number): T[] {
+  for (let i = 1; i < list.length; i++) {
+    const item = list[i]!;
+    const k = key(item);
+    let j = i - 1;
+    for (; j >= 0 && key(list[j]!) > k; j--) list[j + 1] = list[j]!;
+    list[j + 1] = item;
+  }
+  return list;
+}
+
+const startOf = (s: Span): number => s.start;
+
+/** The spans by position: the same list when already in order, else a sorted copy. */
+export function inPosition(spans: readonly Span[]): readonly Span[] {
+  return inOrder(spans) ? spans : sortInPlace([...spans], startOf);
 }

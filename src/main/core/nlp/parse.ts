@@ -15,7 +15,7 @@ import { FLOWER_BEFORE, PAYING_VERBS } from './lexicon/amounts';
 import { ITEM_SEPARATORS } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
 import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
-import { cutSpans, isPunctuation, maskSpans, normalizeText, type Span } from './normalize';
+import { cutSpans, isPunctuation, maskSpans, normalizeText, sortInPlace, type Span } from './normalize';
 import { findOrdinals } from './ordinals';
 import { paidAmounts, withoutDenied } from './paid-amounts';
 import { findNumberedNames, withoutNameNumerals } from './people';
@@ -171,6 +171,8 @@ export function buildItem(text: string, draft: ItemDraft, customCategories: read
     if (overlaps(paying, start, end)) itemSpans.push(paying);
   }
   if (account && overlaps(account, start, end)) itemSpans.push(account);
+  // In order once here, so the cuts and masks below need no sorted copies.
+  sortInPlace(itemSpans, (s) => s.start);
   // 加了两百的油 is 加油: what splits verb and object is no word of the item.
   const joint = amount && overlaps(amount, start, end) ? verbObjectGap(text, amount) : null;
   const inItem = shifted(itemSpans, start);

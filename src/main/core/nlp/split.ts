@@ -33,7 +33,7 @@ import {
   SEQUENCE_CONNECTIVES,
 } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
-import { coverage, type Span } from './normalize';
+import { coverage, sortInPlace, type Span } from './normalize';
 import { findListNumbers } from './numbering';
 import { reimbursableMarkAt } from './money-flow';
 import { paidAmounts, withoutDenied, type PaidAmounts } from './paid-amounts';
@@ -72,10 +72,9 @@ interface Piece {
 }
 
 // ASCII . separates only where it is no decimal point (1.5 is inside a number span anyway).
-const BREAK = new RegExp(
-  `(?<punct>[，,。；;！!？?、…]|\\.(?!\\d))|(?<adding>${anyOf(ADDING_CONNECTIVES)})|(?<sequence>${anyOf(SEQUENCE_CONNECTIVES)})`,
-  'g',
-);
+// Captures by number (1 punctuation, 2 adding, 3 sequence): a break is found at every comma, and
+// named groups would build an object for each.
+const BREAK = new RegExp(`([，,。；;！!？?、…]|\\.(?!\\d))|(${anyOf(ADDING_CONNECTIVES)})|(${anyOf(SEQUENCE_CONNECTIVES)})`, 'g');
 const PARTICLES = new Set(AFTER_AMOUNT);
 const JOINER = new RegExp(`^(?:${anyOf(JOINERS_AFTER_AMOUNT)}|还(?=${anyOf(ALSO_BEFORE)}))`);
 const SAME_AT_END = new RegExp(`(${anyOf(SAME_AMOUNT)})[的啊吧了呀呢]*[，,。；;！!？?、…]*$`);
@@ -114,6 +113,8 @@ interface Break {
   lead: Lead;
 }
 
+const atOf = (b: Break): number => b.at;
+
 /** Separators that stand outside every claimed span; connectives are claimed as no item's words. */
 function findBreaks(text: string, claims: Claims, numbers: readonly Span[]): Break[] {
   const breaks: Break[] = numbers.map((n) => ({ at: n.start, lead: 'numbering' as const }));
@@ -121,11 +122,11 @@ function findBreaks(text: string, claims: Claims, numbers: readonly Span[]): Bre
   for (let m = BREAK.exec(text); m !== null; m = BREAK.exec(text)) {
     const end = m.index + m[0].length;
     if (claims.covered[m.index] || claims.covered[end - 1]) continue;
-    const lead: Lead = m.groups!.punct ? 'punct' : m.groups!.adding ? 'adding' : 'sequence';
+    const lead: Lead = m[1] ? 'punct' : m[2] ? 'adding' : 'sequence';
     if (lead !== 'punct') claim(claims, { start: m.index, end });
     breaks.push({ at: m.index, lead });
   }
-  return breaks.sort((a, b) => a.at - b.at);
+  return sortInPlace(breaks, atOf);
 }
 
 const EACH_BEFORE = new RegExp(`${anyOf(EACH_AMOUNT)}(?:${anyOf(PAYING_VERBS)})?$`);
@@ -155,7 +156,7 @@ function findEachAmounts(text: string, paid: readonly AmountMention[], breaks: B
     }
   }
   if (parts.length > 0) breaks.push(...parts);
-  breaks.sort((x, y) => x.at - y.at);
+  sortInPlace(breaks, atOf);
   return each;
 }
 
@@ -431,7 +432,7 @@ export function splitUtterance(
   const breaks = findBreaks(text, claims, numbers);
   const each = findEachAmounts(text, paid, breaks, claims);
   const cuts = findCuts(text, paid, spans, breaks, claims);
-  const bounds = cuts.length === 0 ? breaks : [...breaks, ...cuts].sort((a, b) => a.at - b.at);
+  const bounds = cuts.length === 0 ? breaks : sortInPlace([...breaks, ...cuts], atOf);
   const pieces = itemPieces(text, bounds, { paid, totals: spoken.totals, each }, spans.dates, claims, customCategories, max);
 
   if (pieces.length <= 1) {
