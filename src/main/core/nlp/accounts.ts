@@ -45,7 +45,10 @@ class NameIndex {
   at(text: string, at: number): [number, string][] {
     const bucket = this.byFirst.get(text.charCodeAt(at));
     if (!bucket) return NO_NAMES;
-    return bucket.filter(([spoken]) => text.startsWith(spoken, at)).map(([spoken, account]) => [spoken.length, account]);
+    // Common characters (中, 工, 交) start names too: nothing is allocated until one matches.
+    let found: [number, string][] | null = null;
+    for (const [spoken, account] of bucket) if (text.startsWith(spoken, at)) (found ??= []).push([spoken.length, account]);
+    return found ?? NO_NAMES;
   }
 }
 

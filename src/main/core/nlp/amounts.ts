@@ -14,7 +14,7 @@ import {
 import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS } from './lexicon/categories';
 import { DAY_PARTS, RELATIVE_DAYS } from './lexicon/dates';
 import { ADDING_CONNECTIVES, HESITATIONS, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
-import { coverage, isAsciiDigit, isAsciiLetter, isCovered, isPunctuation, type Span } from './normalize';
+import { coverage, isAsciiDigit, isAsciiLetter, isAsciiLetterCode, isCovered, isPunctuation, type Span } from './normalize';
 import { chineseDigitValue, isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
@@ -78,7 +78,8 @@ function tailDigit(scan: Scan, at: number, text: string): NumberToken | null {
 
 function skipApprox(text: string, at: number): number {
   if (text.startsWith('左右', at)) return at + 2;
-  if (text[at] === '多' || text[at] === '来' || text[at] === '余') return at + 1;
+  const code = text.charCodeAt(at);
+  if (code === 0x591a || code === 0x6765 || code === 0x4f59) return at + 1; // 多 来 余
   return at;
 }
 
@@ -122,7 +123,7 @@ const LATIN_ITEM_WORDS: ReadonlySet<string> = new Set(
  * normalizing) is an item followed by its amount, unless a surer amount follows ('word').
  */
 function latinGlue(text: string, t: NumberToken): 'none' | 'code' | 'word' {
-  if (!isAsciiLetter(text[t.start - 1])) return 'none';
+  if (!isAsciiLetterCode(text.charCodeAt(t.start - 1))) return 'none';
   if (t.chinese || text.startsWith('rmb', t.start - 3)) return 'none';
   let from = t.start - 1;
   while (from > 0 && isAsciiLetter(text[from - 1])) from--;

@@ -17,11 +17,11 @@ import {
 } from './lexicon/notes';
 import { anyOf } from './lexicon/words';
 import { MASK, type MoneyFlowReading } from './money-flow';
-import { cutSpans, isAsciiDigit, isPunctuation, type Span } from './normalize';
+import { cutSpans, isPunctuationCode, type Span } from './normalize';
 
-/** Words by the character they start (or end) with, longest first, so 支付了 goes before 付了. */
-function byEdge(list: readonly string[], edge: (w: string) => string): Map<string, string[]> {
-  const map = new Map<string, string[]>();
+/** Words by the code of the character they start (or end) with, longest first, so 支付了 goes before 付了. */
+function byEdge(list: readonly string[], edge: (w: string) => number): Map<number, string[]> {
+  const map = new Map<number, string[]>();
   for (const w of [...list].sort((a, b) => b.length - a.length)) {
     const bucket = map.get(edge(w)) ?? [];
     bucket.push(w);
@@ -30,8 +30,9 @@ function byEdge(list: readonly string[], edge: (w: string) => string): Map<strin
   return map;
 }
 
-const LEADING = byEdge(FILLERS_LEADING, (w) => w[0]!);
-const TRAILING = byEdge(FILLERS_TRAILING, (w) => w.at(-1)!);
+// By character code: s[0] would make a new string of a CJK character on every look.
+const LEADING = byEdge(FILLERS_LEADING, (w) => w.charCodeAt(0));
+const TRAILING = byEdge(FILLERS_TRAILING, (w) => w.charCodeAt(w.length - 1));
 const LONE = new Set(LONE_LEFTOVERS);
 // One pass for the words cut wherever they stand; the list's order decides at each position.
 const ANYWHERE = new RegExp(anyOf(FILLERS_ANYWHERE), 'g');
@@ -41,14 +42,14 @@ function stripEdges(text: string, trailing = true): string {
   let s = text;
   for (let changed = true; changed && s.length > 0;) {
     changed = false;
-    const lead = LEADING.get(s[0]!)?.find((w) => s.startsWith(w) && s.length > w.length);
+    const lead = LEADING.get(s.charCodeAt(0))?.find((w) => s.startsWith(w) && s.length > w.length);
     if (lead) {
       s = s.slice(lead.length);
       changed = true;
     }
     if (!trailing || s.length === 0) continue;
     // A one-character particle stays when it is half of a two-character word (打的).
-    const tail = TRAILING.get(s.at(-1)!)?.find((w) => s.endsWith(w) && s.length > w.length && (w.length > 1 || s.length > 2));
+    const tail = TRAILING.get(s.charCodeAt(s.length - 1))?.find((w) => s.endsWith(w) && s.length > w.length && (w.length > 1 || s.length > 2));
     if (tail) {
       s = s.slice(0, -tail.length);
       changed = true;
@@ -63,6 +64,15 @@ const REFERENCE = new RegExp(anyOf(ENTRY_REFERENCES), 'g');
 // 抢红包抢了八十八, 打车打了三十: the verb said again before the amount is the amount's.
 const VERB_AGAIN = /^([\u4e00-\u9fff])[^]+\1$/;
 
+const DOT = 0x2e;
+const YEN = 0xa5;
+const FULL_YEN = 0xffe5;
+const DOLLAR = 0x24;
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
 export function describe(text: string, claimed: readonly Span[]): string {
   // Edge words go first so a filler never fuses with the item (帮我记一下午饭 is not 下午).
   let s = stripEdges(cutSpans(text, claimed), false).replace(PAID_OF, '');
@@ -74,9 +84,9 @@ export function describe(text: string, claimed: readonly Span[]): string {
   let words = '';
   let run = 0;
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    const decimal = ch === '.' && isAsciiDigit(s[i - 1]) && isAsciiDigit(s[i + 1]);
-    if (decimal || (!isPunctuation(ch) && ch !== '¥' && ch !== '￥' && ch !== '$')) continue;
+    const code = s.charCodeAt(i);
+    const decimal = code === DOT && isDigitCode(s.charCodeAt(i - 1)) && isDigitCode(s.charCodeAt(i + 1));
+    if (decimal || (!isPunctuationCode(code) && code !== YEN && code !== FULL_YEN && code !== DOLLAR)) continue;
     words += s.slice(run, i);
     run = i + 1;
   }

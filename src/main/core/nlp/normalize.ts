@@ -38,12 +38,22 @@ export function isAsciiLetter(ch: string | undefined): boolean {
   return ch !== undefined && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'));
 }
 
+/** isAsciiLetter by character code (NaN past either end is no letter). */
+export function isAsciiLetterCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
 // A table by character code: every extractor asks this of most characters it reads.
 const PUNCTUATION = new Uint8Array(0x10000);
 for (const ch of ',.;:!?，。、；：！？…—-~～·()（）[]【】「」『』"\'“”‘’《》<>/\\|') PUNCTUATION[ch.charCodeAt(0)] = 1;
 
 export function isPunctuation(ch: string | undefined): boolean {
   return ch !== undefined && ch.length === 1 && PUNCTUATION[ch.charCodeAt(0)] === 1;
+}
+
+/** isPunctuation by character code: reading text[i] makes a string of each CJK character. */
+export function isPunctuationCode(code: number): boolean {
+  return PUNCTUATION[code] === 1;
 }
 
 /** A half-open [start, end) range of the normalized text claimed by one extractor. */

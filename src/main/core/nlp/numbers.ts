@@ -213,7 +213,8 @@ export function scanNumbers(text: string): NumberToken[] {
 /** 二十一共: the last digit starts a word (一共), so the number is 二十. */
 function givesDigitAway(raw: string, text: string, end: number): string {
   if (raw.length < 2) return raw;
-  return NUMERAL_WORDS.some((w) => text.startsWith(w, end - 1)) ? raw.slice(0, -1) : raw;
+  for (const w of NUMERAL_WORDS) if (text.startsWith(w, end - 1)) return raw.slice(0, -1);
+  return raw;
 }
 
 // 买一送一30: a Chinese digit glued to an Arabic number is two numbers, not one bad one.

@@ -22,7 +22,7 @@ import {
 import { ADDING_CONNECTIVES } from './lexicon/fillers';
 import { REFUND_AFTER, REFUND_FEES } from './lexicon/money-flows';
 import { anyOf } from './lexicon/words';
-import { isPunctuation, type Span } from './normalize';
+import { isPunctuationCode, type Span } from './normalize';
 
 export interface PaidAmounts {
   /** One amount per item, in order. */
@@ -46,9 +46,15 @@ const TOTAL_LOOKBACK = 9;
 const SUM_TOLERANCE = 0.05;
 
 function withoutPunctuation(text: string): string {
+  // Runs are copied whole: one slice per run, not one string per character.
   let out = '';
-  for (const ch of text) if (!isPunctuation(ch)) out += ch;
-  return out;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!isPunctuationCode(text.charCodeAt(i))) continue;
+    out += text.slice(run, i);
+    run = i + 1;
+  }
+  return run === 0 ? text : out + text.slice(run);
 }
 
 function sums(total: number, sum: number): boolean {
