@@ -16,6 +16,7 @@ import { ITEM_SEPARATORS } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
 import { MASK, readMoneyFlow, type MoneyFlowReading } from './money-flow';
 import { cutSpans, isPunctuation, maskSpans, normalizeText, sortInPlace, type Span } from './normalize';
+import { findListNumbers, type ListNumber } from './numbering';
 import { findOrdinals } from './ordinals';
 import { paidAmounts, withoutDenied } from './paid-amounts';
 import { findNumberedNames, withoutNameNumerals } from './people';
@@ -110,15 +111,22 @@ export interface UtteranceSpans {
   /** The first paying account named, and every one in order (each item may name its own). */
   account: AccountMention | null;
   accounts: AccountMention[];
+  /** The numbers of a numbered list (also in `claimed`); read only when asked for. */
+  numbers: ListNumber[];
 }
 
-export function readSpans(rawText: string, now: ZonedNow, vocabulary: Vocabulary = {}): UtteranceSpans {
+/**
+ * `numbered`: the utterance may be a numbered list (1.房租3000 2.水电200), whose numbers are
+ * claimed before the money is read, so they are never amounts.
+ */
+export function readSpans(rawText: string, now: ZonedNow, vocabulary: Vocabulary = {}, numbered = false): UtteranceSpans {
   // A recognizer's 支付包 is 支付宝: every span below points into the text as it was meant.
   const text = hearHomophones(normalizeText(rawText), vocabulary);
   const recurrences = findRecurrences(text);
   // 每周一次, 每周五十块: the 周一, 周五 of a rule that fixes no day names no day.
   const dates = findDates(text, now).filter((d) => !recurrences.some((r) => d.start < r.end && d.end > r.start && !fixesDay(r)));
-  const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences];
+  const numbers = numbered ? findListNumbers(text) : [];
+  const claimed: Span[] = [...dates, ...findOrdinals(text), ...recurrences, ...numbers];
   const names = findNumberedNames(text);
   const mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, names), claimed));
   const accounts = findAccounts(text, vocabulary.accounts);
@@ -130,7 +138,7 @@ export function readSpans(rawText: string, now: ZonedNow, vocabulary: Vocabulary
   // A rule that repeats none of the money (每天都加班到很晚，今天打车七十四) tells a habit: no item's words.
   const { rules, habits } = rulesInScope(text, recurrences, { amounts, dates, claimed: [...claimed, ...mentioned] });
   claimed.push(...habits);
-  return { text, dates, claimed, recurrences: rules, tags, names, mentioned, amounts, account, accounts };
+  return { text, dates, claimed, recurrences: rules, tags, names, mentioned, amounts, account, accounts, numbers };
 }
 
 function fixesDay({ recurrence }: RecurrenceMention): boolean {

@@ -14,7 +14,7 @@
 import type { ZonedNow } from '@shared/time';
 import type { CategoryRef } from '../categories/index';
 import type { AccountMention } from './accounts';
-import { findAmounts, moneyMentions, type AmountMention } from './amounts';
+import type { AmountMention } from './amounts';
 import { firstDate, type DateMention } from './dates';
 import { describe } from './description';
 import { PAYING_VERBS } from './lexicon/amounts';
@@ -34,10 +34,8 @@ import {
 } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
 import { coverage, sortInPlace, type Span } from './normalize';
-import { findListNumbers } from './numbering';
 import { reimbursableMarkAt } from './money-flow';
-import { paidAmounts, withoutDenied, type PaidAmounts } from './paid-amounts';
-import { withoutNameNumerals } from './people';
+import { paidAmounts, type PaidAmounts } from './paid-amounts';
 import type { TagMention } from './tags';
 import { objectEnd } from './verb-object';
 import { buildItem, firstItem, readItem, readSpans, withPayingVerb, type ParsedItem, type UtteranceSpans } from './parse';
@@ -416,14 +414,8 @@ export function splitUtterance(
   max: number,
   accountNames: readonly string[] = [],
 ): SplitUtterance {
-  const spans = readSpans(rawText, now, { customCategories, accounts: accountNames });
-  const { text } = spans;
-  const numbers = findListNumbers(text);
-  let { mentioned, amounts } = spans;
-  if (numbers.length > 0) {
-    mentioned = moneyMentions(findAmounts(withoutNameNumerals(text, spans.names), [...spans.claimed, ...numbers]));
-    amounts = withoutDenied(text, mentioned);
-  }
+  const spans = readSpans(rawText, now, { customCategories, accounts: accountNames }, true);
+  const { text, numbers, mentioned, amounts } = spans;
   const spoken = paidAmounts(text, amounts);
   const { paid, notItems } = spoken;
   const { accounts } = spans;
