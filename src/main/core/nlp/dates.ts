@@ -58,6 +58,16 @@ const DATE_SOURCE = [
   `(?<day>(?<dd>${NUM})[号日](?!${anyOf(NOT_DAY_WORDS)}))`,
 ].join('|');
 
+// Every character a date phrase can start with: the scan tries the phrases only there.
+const DATE_STARTS = [
+  ...'0123456789零〇一二两三四五六七八九十',
+  ...'今去前上这本下个周星礼月最',
+  ...Object.keys(RELATIVE_DAYS).map((w) => w[0]!),
+  ...Object.keys(HOLIDAYS).map((w) => w[0]!),
+]
+  .filter((c, i, all) => all.indexOf(c) === i)
+  .join('');
+
 /**
  * The pattern with its named groups numbered, and each name's number. V8 builds a fresh object
  * of all forty names for every match's `groups`; reading the numbered captures costs nothing.
@@ -79,7 +89,7 @@ function numberGroups<Name extends string>(source: string, names: readonly Name[
   }
   const missing = names.filter((n) => group[n] === undefined);
   if (missing.length > 0) throw new Error(`date pattern has no group ${missing.join(', ')}`);
-  return { pattern: new RegExp(source.replace(/\(\?<([a-z]+)>/g, '('), 'g'), group: group as Record<Name, number> };
+  return { pattern: new RegExp(`(?=[${DATE_STARTS}])(?:${source.replace(/\(\?<([a-z]+)>/g, '(')})`, 'g'), group: group as Record<Name, number> };
 }
 
 const { pattern: DATE_PATTERN, group: G } = numberGroups(DATE_SOURCE, [
