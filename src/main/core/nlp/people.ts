@@ -63,18 +63,24 @@ const NUMERAL_CODES = new Uint8Array(0x10000);
 for (const numeral of NAME_NUMERALS) NUMERAL_CODES[numeral.charCodeAt(0)] = 1;
 const LONG_FAMILY_NAMES = FAMILY_NAMES.some((name) => name.length !== 1);
 
-function mayHoldNumberedName(text: string): boolean {
-  if (LONG_FAMILY_NAMES) return true;
-  for (let i = 0; i + 1 < text.length; i++) {
-    if (FAMILY_CODES[text.charCodeAt(i)] === 1 && NUMERAL_CODES[text.charCodeAt(i + 1)] === 1) return true;
-  }
-  return false;
-}
+// The same pattern tried at one place: a name starts where a family name stands before a numeral.
+const NUMBERED_NAME_AT = new RegExp(NUMBERED_NAME.source, 'y');
 
 /** 借给张三五百, 李四还了我三百: names that hold a numeral, which must not be read as money. */
 export function findNumberedNames(text: string): Span[] {
-  if (!mayHoldNumberedName(text)) return [];
-  return [...text.matchAll(NUMBERED_NAME)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  if (LONG_FAMILY_NAMES) return [...text.matchAll(NUMBERED_NAME)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  // 周一 and 王五 both pass this test, but a text holds few such places: the pattern is tried
+  // only there, not at every character.
+  const found: Span[] = [];
+  for (let i = 0; i + 1 < text.length; i++) {
+    if (FAMILY_CODES[text.charCodeAt(i)] !== 1 || NUMERAL_CODES[text.charCodeAt(i + 1)] !== 1) continue;
+    NUMBERED_NAME_AT.lastIndex = i;
+    const m = NUMBERED_NAME_AT.exec(text);
+    if (m === null) continue;
+    found.push({ start: i, end: i + m[0].length });
+    i += m[0].length - 1;
+  }
+  return found;
 }
 
 /**
