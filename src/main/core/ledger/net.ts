@@ -70,6 +70,25 @@ export function adjustments(g: Omit<MarkedGroup, 'date' | 'categoryId'>, options
 }
 
 /**
+ * adjustments() summed in the database, for sums over many rows (the 统计 page's): the marked
+ * rows `where` selects (over `transactions t`, `t.occurred_date` at least), as one line per
+ * `key` (an expression over t) and type corrected: the fen and the count to add to that type's
+ * plain sum. A row that counts nothing takes its amount and itself off its own type; a counted
+ * refund takes twice its amount off spending; other marked rows count as plain. Few lines leave
+ * the database (one per key and type, not one per kind of row): that is the point. net.test.ts
+ * holds it to adjustments()'s answers.
+ */
+export function correctionsSql(key: string, where: string, options: NetOptions = {}): string {
+  const uncounted = `(t.flow = 'reimbursement'${options.includeReimbursed ? '' : ' OR t.reimbursable = 1'} OR ${AWAITING})`;
+  // Materialized so the rule (a lookup of the refunded row for a refund) runs once per row.
+  return `WITH m AS MATERIALIZED (
+      SELECT ${key} AS key, t.type, t.flow, t.amount_fen AS fen, ${uncounted} AS uncounted
+      FROM transactions t INDEXED BY transactions_marked ${where} AND ${MARKED})
+    SELECT key, IIF(uncounted, type, 'EXPENSE') AS type, SUM(IIF(uncounted, -fen, -2 * fen)) AS fen, -SUM(uncounted) AS n
+    FROM m WHERE uncounted OR flow = 'refund' GROUP BY key, 2`;
+}
+
+/**
  * Spending and income of rows about to be written, as 统计 counts them: each row under its
  * type, corrected by the same adjustments as 统计's sums — a refund off spending unless it
  * waits for its purchase, a 待报销 expense and a reimbursement not counted; transfers are neither.

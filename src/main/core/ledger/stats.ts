@@ -5,7 +5,7 @@ import type { CategoryRollup, DayTotal, LedgerFilter, PeriodStats, TrendPoint } 
 import { addDays } from '@shared/time';
 import type { LedgerTotals } from '../voice/ports';
 import { filterClause } from './filter';
-import { adjustments, AWAITING, markedGroups, type Adjustment, type MarkedGroup, type NetOptions } from './net';
+import { adjustments, AWAITING, correctionsSql, markedGroups, type Adjustment, type MarkedGroup, type NetOptions } from './net';
 
 /**
  * The read-side summaries of the transactions: sums in integer fen, never rows. Spending is
@@ -13,11 +13,20 @@ import { adjustments, AWAITING, markedGroups, type Adjustment, type MarkedGroup,
  * `includeReimbursed`.
  */
 export class Stats {
+  /** Statements by their SQL: the summaries run the same few on every view of 首页 and 统计. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(private readonly db: Database.Database) {}
+
+  private prepared(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
 
   /** Totals by type and category for a calendar month (YYYY-MM), sums in integer fen. */
   monthSummary(month: string, options: NetOptions = {}): MonthSummary {
-    const byCategory = this.categoryTotals(this.range(`${month}-01`, `${month}-31`), options);
+    const byCategory = this.categoryTotals(this.range(`${month}-01`, `${month}-31`, options));
     const sum = (type: TransactionType) => byCategory.filter((c) => c.type === type).reduce((n, c) => n + c.totalFen, 0);
     return { month, expenseFen: sum('EXPENSE'), incomeFen: sum('INCOME'), transferFen: sum('TRANSFER'), byCategory };
   }
@@ -63,12 +72,10 @@ export class Stats {
    */
   periodStats(query: { from: string; to: string; granularity: 'day' | 'month'; tag?: string } & NetOptions): PeriodStats {
     const { from, to, granularity } = query;
-    const range = query.tag === undefined ? this.range(from, to) : this.taggedRange(from, to, query.tag);
-    const byCategory = this.categoryTotals(range, query);
+    const range = query.tag === undefined ? this.range(from, to, query) : this.taggedRange(from, to, query.tag, query);
+    const byCategory = this.categoryTotals(range);
     const keyLength = granularity === 'month' ? 7 : 10;
     const days = range.days();
-    const byDay = new Map(days.map((d) => [d.key, d]));
-    for (const g of range.marked) applyTo(byDay.get(g.date), adjustments(g, query));
     const byKey = new Map<string, TrendPoint>();
     for (const d of days) {
       const key = d.key.slice(0, keyLength);
@@ -104,62 +111,63 @@ export class Stats {
    * Sum and count per category over the range, largest first, net (./net.ts); a
    * sub-category's line names its parent.
    */
-  private categoryTotals(range: RangeSums, options: NetOptions): CategoryTotal[] {
-    const categories = this.db
-      .prepare(
-        'SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id',
-      )
-      .all() as {
-      id: number;
-      name: string;
-      type: TransactionType;
-      parent: string | null;
-    }[];
-    const corrections = new Map<string, Adjustment>();
-    for (const g of range.marked) {
-      for (const a of adjustments(g, options)) {
-        const key = `${a.type}:${g.categoryId}`;
-        const c = corrections.get(key) ?? { type: a.type, fen: 0, n: 0 };
-        c.fen += a.fen;
-        c.n += a.n;
-        corrections.set(key, c);
-      }
-    }
+  private categoryTotals(range: RangeSums): CategoryTotal[] {
+    const categories = this.prepared(
+      'SELECT c.id, c.name, c.type, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.sort_order, c.sync_id, c.id',
+    ).all() as { id: number; name: string; type: TransactionType; parent: string | null }[];
+    const sums = range.byCategory();
     const totals: CategoryTotal[] = [];
     for (const c of categories) {
-      const r = range.sum(c.type, c.id);
-      const fix = corrections.get(`${c.type}:${c.id}`);
-      const totalFen = r.totalFen + (fix?.fen ?? 0);
-      const count = r.count + (fix?.n ?? 0);
-      if (count > 0) totals.push({ type: c.type, category: c.name, totalFen, count, ...(c.parent !== null ? { parent: c.parent } : {}) });
+      const r = sums.get(`${c.type}:${c.id}`);
+      if (r && r.count > 0)
+        totals.push({ type: c.type, category: c.name, totalFen: r.totalFen, count: r.count, ...(c.parent !== null ? { parent: c.parent } : {}) });
     }
     // Stable sort keeps the user's category order among equal sums.
     return totals.sort((a, b) => b.totalFen - a.totalFen);
   }
 
   /**
-   * Every row of an inclusive day range, read from the indexes: one short range read per
-   * category on (type, category_id, occurred_date, amount_fen) beats a GROUP BY, which would
-   * sort every row of the range; the days in index order; the marked rows from their own index.
+   * Every row of an inclusive day range, read from the indexes and summed in the database:
+   * the categories as the outer loop, each one short range read on (type, category_id,
+   * occurred_date, amount_fen) — a GROUP BY over the range would sort every row of it; the
+   * days in index order; the marked rows from their own index, as one correction per category
+   * or day (./net.ts). Few lines come back: reading rows into JS is what costs here.
    */
-  private range(from: string, to: string): RangeSums {
-    const sum = this.db.prepare(
-      `SELECT COALESCE(SUM(amount_fen), 0) AS totalFen, COUNT(*) AS count FROM transactions
-       WHERE type = ? AND category_id = ? AND occurred_date BETWEEN ? AND ?`,
-    );
+  private range(from: string, to: string, options: NetOptions): RangeSums {
+    const where = 'WHERE t.occurred_date BETWEEN ? AND ?';
+    const corrections = (key: string) => this.prepared(correctionsSql(key, where, options)).all(from, to) as SumLine[];
     return {
-      sum: (type, categoryId) => sum.get(type, categoryId, from, to) as { totalFen: number; count: number },
-      // Grouped by day in index order (no sort), then rolled up to months by the caller: ≤ 366 rows.
-      days: () =>
-        this.db
-          .prepare(
-            `SELECT t.occurred_date AS key,
-               COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
-               COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
-             FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY t.occurred_date`,
-          )
-          .all(from, to) as TrendPoint[],
-      marked: markedGroups(this.db, 'WHERE t.occurred_date BETWEEN ? AND ?', [from, to]),
+      byCategory: () => {
+        const rows = this.prepared(
+          `SELECT c.type, c.id AS key, SUM(t.amount_fen) AS fen, COUNT(*) AS n
+           FROM categories c CROSS JOIN transactions t
+           WHERE t.type = c.type AND t.category_id = c.id AND t.occurred_date BETWEEN ? AND ? GROUP BY c.id`,
+        ).all(from, to) as SumLine[];
+        const sums = new Map<string, Sums>();
+        const add = (r: SumLine) => {
+          const key = `${r.type}:${r.key}`;
+          const sum = sums.get(key);
+          if (sum) {
+            sum.totalFen += r.fen;
+            sum.count += r.n;
+          } else sums.set(key, { totalFen: r.fen, count: r.n });
+        };
+        rows.forEach(add);
+        corrections('t.category_id').forEach(add);
+        return sums;
+      },
+      days: () => {
+        // Grouped by day in index order (no sort), then rolled up to months by the caller: ≤ 366 rows.
+        const days = this.prepared(
+          `SELECT t.occurred_date AS key,
+             COALESCE(SUM(CASE WHEN t.type = 'EXPENSE' THEN t.amount_fen END), 0) AS expenseFen,
+             COALESCE(SUM(CASE WHEN t.type = 'INCOME' THEN t.amount_fen END), 0) AS incomeFen
+           FROM transactions t WHERE t.occurred_date BETWEEN ? AND ? GROUP BY t.occurred_date`,
+        ).all(from, to) as TrendPoint[];
+        const byDay = new Map(days.map((d) => [d.key, d]));
+        for (const c of corrections('t.occurred_date')) applyTo(byDay.get(String(c.key)), [c]);
+        return days;
+      },
     };
   }
 
@@ -169,7 +177,7 @@ export class Stats {
    * in the table (a tag of a trip), or the range's rows, each looked up in the links'
    * primary key (a tag on a good part of the books) — two lookups a row either way.
    */
-  private taggedRange(from: string, to: string, tag: string): RangeSums {
+  private taggedRange(from: string, to: string, tag: string, options: NetOptions): RangeSums {
     const tagId = this.db.prepare('SELECT id FROM tags WHERE name = ?').pluck().get(tag) as number | undefined;
     const select = `SELECT t.occurred_date AS date, t.type, t.category_id AS categoryId, t.flow, t.reimbursable, ${AWAITING} AS awaiting, t.amount_fen AS fen`;
     let rows: (Omit<MarkedGroup, 'n'> & { fen: number })[] = [];
@@ -214,19 +222,38 @@ export class Stats {
         marked.set(groupKey, g);
       }
     }
-    return {
-      sum: (type, categoryId) => sums.get(`${type}:${categoryId}`) ?? { totalFen: 0, count: 0 },
-      days: () => [...days.values()],
-      marked: [...marked.values()],
-    };
+    for (const g of marked.values()) {
+      const list = adjustments(g, options);
+      applyTo(days.get(g.date), list);
+      for (const a of list) {
+        const key = `${a.type}:${g.categoryId}`;
+        const s = sums.get(key) ?? { totalFen: 0, count: 0 };
+        s.totalFen += a.fen;
+        s.count += a.n;
+        sums.set(key, s);
+      }
+    }
+    return { byCategory: () => sums, days: () => [...days.values()] };
   }
 }
 
-/** The rows of a range as the statistics read them: plain sums per category and per day, and the marked rows to correct them. */
+interface Sums {
+  totalFen: number;
+  count: number;
+}
+
+/** A sum or a correction (./net.ts) from the database: `key` a category id or a day, `type` the type it counts under. */
+interface SumLine {
+  key: number | string;
+  type: TransactionType;
+  fen: number;
+  n: number;
+}
+
+/** The rows of a range as the statistics read them, net (./net.ts): per type and category id, and per day. */
 interface RangeSums {
-  sum(type: TransactionType, categoryId: number): { totalFen: number; count: number };
+  byCategory(): Map<string, Sums>;
   days(): TrendPoint[];
-  marked: readonly MarkedGroup[];
 }
 
 /**
