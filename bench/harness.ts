@@ -30,8 +30,19 @@ export interface MeasureOptions {
   budget?: { p50?: number; p99?: number };
 }
 
+/** An option or environment variable a suite reads, as `npm run bench -- --help` lists it. */
+export interface SuiteOption {
+  /** `--rows N` (a value follows) or `BENCH_SYNC_SKIP_1M=1`. */
+  name: string;
+  description: string;
+}
+
 export interface Suite {
   name: string;
+  /** One line for `npm run bench -- --help`: what it measures, and what it needs installed. */
+  description: string;
+  /** Only what this suite reads; `--json` and `--only` are the runner's. */
+  options?: readonly SuiteOption[];
   run(ctx: BenchContext): Promise<void>;
 }
 

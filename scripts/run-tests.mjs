@@ -14,12 +14,22 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failedSteps = [];
+/** Each step's wall-clock time, printed at the end: where a slow run went. */
+const stepTimes = [];
+const started = Date.now();
 
 function run(label, command, args, env = {}) {
   console.log(`\n▶ ${label}`);
+  const t0 = Date.now();
   const r = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  // The label without its long aside: 「typecheck (node)」 stays, 「lint (eslint: …)」 is 「lint」.
+  stepTimes.push(`${label.replace(/ \([^)]{9,}\)$/, '')} ${seconds(Date.now() - t0)}`);
   if (r.status !== 0) failedSteps.push(label);
   return r.status === 0;
+}
+
+function seconds(ms) {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 function readJson(path) {
@@ -107,6 +117,8 @@ else {
   }
 }
 
+const total = Math.round((Date.now() - started) / 1000);
+console.log(`\nWall-clock per step: ${stepTimes.join(', ')}; ${Math.floor(total / 60)} min ${total % 60} s in all`);
 if (failedNames.length) console.log(`\nFailed tests:\n${failedNames.map((n) => `  ✗ ${n}`).join('\n')}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);

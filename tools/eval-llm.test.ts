@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChatProvider } from '../src/gateway/core/chat-provider';
 import { createTransactionLlm } from '../src/gateway/core/transaction-llm';
@@ -73,7 +74,14 @@ describe('eval-llm judging', () => {
 
 describe('eval-llm on the golden sets', () => {
   it('runs every set by default, money.jsonl included, one kind per set and op', () => {
-    expect(GOLDEN_SETS.map((p) => p.split('/').at(-1))).toEqual(['nlp.jsonl', 'split.jsonl', 'asr-style.jsonl', 'money.jsonl']);
+    expect(GOLDEN_SETS.map((p) => p.split('/').at(-1))).toEqual([
+      'golden-nlp.jsonl',
+      'golden-split.jsonl',
+      'golden-asr-style.jsonl',
+      'golden-money.jsonl',
+    ]);
+    // The repository's copies: a fresh clone has them (../shared/golden is not part of it).
+    for (const path of GOLDEN_SETS) expect(existsSync(path), path).toBe(true);
     const money = loadGoldenCases('src/main/core/nlp/testdata/golden-money.jsonl');
     expect(money).toHaveLength(50);
     expect(new Set(money.map((c) => c.kind))).toEqual(new Set(['golden money: parse']));

@@ -1,13 +1,12 @@
-// `npm run eval:llm -- --base-url URL --model NAME [--key-env VAR] [--fallback-model NAME]
-//   [--golden PATH[,PATH...]] [--verbose]`
-// Runs the seed's parse and correction examples, plus the golden parse/correct cases (by default
-// every set of ../shared/golden: nlp, split, asr-style, money), through the gateway core against a
+// `npm run eval:llm -- --help` for the options. Runs the seed's parse and correction examples, plus
+// the golden parse/correct cases (by default every set the repository keeps in
+// src/main/core/nlp/testdata: nlp, split, asr-style, money), through the gateway core against a
 // real OpenAI-compatible endpoint and prints accuracy per case kind. Golden cases are judged by
 // the rules the local NLP is judged by, so the two paths are held to the same fields.
 // Not part of CI (no LLM is reachable there); see README.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createChatProvider } from '../src/gateway/core/chat-provider';
 import { createTransactionLlm, type TransactionLlm } from '../src/gateway/core/transaction-llm';
 import { wireTags, type CorrectTransactionResponse, type ParsedTransaction, type WireBatchItem } from '@shared/gateway';
@@ -230,8 +229,31 @@ export function loadGoldenCases(path: string): EvalCase[] {
     });
 }
 
-/** The golden sets run by default: every one the local NLP is judged on. */
-export const GOLDEN_SETS = ['nlp', 'split', 'asr-style', 'money'].map((name) => `../shared/golden/${name}.jsonl`);
+/** The golden sets run by default: every one the local NLP is judged on (the repository's copies). */
+export const GOLDEN_SETS = ['nlp', 'split', 'asr-style', 'money'].map((name) =>
+  fileURLToPath(new URL(`../src/main/core/nlp/testdata/golden-${name}.jsonl`, import.meta.url)),
+);
+
+export const USAGE = `Usage: npm run eval:llm -- --base-url URL --model NAME [options]
+
+Runs ${SEED_CASES.length} spec examples and the golden parse/correct cases against a real
+OpenAI-compatible chat endpoint and prints accuracy per kind of case. Not part of CI.
+
+Options:
+  --base-url URL           the endpoint's base, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1
+  --model NAME             the model to ask
+  --fallback-model NAME    asked when the first model fails, as the gateway does (default: none)
+  --key-env VAR            the environment variable holding the API key
+                           (default: LLM_API_KEY when set, else DASHSCOPE_API_KEY)
+  --golden PATH[,PATH...]  golden files to run (default: every set in src/main/core/nlp/testdata:
+                           golden-nlp, golden-split, golden-asr-style, golden-money)
+  --verbose                also list each failing case with the model's answer
+  --help                   this text
+
+Example:
+  DASHSCOPE_API_KEY=sk-… npm run eval:llm -- --base-url https://dashscope.aliyuncs.com/compatible-mode/v1 --model qwen-turbo
+
+Exit: 0 done (whatever the accuracy), 1 the run failed, 2 usage or no API key.`;
 
 /** An LLM parse as the golden judge reads a local one: the same fields, tags as a row keeps them. */
 function parseAnswer(transactions: readonly ParsedTransaction[]): ParseAnswer {
@@ -337,10 +359,14 @@ function parseArgs(argv: string[]): Record<string, string | true> {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.help || process.argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   const baseUrl = args['base-url'];
   const model = args.model;
   if (typeof baseUrl !== 'string' || typeof model !== 'string') {
-    console.error('usage: npm run eval:llm -- --base-url URL --model NAME [--key-env VAR] [--fallback-model NAME] [--golden PATH] [--verbose]');
+    console.error(`--base-url and --model are required\n\n${USAGE}`);
     process.exit(2);
   }
   const keyEnv = typeof args['key-env'] === 'string' ? args['key-env'] : process.env.LLM_API_KEY ? 'LLM_API_KEY' : 'DASHSCOPE_API_KEY';

@@ -22,7 +22,9 @@ import { isCalendarDate, localDate, systemNow, toZonedIso, type ZonedNow } from 
 import { type Ledger, LedgerHistory, LedgerValidationError, type ManualEntry, openLedger, type TransactionPatch } from '@core/ledger/index';
 import { booksDigest } from '@core/sync/digest';
 
-export const USAGE = `usage: ledger --db PATH COMMAND
+export const USAGE = `Usage: npm run ledger -- --db PATH COMMAND
+
+Commands:
   list                                  every row, one JSON object a line (newest first)
   add JSON                              add one row; prints {"id": …}
   edit ID JSON                          change some fields of a row; prints the row
@@ -45,7 +47,13 @@ Row keys: id, date (YYYY-MM-DD), time (HH:MM:SS, local), amount (yuan, e.g. 35.5
   toAccount (one of your accounts) or counterparty (anyone else).
 add: amount is required; type defaults to EXPENSE, date to today, time to now,
   category and account to the defaults. A missing --db file is created as a new ledger.
-Bad input prints one line on stderr and exits 1; nothing is written.`;
+Bad input prints one line on stderr and exits 1; nothing is written.
+
+Examples:
+  npm run ledger -- --db books.db add '{"amount":35.5,"category":"餐饮","description":"午饭"}'
+  npm run ledger -- --db books.db list
+  npm run ledger -- --db books.db import 支付宝交易明细.csv
+  npm run ledger -- --db books.db summary --from 2026-03-01 --to 2026-03-31`;
 
 /** Where the tool writes; tests pass their own. */
 export interface LedgerIo {
@@ -264,10 +272,9 @@ const MAX_IMPORT_BYTES = 40 * 1024 * 1024;
 const PAGE = 500;
 
 function listRows(ledger: Ledger, io: Sink): void {
-  for (let offset = 0; ; offset += PAGE) {
-    const { rows } = ledger.list({ limit: PAGE, offset });
-    for (const row of rows) io.out(JSON.stringify(rowJson(row)));
-    if (rows.length < PAGE) return;
+  for (let page = ledger.list({ limit: PAGE }); ; page = ledger.list({ limit: PAGE, after: page.next })) {
+    for (const row of page.rows) io.out(JSON.stringify(rowJson(row)));
+    if (!page.next) return;
   }
 }
 

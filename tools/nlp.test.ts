@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { judge, type GoldenCase } from '@core/nlp/golden-judge';
-import { answerLine } from '@core/nlp/protocol';
+import { answerLine, answerRequest, type ParseAnswer } from '@core/nlp/protocol';
+import { checkGolden, fieldText, show } from './nlp';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const golden = readFileSync(new URL('../src/main/core/nlp/testdata/golden-nlp.jsonl', import.meta.url), 'utf8');
@@ -102,6 +105,84 @@ describe('npm run nlp -- <op> TEXT', () => {
   it('explains its usage and fails on an unknown op', () => {
     const { code, stderr } = runTool(['frobnicate', 'x']);
     expect(code).toBe(2);
-    expect(stderr).toContain('usage');
+    expect(stderr).toContain('Usage: npm run nlp');
+  });
+});
+
+describe('the readable parse shows every field the parse answers', () => {
+  const now = '2026-02-17T12:00:00+08:00';
+  const parse = (text: string) => show(answerRequest({ op: 'parse', text, now }));
+
+  it('prints each key of an item with every field set, in the answer order', () => {
+    // Required<>: a field added to the answer must be added here, and is then checked below.
+    const item: Required<ParseAnswer['transactions'][number]> = {
+      amount: 3000,
+      type: 'TRANSFER',
+      category: '借贷',
+      date: '2026-02-05',
+      description: '房租',
+      account: '微信',
+      flow: 'lend',
+      counterparty: '小李',
+      reimbursable: true,
+      recurrence: { every: 'month', day: 5 },
+      tags: ['出差', '团建'],
+    };
+    const text = show({ transactions: [item], truncated: false });
+    for (const [key, value] of Object.entries(item)) {
+      const piece = fieldText(key, value);
+      expect(piece, key).toBeTruthy();
+      expect(text, key).toContain(piece);
+    }
+    expect(text).toBe(
+      '金额 3000 · 转账 · 分类 借贷 · 日期 2026-02-05 · 描述「房租」 · 账户 微信 · 往来 借出 · 对方 小李 · 待报销 · 周期 每月5日 · 标签 出差、团建',
+    );
+  });
+
+  it('still shows a key it has no words for', () => {
+    const item = { amount: 5, type: 'EXPENSE', category: null, date: null, description: '', account: null, mood: 'happy' };
+    expect(show({ transactions: [item], truncated: false })).toBe('金额 5 · 支出 · 分类 — · 日期 —（未识别到日期） · mood "happy"');
+  });
+
+  it('shows the flows, counterparty, reimbursement, repeating rule and tags the app parses', () => {
+    expect(parse('借给小李一千')).toContain('往来 借出 · 对方 小李');
+    expect(parse('出差打车八十可以报销')).toContain('待报销');
+    expect(parse('每个月五号交房租三千')).toContain('周期 每月5日');
+    expect(parse('打车三十五标签出差')).toContain('标签 出差');
+    expect(parse('午饭三十五用的微信')).toContain('账户 微信');
+  });
+});
+
+describe('npm run nlp -- --check FILE...', () => {
+  it('grades the golden sets kept in the repository and exits 0 when all pass', () => {
+    const files = ['golden-nlp', 'golden-split'].map((name) => `src/main/core/nlp/testdata/${name}.jsonl`);
+    const { code, stdout } = runTool(['--check', ...files]);
+    expect(stdout).toMatch(/^golden-nlp\.jsonl: (\d+)\/\1$/m);
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/^(\d+)\/\1 passed$/);
+    expect(code).toBe(0);
+  });
+
+  it('prints each failing case and the count, and says so by its exit code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skj-nlp-check-'));
+    try {
+      const file = join(dir, 'cases.jsonl');
+      const line = (id: string, amount: number) =>
+        JSON.stringify({ op: 'parse', text: '午饭35', now: '2026-02-17T12:00:00+08:00', expect: { amount }, id });
+      writeFileSync(file, [line('ok', 35), line('wrong', 36), 'not json', ''].join('\n'));
+      const lines: string[] = [];
+      expect(checkGolden([file], (l) => lines.push(l))).toEqual({ passed: 1, total: 3 });
+      expect(lines).toEqual(['✗ wrong parse 「午饭35」: amount: got 35, expected 36', '✗ line 3: not JSON', '1/3 passed']);
+      const { code, stdout } = runTool(['--check', file]);
+      expect(code).toBe(1);
+      expect(stdout).toBe(lines.join('\n') + '\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses --check without a file', () => {
+    const { code, stderr } = runTool(['--check']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--check needs');
   });
 });

@@ -1,19 +1,43 @@
-// `npm run nlp -- --jsonl` < requests.jsonl   — one JSON answer a line (golden README format)
-// `npm run nlp -- parse "午饭35" [--now ISO]`  — one-off, readable output
-// `npm run nlp -- classify "确认第二笔" [--batch-size N]`
-// `npm run nlp -- correct "第一笔改成50" --batch '[{"index":0,"amount":60,...}]' [--now ISO]`
-// `npm run nlp -- query "这个月花了多少" [--now ISO]`
-// Runs exactly the app's local NLP (src/main/core/nlp).
+// `npm run nlp -- --help` lists the commands. Runs exactly the app's local NLP (src/main/core/nlp):
+// one sentence readably, JSON lines in the golden sets' protocol, or a whole golden file graded
+// by the judge the tests use (golden-judge.ts), so a change can be checked from the shell.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Recurrence } from '@shared/domain';
-import { answerLine, answerRequest, type NlpAnswer } from '@core/nlp/protocol';
+import { pathToFileURL } from 'node:url';
+import { FLOW_LABELS } from '@shared/flow-text';
+import { recurrenceLabel } from '@shared/recurrence';
+import { judge, type GoldenCase } from '@core/nlp/golden-judge';
+import { answerLine, answerRequest, type NlpAnswer, type ParseAnswer } from '@core/nlp/protocol';
 
-const USAGE = `usage:
-  nlp --jsonl                          JSON requests on stdin, one answer a line
-  nlp parse TEXT [--now ISO]
-  nlp classify TEXT [--batch-size N]
-  nlp correct TEXT --batch JSON [--now ISO]
-  nlp query TEXT [--now ISO]`;
+const GOLDEN = 'src/main/core/nlp/testdata';
+
+export const USAGE = `Usage: npm run nlp -- COMMAND
+
+Commands:
+  parse TEXT [--now ISO]                 the items a sentence says, every field the parse answers
+  classify TEXT [--batch-size N]         what a sentence does to a card of N items (default 1)
+  correct TEXT --batch JSON [--now ISO]  the changes a sentence makes to the card's items
+  query TEXT [--now ISO]                 the spending or budget question a sentence asks
+  --jsonl                                JSON requests on stdin, one a line; one JSON answer a line
+  --check FILE...                        grade golden files (JSON lines with "expect"): prints each
+                                         failing case and N/M passed; exits 1 when one fails
+  --help                                 this text
+
+Options:
+  --now ISO         the moment the sentence is said, with its UTC offset (default: now)
+  --batch-size N    items on the card (classify)
+  --batch JSON      the card's items: [{"index":0,"amount":60,"type":"EXPENSE","category":"餐饮","description":"吃饭"}]
+
+Examples:
+  npm run nlp -- parse "昨天打车花了28块5" --now 2026-02-17T12:00:00+08:00
+  npm run nlp -- classify "删掉第三笔" --batch-size 3
+  npm run nlp -- correct "第一笔改成50" --batch '[{"index":0,"amount":60,"type":"EXPENSE","category":"餐饮","description":"吃饭"}]'
+  npm run nlp -- query "这个月餐饮花了多少"
+  npm run -s nlp -- --jsonl < ${GOLDEN}/golden-nlp.jsonl
+  npm run nlp -- --check ${GOLDEN}/golden-*.jsonl
+
+Exit: 0 done, 1 an {error} answer or a failing golden case, 2 usage.`;
 
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
@@ -42,30 +66,88 @@ function safeAnswer(line: string): string {
   }
 }
 
-const WEEKDAY_NAMES = ['一', '二', '三', '四', '五', '六', '日'];
-
-/** 每天, 每周五, 每月5日, 每月月底, 每年3月5日. */
-function ruleText(rule: Recurrence): string {
-  const { every, day, month } = rule;
-  if (every === 'day') return '每天';
-  if (every === 'week') return day === undefined ? '每周' : `每周${WEEKDAY_NAMES[day - 1]}`;
-  if (every === 'month') return day === undefined ? '每月' : day === -1 ? '每月月底' : `每月${day}日`;
-  return `每年${month === undefined ? '' : `${month}月`}${day === undefined ? '' : `${day}日`}`;
+/**
+ * Grades golden files as golden.test.ts does (the same judge): one line per failing case, a
+ * count per file when there are several, then `N/M passed`. A line that is no case fails too.
+ */
+export function checkGolden(files: string[], out: (line: string) => void): { passed: number; total: number } {
+  let passed = 0;
+  let total = 0;
+  for (const file of files) {
+    const where = files.length > 1 ? `${basename(file)} ` : '';
+    let filePassed = 0;
+    let fileTotal = 0;
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (line.trim() === '') return;
+        fileTotal += 1;
+        let c: GoldenCase;
+        try {
+          c = JSON.parse(line) as GoldenCase;
+        } catch {
+          out(`✗ ${where}line ${i + 1}: not JSON`);
+          return;
+        }
+        const why = judge(c, answerRequest(c));
+        if (why === null) filePassed += 1;
+        else out(`✗ ${where}${c.id ?? `line ${i + 1}`} ${c.op} 「${c.text}」: ${why}`);
+      });
+    if (files.length > 1) out(`${basename(file)}: ${filePassed}/${fileTotal}`);
+    passed += filePassed;
+    total += fileTotal;
+  }
+  out(`${passed}/${total} passed`);
+  return { passed, total };
 }
 
-function show(answer: NlpAnswer): string {
+type Item = ParseAnswer['transactions'][number];
+
+const TYPE_WORDS: Partial<Record<string, string>> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
+
+/**
+ * How each field of a parsed item reads. Typed over every key of the answer's item, so a field
+ * added to the parse answer does not compile until it has words here.
+ */
+const FIELD_WORDS: { [K in keyof Item]-?: (value: NonNullable<Item[K]>) => string } = {
+  amount: (v) => `金额 ${v}`,
+  type: (v) => TYPE_WORDS[v] ?? v,
+  category: (v) => `分类 ${v}`,
+  date: (v) => `日期 ${v}`,
+  description: (v) => `描述「${v}」`,
+  account: (v) => `账户 ${v}`,
+  flow: (v) => `往来 ${FLOW_LABELS[v]}`,
+  counterparty: (v) => `对方 ${v}`,
+  reimbursable: () => '待报销',
+  recurrence: (v) => `周期 ${recurrenceLabel(v)}`,
+  tags: (v) => `标签 ${v.join('、')}`,
+};
+
+/** Unset fields that are still shown: the card asks the user for them. */
+const UNSET_WORDS: Partial<Record<string, string>> = { amount: '金额 —', category: '分类 —', date: '日期 —（未识别到日期）' };
+
+/** One field as the readable output shows it, or null when it is unset and not worth a word. */
+export function fieldText(key: string, value: unknown): string | null {
+  if (value === null || value === undefined || value === '' || value === false) return UNSET_WORDS[key] ?? null;
+  const words = (FIELD_WORDS as Partial<Record<string, (v: unknown) => string>>)[key];
+  // A key this table does not know (a new field reached the answer untyped) is still shown.
+  return words ? words(value) : `${key} ${JSON.stringify(value)}`;
+}
+
+/** Every field the item carries, in the answer's own order. */
+function itemText(item: Item): string {
+  return Object.entries(item)
+    .map(([key, value]) => fieldText(key, value))
+    .filter((text) => text !== null)
+    .join(' · ');
+}
+
+export function show(answer: NlpAnswer): string {
   if ('error' in answer) return `错误: ${answer.error}`;
   if ('transactions' in answer) {
     if (answer.transactions.length === 0) return '（没有识别到交易）';
     const numbered = answer.transactions.length > 1;
-    const lines = answer.transactions.map(
-      (t, i) =>
-        (numbered ? `${i + 1}. ` : '') +
-        `金额 ${t.amount ?? '—'} · ${t.type} · 分类 ${t.category ?? '—'} · 日期 ${t.date ?? '—（未识别到日期）'} · 描述「${t.description}」` +
-        (t.account ? ` · 账户 ${t.account}` : '') +
-        (t.recurrence ? ` · 周期 ${ruleText(t.recurrence)}` : '') +
-        (t.tags ? ` · 标签 ${t.tags.join('、')}` : ''),
-    );
+    const lines = answer.transactions.map((t, i) => (numbered ? `${i + 1}. ` : '') + itemText(t));
     if (answer.truncated) lines.push(`（超过${answer.transactions.length}笔：只取前${answer.transactions.length}笔）`);
     return lines.join('\n');
   }
@@ -83,15 +165,34 @@ function show(answer: NlpAnswer): string {
   return `意图 ${answer.intent}${where}${answer.outOfRange ? '（超出范围）' : ''}`;
 }
 
+function usageError(message: string): number {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  return 2;
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
   if (argv.includes('--jsonl')) {
     await runJsonl();
     return 0;
   }
+  if (argv[0] === '--check') {
+    const files = argv.slice(1);
+    if (files.length === 0) return usageError('--check needs one or more golden files');
+    try {
+      const { passed, total } = checkGolden(files, (line) => process.stdout.write(line + '\n'));
+      return passed === total ? 0 : 1;
+    } catch (e) {
+      process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+      return 2;
+    }
+  }
   const [op, text] = argv;
   if (!op || text === undefined || !['parse', 'classify', 'correct', 'query'].includes(op)) {
-    process.stderr.write(USAGE + '\n');
-    return 2;
+    return usageError(op ? `unknown command or missing TEXT: ${argv.join(' ')}` : 'missing command');
   }
   const request: Record<string, unknown> = { op, text };
   const now = option(argv, '--now');
@@ -101,8 +202,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       request.batch = JSON.parse(option(argv, '--batch') ?? '[]');
     } catch {
-      process.stderr.write('--batch must be a JSON array of items\n');
-      return 2;
+      return usageError('--batch must be a JSON array of items');
     }
   }
   const answer = answerRequest(request);
@@ -110,4 +210,6 @@ async function main(argv: string[]): Promise<number> {
   return 'error' in answer ? 1 : 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

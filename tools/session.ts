@@ -1,16 +1,6 @@
-// `npm run session -- --script FILE.jsonl [--db PATH] [--llm URL | --offline] [--asr URL]
-//                     [--asr-protocol dashscope|funasr] [--now ISO] [--tts-wav FILE.wav]`
-// Replays a voice session against the REAL orchestrator, session manager and ledger (a temp
-// database unless --db), on a fake clock that only `advance` steps move. Script lines:
-//   {"text": "午饭35块"}                       typed input (keyboard path)
-//   {"audio": "clip.wav"}                      a PCM16 mono 16 kHz WAV through node-vad and the ASR adapter (--asr)
-//   {"ptt": "down"} / {"ptt": "up"}            push-to-talk key (switches the session to pushToTalk)
-//   {"advance": 3000}                          move the fake clock (idle timeout, LLM timeout, PTT hold)
-//   {"command": "confirmItem", "index": 1}     a UI action (confirmItem, cancelItem, editItem + fields,
-//                                              confirmAll, cancelAll, undo, restart, exit)
-//   {"mode": "auto" | "pushToTalk" | "keyboard"}
-// Prints every delegate event as one JSON line, then {"rows": [...]}: the rows this run saved
-// that are still in the ledger. Audio steps need --asr (without it the session types only).
+// `npm run session -- --help` lists the options and the script's steps. Replays a voice session
+// against the REAL orchestrator, session manager and ledger (a temp database unless --db), on a
+// fake clock that only `advance` steps move.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,8 +18,36 @@ import { PcmVoiceInput } from '@core/audio/pcm-voice-input';
 import { VoiceSessionManager } from '@core/voice/session';
 import { buildSessionParts, type VoiceOverrides } from '@core/voice/wiring';
 
-const USAGE = `usage: session --script FILE.jsonl [--db PATH] [--llm URL | --offline] [--asr URL]
-               [--asr-protocol dashscope|funasr] [--now ISO] [--tts-wav FILE.wav]`;
+const USAGE = `Usage: npm run session -- --script FILE.jsonl [options]
+
+Replays a voice session against the app's orchestrator and ledger on a fake clock, printing
+every voice event as one JSON line, then {"rows": [...]}: the rows this run saved that are
+still in the ledger.
+
+Options:
+  --script FILE.jsonl        the steps, one JSON object a line (required; // lines are comments)
+  --db PATH                  the ledger file to write (default: a temporary one, removed after)
+  --llm URL | --offline      understand through this gateway, or offline rules (the default)
+  --asr URL                  a DashScope or FunASR WebSocket server for audio steps
+  --asr-protocol dashscope|funasr                        (default dashscope)
+  --now ISO                  the fake clock's start, with its UTC offset (default: now)
+  --tts-wav FILE.wav         write the read-backs to a WAV file (default: logged on stderr)
+  --help                     this text
+
+Steps:
+  {"text": "午饭35块"}                    typed input
+  {"audio": "clip.wav"}                   PCM16 mono 16 kHz WAV through node-vad and --asr
+  {"ptt": "down"} / {"ptt": "up"}         the push-to-talk key
+  {"advance": 3000}                       move the fake clock (idle timeout, LLM timeout, PTT hold)
+  {"command": "confirmItem", "index": 1}  a card action: confirmItem, cancelItem, editItem (+ fields),
+                                          confirmAll, cancelAll, undo, restart, exit
+  {"mode": "auto" | "pushToTalk" | "keyboard"}
+
+Example:
+  printf '%s\\n' '{"text":"午饭35块"}' '{"command":"confirmAll"}' > steps.jsonl
+  npm run session -- --script steps.jsonl --now 2026-02-17T12:00:00+08:00
+
+Exit: 0 done, 1 the session failed, 2 usage or a bad script line.`;
 
 class UsageError extends Error {}
 
@@ -121,6 +139,10 @@ async function settle(voice: VoiceSessionManager): Promise<void> {
 }
 
 export async function main(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(USAGE);
+    return 0;
+  }
   let args: Args;
   let steps: Step[];
   try {
@@ -128,7 +150,7 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
     steps = parseScript(readFileSync(args.script, 'utf8'));
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
-      process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+      process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
       return 2;
     }
     throw err;

@@ -21,14 +21,23 @@ import { FolderRemote } from '@core/sync/folder-remote';
 import type { Remote } from '@core/sync/remote';
 import { WebDavRemote } from '@core/sync/webdav-remote';
 
-export const USAGE = `usage: sync --db PATH --remote URL_OR_FOLDER [--user NAME] [--device-name NAME] [--compact-after N]
-  Runs one sync round. The remote is a WebDAV URL (http:// or https://) or a folder.
-  --compact-after N: this device's change files kept before a snapshot replaces them (default 50).
-  Environment: SUIKOUJI_SYNC_PASSPHRASE (required), SUIKOUJI_SYNC_PASSWORD (WebDAV).
-  Prints {"pushed","pulled","rows","rewritten","waiting":[{"device","deviceName","seq","since","reason"}],…}.
-  Exit: 0 done, 1 usage, 2 wrong passphrase, 3 remote file refused (damaged; the JSON is
+export const USAGE = `Usage: npm run sync -- --db PATH --remote URL_OR_FOLDER [options]
+
+Runs one sync round. The remote is a WebDAV URL (http:// or https://) or a folder.
+Options:
+  --user NAME          the WebDAV login
+  --device-name NAME   how other computers name this one (default: the host name)
+  --compact-after N    this device's change files kept before a snapshot replaces them (default 50)
+  --help               this text
+Environment: SUIKOUJI_SYNC_PASSPHRASE (required), SUIKOUJI_SYNC_PASSWORD (WebDAV).
+Prints {"pushed","pulled","rows","rewritten","waiting":[{"device","deviceName","seq","since","reason"}],…}.
+Exit: 0 done, 1 usage, 2 wrong passphrase, 3 remote file refused (damaged; the JSON is
   still printed), 4 server unreachable / login refused / server error / clock off,
-  5 the remote's key file was replaced or altered.`;
+  5 the remote's key file was replaced or altered.
+
+Examples:
+  SUIKOUJI_SYNC_PASSPHRASE=… npm run sync -- --db books.db --remote ~/Nutstore/suikouji
+  SUIKOUJI_SYNC_PASSPHRASE=… SUIKOUJI_SYNC_PASSWORD=… npm run sync -- --db books.db --remote https://dav.jianguoyun.com/dav/suikouji/ --user me@example.com`;
 
 export interface SyncIo {
   out(line: string): void;

@@ -1,9 +1,4 @@
-// `npm run voice -- vad FILE.wav [--silence-ms N] [--min-speech-ms N]`   utterances as JSON lines {"startMs","endMs"}
-// `npm run voice -- asr FILE.wav --url WS_URL --protocol dashscope|funasr [--token T | --gateway URL [--api-key K]] [--fast] [--hotwords a,b]`
-// `npm run voice -- asr FILE.wav --engine local --model DIR [--threads N] [--fast]`
-//                                                                       {"partial": …} / {"final": …} lines
-// `npm run voice -- say TEXT [--out FILE.wav] [--rate R]`               speak, or render to a WAV file
-// `npm run voice -- devices`                                            microphones as JSON lines
+// `npm run voice -- --help` lists the commands.
 // Runs exactly the app's voice I/O code (src/main/core/audio, asr, tts) so a user can check a
 // microphone, a WAV file or an ASR configuration from the shell.
 import { readFileSync } from 'node:fs';
@@ -23,13 +18,31 @@ import type { AsrClient } from '@core/voice/ports';
 import { createTts } from '@core/tts/index';
 import { errorMessage } from '@shared/errors';
 
-const USAGE = `usage:
-  voice vad FILE.wav [--silence-ms N] [--min-speech-ms N]
-  voice asr FILE.wav --url WS_URL --protocol dashscope|funasr [--token T | --gateway URL [--api-key K]] [--fast] [--hotwords a,b]
-  voice asr FILE.wav --engine local --model DIR [--threads N] [--fast]   (on-device sherpa-onnx model folder)
-  voice say TEXT [--out FILE.wav] [--rate R]
-  voice devices
-(WAV input must be PCM16 mono 16 kHz: sox in.wav -r 16000 -c 1 -b 16 -e signed-integer out.wav)`;
+const USAGE = `Usage: npm run voice -- COMMAND
+
+Commands:
+  devices                               microphones, one JSON line each
+  vad FILE.wav [--silence-ms N] [--min-speech-ms N]
+                                        utterances as JSON lines {"startMs","endMs"} (node-vad)
+  asr FILE.wav --url WS_URL --protocol dashscope|funasr [--token T | --gateway URL [--api-key K]] [--fast] [--hotwords a,b]
+                                        cloud recognition: {"partial"} lines, then {"final"}
+  asr FILE.wav --engine local --model DIR [--threads N] [--fast]
+                                        on-device recognition with a sherpa-onnx model folder
+  say TEXT [--out FILE.wav] [--rate R]  speak (espeak-ng on Linux), or render to a WAV file
+  --help                                this text
+
+Options:
+  --fast      send the audio as fast as the recognizer takes it, not in real time
+  --api-key   the gateway's key (default: $SUIKOUJI_GATEWAY_KEY)
+WAV input must be PCM16 mono 16 kHz: sox in.wav -r 16000 -c 1 -b 16 -e signed-integer out.wav
+
+Examples:
+  npm run voice -- devices
+  npm run voice -- vad clip.wav --silence-ms 1000
+  npm run voice -- asr clip.wav --engine local --model ../shared/models/sherpa-onnx-kws-zipformer-wenetspeech-3.3M --fast
+  npm run voice -- say "记好了" --out said.wav
+
+Exit: 0 done, 1 failed (no recognition result, a TTS error), 2 usage.`;
 
 class UsageError extends Error {}
 
@@ -177,6 +190,10 @@ async function devices(): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const [command, ...args] = argv;
   try {
     switch (command) {
@@ -193,7 +210,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof RangeError) {
-      process.stderr.write(`${error.message}\n${USAGE}\n`);
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
       return 2;
     }
     process.stderr.write(`${errorMessage(error)}\n`);

@@ -107,6 +107,8 @@ async function mainLoopDelay(ctx: BenchContext, engine: LocalAsrEngine, utteranc
 
 const suite: Suite = {
   name: 'asr.local',
+  description:
+    'On-device recognition with the 3.3 M test model: decoding speed, end of speech to final text, main-loop delay (needs ../shared/models)',
   async run(ctx) {
     if (!existsSync(MODEL)) {
       process.stderr.write(`asr.local: skipped (../shared/models absent: ${MODEL})\n`);

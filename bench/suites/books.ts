@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAppCore } from '@core/app-core';
 import { openLedger } from '@core/ledger/index';
 import type { Suite } from '../harness';
+import { benchTempDir } from '../temp';
 
 const ROWS = 1_000_000;
 
@@ -15,8 +15,9 @@ const ROWS = 1_000_000;
  */
 const suite: Suite = {
   name: 'books',
+  description: 'Switching books with a 1 000 000-row book open, and the summary and 明细 page the window asks for right after',
   async run(ctx) {
-    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-books-'));
+    const dir = benchTempDir('books-');
     const big = openLedger({ path: join(dir, 'ledger.db') });
     big.database.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${ROWS - 1})
       INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description, occurred_at, occurred_date,

@@ -17,6 +17,7 @@ import type { ParseResult } from '@shared/domain';
 import { GATEWAY_PATHS } from '@shared/gateway';
 import { toZonedNow } from '@shared/time';
 import { summarize, type BenchContext, type Suite } from '../harness';
+import { benchProcess } from '../temp';
 
 const now = toZonedNow('2026-02-17T12:00:00+08:00');
 const parseReply = JSON.stringify({
@@ -46,6 +47,8 @@ const draft = (amount: number): ParseResult => ({
 
 const suite: Suite = {
   name: 'gateway',
+  description:
+    'The AI gateway and LLM client on loopback with a fake LLM; Redis-shared limits and two instances behind nginx (need redis-server, nginx)',
   async run(ctx) {
     await ctx.measure('gateway.extract_json_fenced', () => extractJson(`好的：\n\`\`\`json\n${parseReply}\n\`\`\`\n以上`), {
       iterations: 5000,
@@ -101,6 +104,7 @@ const suite: Suite = {
       return;
     }
     const redis = await startRedis();
+    benchProcess(redis.pid);
     try {
       await redisRoundTrip(ctx, redis);
       if (nginxAvailable()) await instancesThroughput(ctx, redis);
@@ -197,12 +201,14 @@ async function instancesThroughput(ctx: BenchContext, redis: RedisServer): Promi
   try {
     instances.push(await startGatewayProcess(env, { port: ports[0], stdout: 'ignore' }));
     instances.push(await startGatewayProcess(env, { port: ports[1], stdout: 'ignore' }));
+    for (const instance of instances) benchProcess(instance.pid);
     // Two nginx, same config: one sends everything to the first instance (both upstream lines
     // name its port), the other spreads over both. The second instance idles during the first's
     // windows. A third plays the LLM for both, so the two paths are alike but for the instances.
     const llm = await startGatewayNginx({ instances: ports, extraHttp: upstream });
     const viaOne = await startGatewayNginx({ instances: [ports[0], ports[0]] });
     const viaTwo = await startGatewayNginx({ instances: ports });
+    for (const nginx of [llm, viaOne, viaTwo]) benchProcess(nginx.pid);
     const one = { requests: 0, ms: 0, failed: 0 };
     const two = { requests: 0, ms: 0, failed: 0 };
     let before = 0;

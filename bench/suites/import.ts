@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toZonedNow } from '@shared/time';
 import { LedgerHistory, openLedger } from '@core/ledger/index';
 import { type AlipayTrade, alipayCurrent, gbk, type WechatTrade, wechatSheet } from '../../test/support/bill-fixtures';
 import { xlsxOf } from '../../test/support/xlsx-fixture';
 import { type BenchContext, sampleLoopDelay, summarize, type Suite } from '../harness';
+import { benchTempDir } from '../temp';
 
 const ROWS = 10_000;
 const NOW = toZonedNow('2026-12-01T12:00:00+08:00');
@@ -73,13 +73,14 @@ export function trades(): { wechat: WechatTrade[]; alipay: AlipayTrade[] } {
  */
 const suite: Suite = {
   name: 'import',
+  description: "导入 of a 10 000-line bill (Alipay CSV, WeChat .xlsx): preview, commit, and the main loop's delay meanwhile",
   async run(ctx) {
     const { wechat, alipay } = trades();
     const files: [string, Uint8Array][] = [
       ['import.wechatXlsx10k', await xlsxOf(wechatSheet(wechat))],
       ['import.alipayGbk10k', gbk(alipayCurrent(alipay))],
     ];
-    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-import-'));
+    const dir = benchTempDir('import-');
     try {
       let n = 0;
       const commitTimes: number[] = [];

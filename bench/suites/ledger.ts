@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParseResult } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
 import { exportCsv, openLedger } from '@core/ledger/index';
 import type { Suite } from '../harness';
+import { benchTempDir } from '../temp';
 
 const ROWS = 1_000_000;
 
@@ -16,8 +16,9 @@ function lcg(seed: number): () => number {
 
 const suite: Suite = {
   name: 'ledger',
+  description: 'The ledger on a 1 000 000-row file: saving a card, balances, budgets, summaries, list pages, statistics, opening',
   async run(ctx) {
-    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-ledger-'));
+    const dir = benchTempDir('ledger-');
     const ledger = openLedger({ path: join(dir, 'bench.db'), now: () => toZonedNow('2026-02-17T12:00:00+08:00') });
     try {
       const batch: ParseResult[] = Array.from({ length: 10 }, (_, i) => ({

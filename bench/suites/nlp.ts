@@ -31,6 +31,7 @@ const tenItems = [
 
 const suite: Suite = {
   name: 'nlp',
+  description: 'Local NLP latency over the golden sentences: classify, parse, and a ten-item parse',
   async run(ctx) {
     const now = toZonedNow('2026-02-17T12:00:00+08:00');
     const classifyCases = lines.filter((l) => l.op === 'classify').map((l) => ({ text: l.text, size: l.batchSize ?? 1 }));

@@ -45,6 +45,7 @@ function harness(mode: 'keyboard' | 'auto') {
 
 const suite: Suite = {
   name: 'orchestrator',
+  description: 'The voice orchestrator offline: typed text, or an ASR final, until the drafts are on the card',
   async run(ctx) {
     {
       const h = harness('keyboard');

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { addDays, toZonedNow } from '@shared/time';
 import { openLedger } from '@core/ledger/index';
 import type { Suite } from '../harness';
+import { benchTempDir } from '../temp';
 
 const ROWS = 100_000;
 const RULES = 1000;
@@ -16,8 +16,9 @@ const RULES = 1000;
  */
 const suite: Suite = {
   name: 'recurring',
+  description: 'The start-up catch-up: 1 000 recurring entries due at once, written into a 100 000-row ledger',
   async run(ctx) {
-    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-recurring-'));
+    const dir = benchTempDir('recurring-');
     const start = '2026-01-01';
     const ledger = openLedger({ path: join(dir, 'bench.db'), now: () => toZonedNow(`${start}T08:00:00+08:00`) });
     try {

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { TABLES_BY_NAME } from '@core/sync/tables';
 import { WebDavRemote } from '@core/sync/webdav-remote';
 import { apacheAvailable, startWebDav, type WebDavServer } from '../../test/support/webdav-server';
 import { percentile, sampleLoopDelay, summarize, type BenchContext, type Suite } from '../harness';
+import { benchProcess, benchTempDir, measuredChildEnv } from '../temp';
 
 /**
  * Sync through a real WebDAV server (Apache mod_dav on loopback) with the scrypt cost users
@@ -324,6 +324,7 @@ function spawnTimed(command: string, args: string[], env: NodeJS.ProcessEnv = pr
   return new Promise((resolveRun, reject) => {
     const t0 = performance.now();
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    benchProcess(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -380,7 +381,7 @@ async function joinInChild([path, url, user]: string[]): Promise<void> {
   const moduleMs = performance.now(); // since the process started
   if (!path || !url || !user) throw new Error(`usage: sync.ts ${CHILD_FLAG} DB URL USER`);
   const ledger = openLedger({ path });
-  const dataDir = mkdtempSync(join(tmpdir(), 'skj-bench-join-'));
+  const dataDir = benchTempDir('join-');
   const remotes: TimedRemote[] = [];
   let rowsAt = 0;
   const service = new SyncService({
@@ -473,23 +474,28 @@ async function joinInChild([path, url, user]: string[]): Promise<void> {
 
 /** An empty device joins in a fresh process (the parent side); its report. */
 async function joinInProcess(path: string, url: string, server: WebDavServer): Promise<JoinReport & { wallMs: number }> {
-  const run = await spawnTimed(process.execPath, ['--import', 'tsx', SELF, CHILD_FLAG, path, url, server.user], {
-    ...process.env,
-    SKJ_BENCH_DAV_PASSWORD: server.password,
-  });
+  const run = await spawnTimed(
+    process.execPath,
+    ['--import', 'tsx', SELF, CHILD_FLAG, path, url, server.user],
+    measuredChildEnv({ SKJ_BENCH_DAV_PASSWORD: server.password }),
+  );
   if (run.code !== 0) throw new Error(`the joining process exited ${run.code}: ${run.stderr.trim()}`);
   return { ...(JSON.parse(run.stdout.trim().split('\n').at(-1)!) as JoinReport), wallMs: run.ms };
 }
 
 const suite: Suite = {
   name: 'sync',
+  description:
+    'Sync through a real WebDAV server: a device joining 100 000 rows against curl, rounds, bytes, a 1 000 000-row compaction (needs apache2)',
+  options: [{ name: 'BENCH_SYNC_SKIP_1M=1', description: 'leave out the 1 000 000-row compaction' }],
   async run(ctx) {
     if (!apacheAvailable()) {
       process.stdout.write('  sync: skipped — apache2 (with mod_dav, htpasswd) is not installed: apt-get install apache2-bin apache2-utils\n');
       return;
     }
-    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-sync-'));
+    const dir = benchTempDir('sync-');
     const server = await startWebDav({ folder: 'books' });
+    benchProcess(server.pid);
     const url = `${server.url}books/`;
     const folder = join(server.root, 'books');
     const devices: SyncDevice[] = [];

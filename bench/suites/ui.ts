@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createAppCore } from '@core/app-core';
 import type { SecretBox } from '@core/settings/index';
 import type { IpcResult, VoiceSnapshot } from '@shared/ipc/index';
 import type { Suite } from '../harness';
+import { benchTempDir } from '../temp';
 
 const box: SecretBox = {
   available: true,
@@ -19,8 +18,9 @@ const box: SecretBox = {
  */
 const suite: Suite = {
   name: 'ui',
+  description: "What the window feels: a typed entry until the card's drafts, and a settings save",
   async run(ctx) {
-    const dir = mkdtempSync(join(tmpdir(), 'skj-bench-ui-'));
+    const dir = benchTempDir('ui-');
     const core = createAppCore({ dataDir: dir, version: 'bench', secretBox: box, log: () => {}, voice: { tts: { engine: 'log', log: () => {} } } });
     try {
       await ctx.measureAsync(

@@ -105,6 +105,7 @@ async function commitToFinal(ctx: BenchContext, protocol: AsrProtocolName, name:
 
 const suite: Suite = {
   name: 'voice',
+  description: 'Voice I/O: node-vad throughput, capture to ASR per frame, ASR protocol overhead on loopback (needs espeak-ng, sox)',
   async run(ctx) {
     const pcm = minuteOfSpeech();
     await vadThroughput(ctx, pcm);
