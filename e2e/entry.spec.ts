@@ -17,7 +17,7 @@ function figure(page: Page, term: '收入' | '支出' | '结余') {
 }
 
 function rows(app: AppHarness) {
-  return app.ledger.list({ limit: 50, offset: 0 }).rows;
+  return app.ledger.list({ limit: 50 }).rows;
 }
 
 function balanceOf(app: AppHarness, name: string): number | undefined {

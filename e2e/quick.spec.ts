@@ -20,7 +20,7 @@ test('quick entry: type, Enter, the card, confirm saves and closes the window', 
   await card.getByRole('button', { name: '确认', exact: true }).click();
 
   await expect.poll(() => app.windowActions).toEqual([{ action: 'closeQuickEntry' }]);
-  const rows = app.ledger.list({ limit: 10, offset: 0 }).rows;
+  const rows = app.ledger.list({ limit: 10 }).rows;
   expect(rows.map((r) => r.amountFen)).toEqual([3500]);
 });
 
@@ -32,7 +32,7 @@ test('quick entry: Esc closes without saving', async ({ app }) => {
   await expect(page.getByRole('region', { name: '确认卡片' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect.poll(() => app.windowActions).toEqual([{ action: 'closeQuickEntry' }]);
-  expect(app.ledger.list({ limit: 10, offset: 0 }).total).toBe(0);
+  expect(app.ledger.count()).toBe(0);
 });
 
 test('the recording indicator page shows the live transcript and nothing else', async ({ app }) => {

@@ -46,7 +46,7 @@ async function seed(app: AppHarness): Promise<Page> {
   await record(page, { amount: '35', category: '餐饮', tags: [], note: '午饭' });
   // The last save's 已记一笔 toast would otherwise sit over the screenshots.
   await page.getByRole('button', { name: '关闭提示' }).click();
-  const rows = app.ledger.list({ limit: 50, offset: 0 }).rows;
+  const rows = app.ledger.list({ limit: 50 }).rows;
   expect(rows.map((r) => [r.description, r.category, r.parentCategory, r.tags]).sort()).toEqual(
     [
       ['包子', '早餐', '餐饮', ['出差']],
@@ -90,7 +90,7 @@ test('明细 filtered by a tag: rows carry their tags and 「餐饮 › 早餐�
   await expect(confirm).toContainText('1 笔记录将去掉这个标签');
   await confirm.getByRole('button', { name: '删除', exact: true }).click();
   await expect(tags.getByRole('listitem', { name: '报销', exact: true })).toHaveCount(0);
-  const rows = app.ledger.list({ limit: 50, offset: 0 }).rows;
+  const rows = app.ledger.list({ limit: 50 }).rows;
   expect(rows.find((r) => r.description === '酒店')?.tags).toEqual(['差旅']);
 });
 

@@ -159,7 +159,7 @@ describe('the built main bundle boots (electron stand-in, no display)', () => {
   it('saves a typed entry through the built bundle into ledger.db, and closes the file cleanly on quit', () => {
     expect(ok(run.report.results['confirm']).ok).toBe(true);
     const list = ok(run.report.results['list']);
-    expect(list.value).toMatchObject({ total: 1, rows: [{ amountFen: 3500, type: 'EXPENSE', category: '餐饮', description: '午饭' }] });
+    expect(list.value).toMatchObject({ next: null, rows: [{ amountFen: 3500, type: 'EXPENSE', category: '餐饮', description: '午饭' }] });
     const dbPath = join(run.dataDir, 'ledger.db');
     expect(existsSync(dbPath)).toBe(true);
     // A WAL database closed by its last connection leaves no -wal file behind.

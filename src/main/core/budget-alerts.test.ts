@@ -63,7 +63,7 @@ describe('budget alerts', () => {
   it('an edit that crosses a threshold alerts too', async () => {
     await core.dispatch('setBudgets', { month: today().slice(0, 7), items: [{ categoryId: null, amountYuan: 100 }] });
     await spend(10);
-    const [row] = core.ledger.list({ limit: 1, offset: 0 }).rows;
+    const [row] = core.ledger.list({ limit: 1 }).rows;
     expect((await core.dispatch('updateTransaction', { id: row!.id, patch: { amountFen: 9_000 } })).ok).toBe(true);
     expect(notices.map((n) => n.body)).toEqual(['总预算本月已用 90%，已用 90 元，预算 100 元']);
   });

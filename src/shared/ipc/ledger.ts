@@ -27,6 +27,25 @@ export const ledgerFilter = z
   .strict();
 export type LedgerFilter = z.infer<typeof ledgerFilter>;
 
+/**
+ * A place in 明细's newest-first order (day, then time, then the order rows were written in):
+ * a page given `after` starts with the first row past it. Pages follow one another by the
+ * `next` of the page before; a row written meanwhile never shifts or repeats later pages.
+ */
+export const listCursor = z
+  .object({
+    date: calendarDate,
+    ms: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    rowid: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
+export type ListCursor = z.infer<typeof listCursor>;
+
+/** Where a page starts for it to begin with the newest row of `date`: the top of that day. */
+export function dayTop(date: string): ListCursor {
+  return { date, ms: Number.MAX_SAFE_INTEGER, rowid: Number.MAX_SAFE_INTEGER };
+}
+
 const name50 = z.string().trim().min(1).max(50);
 
 /** A tag as typed or spoken (出差, 装修); a leading # is dropped. */
@@ -125,10 +144,11 @@ export const importChoices = z
 export type ImportChoices = z.input<typeof importChoices>;
 
 export const ledgerSchemas = {
+  /** A page of 明细, newest first: the first without `after`, each next one after the page before (its `next`). */
   listTransactions: ledgerFilter
     .extend({
       limit: z.number().int().min(1).max(500).default(50),
-      offset: z.number().int().min(0).default(0),
+      after: listCursor.optional(),
     })
     .strict(),
   searchTransactions: z
@@ -266,9 +286,13 @@ export const ledgerSchemas = {
   deleteMerchantRule: z.object({ merchant: z.string().trim().min(1, '商户名不能为空').max(1000, '商户名太长'), type: txType }).strict(),
 } satisfies Record<(typeof LEDGER_COMMANDS)[number], z.ZodType>;
 
+/**
+ * A page of rows and where the next one starts (null: this was the last). How many rows the
+ * filter holds and their totals come once per filter from listDays, never with each page.
+ */
 export interface Page<T> {
   rows: T[];
-  total: number;
+  next: ListCursor | null;
 }
 
 export interface CategoryTotal {

@@ -17,6 +17,7 @@ import type {
   MerchantRule,
   TagInfo,
 } from '@shared/ipc/ledger';
+import { dayTop } from '@shared/ipc/ledger';
 import { API_GLOBAL } from '@shared/ipc/names';
 import type { SyncStatus } from '@shared/ipc/sync';
 import { Listeners } from '@shared/listeners';
@@ -331,9 +332,13 @@ export class FakeLedgerApi {
       }
       return [...days.values()];
     },
-    listTransactions: ({ offset = 0, limit = 50, ...filter }) => {
+    // The fake's cursor is a position in its own order (main's is the row's place): a day's
+    // top starts at the day's first row, any other cursor where the page before it ended.
+    listTransactions: ({ after, limit = 50, ...filter }) => {
       const all = this.#matching(filter);
-      return { rows: all.slice(offset, offset + limit), total: all.length };
+      const start = !after ? 0 : after.ms === dayTop(after.date).ms ? all.findIndex((r) => r.date <= after.date) : after.rowid;
+      const rows = start < 0 ? [] : all.slice(start, start + limit);
+      return { rows, next: rows.length === limit ? { date: rows.at(-1)!.date, ms: 0, rowid: start + limit } : null };
     },
     deleteTransactions: ({ ids }) => {
       const removed = this.rows.filter((r) => ids.includes(r.id));

@@ -25,15 +25,15 @@ describe('IPC dispatch', () => {
     const result = await dispatch('listTransactions', { from: '2026-02-01', to: '2026-02-28' });
     expect(result.ok).toBe(true);
     if (result.ok) {
-      const page = result.value as { total: number; rows: { amountFen: number; description: string }[] };
-      expect(page.total).toBe(1);
-      expect(page.rows[0]).toMatchObject({ amountFen: 3500, description: '午饭' });
+      const page = result.value as { next: unknown; rows: { amountFen: number; description: string }[] };
+      expect(page.rows).toMatchObject([{ amountFen: 3500, description: '午饭' }]);
+      expect(page.next).toBeNull();
     }
   });
 
   it('applies schema defaults', async () => {
     const result = await dispatch('listTransactions', {});
-    expect(result).toEqual({ ok: true, value: { rows: [], total: 0 } });
+    expect(result).toEqual({ ok: true, value: { rows: [], next: null } });
   });
 
   it('rejects unknown commands', async () => {
@@ -47,6 +47,12 @@ describe('IPC dispatch', () => {
     ['listTransactions', { limit: 100000 }],
     ['listTransactions', { limit: '50' }],
     ['listTransactions', { evil: true }],
+    ['listTransactions', { offset: 50 }],
+    ['listTransactions', { after: { date: '2026-02-30', ms: 0, rowid: 1 } }],
+    ['listTransactions', { after: { date: '2026-02-01', ms: 1.5, rowid: 1 } }],
+    ['listTransactions', { after: { date: '2026-02-01', ms: 0, rowid: -1 } }],
+    ['listTransactions', { after: { date: '2026-02-01', ms: 0 } }],
+    ['listTransactions', { after: 'opaque' }],
     ['searchTransactions', { query: '   ' }],
     ['monthSummary', { month: '2026-2' }],
     ['monthSummary', 'not an object'],

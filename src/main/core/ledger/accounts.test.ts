@@ -93,7 +93,7 @@ describe('accounts with balances', () => {
     ledger.saveBatch([item({ account: '银行卡', amount: 10 })]);
     const archived = ledger.archiveAccount(bank.id, true);
     expect(archived).toMatchObject({ name: '银行卡', archived: true, count: 1, balanceFen: 90_00 });
-    expect(ledger.list({ account: '银行卡' }).total).toBe(1);
+    expect(ledger.count({ account: '银行卡' })).toBe(1);
     expect(ledger.accountBalances().totalFen).toBe(90_00);
     expect(() => ledger.addTransaction(entry({ account: '银行卡' }))).toThrow('账户「银行卡」已归档');
     expect(() => ledger.addTransaction(entry({ type: 'TRANSFER', category: undefined, toAccount: '银行卡' }))).toThrow('账户「银行卡」已归档');

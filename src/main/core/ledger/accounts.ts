@@ -96,10 +96,17 @@ function toBalance(r: AccountRecord): AccountBalance {
  * so they cost one row per account however large the ledger.
  */
 export class Accounts {
+  /** Read by every save: prepared once. */
+  private readonly openRows: Database.Statement;
+  private readonly defaultRow: Database.Statement;
+
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => ZonedNow,
-  ) {}
+  ) {
+    this.openRows = db.prepare('SELECT id, name FROM accounts WHERE archived_at IS NULL');
+    this.defaultRow = db.prepare('SELECT id, name FROM accounts ORDER BY is_default DESC, id LIMIT 1');
+  }
 
   list(): AccountInfo[] {
     return this.records().map(toInfo);
@@ -222,7 +229,7 @@ export class Accounts {
 
   /** Name → id of the accounts new entries may use. */
   openIds(): Map<string, number> {
-    const rows = this.db.prepare('SELECT id, name FROM accounts WHERE archived_at IS NULL').all() as { id: number; name: string }[];
+    const rows = this.openRows.all() as { id: number; name: string }[];
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
@@ -232,9 +239,14 @@ export class Accounts {
   }
 
   defaultId(): number {
-    const r = this.db.prepare('SELECT id FROM accounts ORDER BY is_default DESC, id LIMIT 1').get() as { id: number } | undefined;
-    if (!r) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);
-    return r.id;
+    return this.defaultAccount().id;
+  }
+
+  /** The account entries that name none go to. */
+  defaultAccount(): { id: number; name: string } {
+    const found = this.defaultRow.get() as { id: number; name: string } | undefined;
+    if (!found) throw new Error(`ledger has no account; expected ${DEFAULT_ACCOUNT}`);
+    return found;
   }
 
   private statementOf(r: AccountRecord): CardStatement {

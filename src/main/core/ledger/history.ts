@@ -78,8 +78,8 @@ export class LedgerHistory implements LedgerPort {
   ): TransactionRow[] {
     // A save that throws or writes nothing crossed no threshold.
     this.latestAlerts = [];
-    const rows = this.ledger.saveBatch(results, options);
-    if (rows.length > 0) this.record({ kind: 'save', rows: this.ledger.rawRows(rows.map((r) => r.id)) }, 'save');
+    const { rows, raw } = this.ledger.saveBatchWithRaw(results, options);
+    if (rows.length > 0) this.record({ kind: 'save', rows: raw }, 'save');
     return rows;
   }
 

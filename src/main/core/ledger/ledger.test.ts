@@ -53,7 +53,7 @@ describe('Ledger: schema and seeds', () => {
     ledger.close();
     ledger = openLedger({ path: join(dir, 'ledger.db'), now: () => NOW });
     expect(ledger.categories('INCOME')).toHaveLength(5);
-    expect(ledger.list().total).toBe(1);
+    expect(ledger.count()).toBe(1);
   });
 
   it('refuses a file that is not SQLite and leaves it untouched', () => {
@@ -167,7 +167,7 @@ describe('Ledger.saveBatch', () => {
     expect((error as LedgerValidationError).itemIndex).toBe(2);
     expect((error as Error).message).toContain('第3笔');
     expect((error as Error).message).toContain(reason);
-    expect(ledger.list().total).toBe(1);
+    expect(ledger.count()).toBe(1);
   });
 
   it('rolls back when the database itself fails mid-batch', () => {
@@ -176,7 +176,30 @@ describe('Ledger.saveBatch', () => {
        BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`,
     );
     expect(() => ledger.saveBatch([item(), item({ description: 'boom' })])).toThrow(/disk says no/);
-    expect(ledger.list().total).toBe(0);
+    expect(ledger.count()).toBe(0);
+  });
+
+  it('returns the saved rows exactly as a read of them gives them, and as stored for undo', () => {
+    ledger.addAccount('招行');
+    const food = ledger.listCategories().find((c) => c.name === '餐饮' && c.type === 'EXPENSE')!;
+    ledger.addCategory('早餐', 'EXPENSE', food.id);
+    ledger.recordedBy = '书房电脑';
+    // Plain items are not read back; a money flow is (its person's name is the ledger's).
+    const plain = [
+      item({ category: '早餐', tags: ['出差', '#报销'] }),
+      item({ account: '招行', description: '刷卡', date: '2026-02-10', reimbursable: true }),
+      item({ type: 'TRANSFER', category: null, description: '转到招行' }),
+      item({ type: 'TRANSFER', category: null, description: '给房东转房租' }),
+    ];
+    const lend = [item({ type: 'TRANSFER', flow: 'lend', counterparty: ' 小李 ', category: null, description: '借给小李' })];
+    for (const batch of [plain, lend, [...plain, ...lend]]) {
+      const saved = ledger.saveBatchWithRaw(batch);
+      const ids = saved.rows.map((r) => r.id);
+      expect(ids).toHaveLength(batch.length);
+      expect(saved.rows).toEqual(ledger.getMany(ids));
+      expect(saved.raw).toEqual(ledger.rawRows(ids));
+    }
+    expect(ledger.list({ limit: 1 }).rows[0]).toMatchObject({ person: '小李', recordedBy: '书房电脑' });
   });
 
   it('accepts the upper bound of 100 000 000 yuan exactly', () => {
@@ -196,12 +219,14 @@ describe('Ledger queries', () => {
     ]);
   });
 
-  it('lists newest first within an inclusive range with paging and a total', () => {
+  it('lists newest first within an inclusive range, a page at a time after the one before', () => {
     const page = ledger.list({ from: '2026-02-01', to: '2026-02-28', limit: 2 });
-    expect(page.total).toBe(4);
     expect(page.rows.map((r) => r.description)).toEqual(['找零', '二月工资']);
-    const next = ledger.list({ from: '2026-02-01', to: '2026-02-28', limit: 2, offset: 2 });
+    const next = ledger.list({ from: '2026-02-01', to: '2026-02-28', limit: 2, after: page.next! });
     expect(next.rows.map((r) => r.description)).toEqual(['打车', '火锅']);
+    // A full page may be the last: the one after it is empty and has no next.
+    expect(ledger.list({ from: '2026-02-01', to: '2026-02-28', limit: 2, after: next.next! })).toEqual({ rows: [], next: null });
+    expect(ledger.list({ from: '2026-02-01', to: '2026-02-28', limit: 3, after: page.next! }).next).toBeNull();
   });
 
   it('filters by type and category', () => {
@@ -256,6 +281,6 @@ describe('Ledger queries', () => {
     expect(ledger.getTransaction(a!.id)).toBeUndefined();
     expect(() => ledger.deleteTransaction(a!.id)).toThrow(/不存在/);
     expect(ledger.deleteTransactions([b!.id, 'missing'])).toBe(1);
-    expect(ledger.list().total).toBe(3);
+    expect(ledger.count()).toBe(3);
   });
 });

@@ -43,12 +43,12 @@ import { Transactions, type ImportOptions } from './transactions';
 import { MoneyFlows } from './money-flows';
 import type { NetOptions } from './net';
 import type { CardTerms } from './accounts';
-import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
+import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, SavedBatch, TransactionPatch } from './types';
 import type { RefundQuery } from './money-flows';
 import { Recurring, type CatchUpResult, type RecurringRuleInput, type RecurringRulePatch } from './recurring';
 import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
 
-export type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, TransactionPatch } from './types';
+export type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, SavedBatch, TransactionPatch } from './types';
 
 export interface LedgerOptions {
   /** A file path, or ':memory:' in tests. */
@@ -207,12 +207,21 @@ export class Ledger implements LedgerPort {
     results: readonly ParseResult[],
     options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
   ): TransactionRow[] {
+    return this.saveBatchWithRaw(results, options).rows;
+  }
+
+  /** saveBatch, also giving the rows as stored: what undo keeps to put them back (./history.ts). */
+  saveBatchWithRaw(
+    results: readonly ParseResult[],
+    options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
+  ): SavedBatch {
     const now = options.now ?? this.clock();
     const rules: RecurringRuleInfo[] = [];
     this.spokenRules = [];
-    const rows = this.rows.saveBatch(results, {
-      ...options,
+    const saved = this.rows.saveBatch(results, {
       now,
+      source: options.source,
+      drafts: options.drafts,
       // The rule's period is the one it was said in: today's, whatever day the sentence names.
       asRule: (entry, rule, index) => {
         const made = this.recurring.createSpoken(entry, rule, localDate(now), now, index);
@@ -223,7 +232,7 @@ export class Ledger implements LedgerPort {
       },
     });
     this.spokenRules = rules;
-    return rows;
+    return saved;
   }
 
   /** The rules the latest saveBatch made of items said to repeat (「每个月五号交房租」). */
@@ -258,7 +267,7 @@ export class Ledger implements LedgerPort {
     return this.rows.getMany(ids);
   }
 
-  /** Newest first within an inclusive day range. */
+  /** A page of the filtered rows, newest first; the next page starts at its `next` (see Transactions.list). */
   list(query: ListQuery = {}): Page<TransactionRow> {
     return this.rows.list(query);
   }

@@ -83,28 +83,6 @@ export class Tags {
     return this.namesOf.all(transactionId) as string[];
   }
 
-  /** The tags of many rows at once (a page of the list), in each row's order. */
-  ofMany(ids: readonly string[]): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    if (ids.length === 0) return out;
-    // One read per page rather than per row; chunks stay far below SQLite's variable limit.
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const rows = this.db
-        .prepare(
-          `SELECT tt.transaction_id AS id, g.name FROM transaction_tags tt JOIN tags g ON g.id = tt.tag_id
-           WHERE tt.transaction_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY tt.rowid`,
-        )
-        .all(...chunk) as { id: string; name: string }[];
-      for (const r of rows) {
-        const list = out.get(r.id);
-        if (list) list.push(r.name);
-        else out.set(r.id, [r.name]);
-      }
-    }
-    return out;
-  }
-
   /** Every tag with its rows, most used first (ties: the older tag first). */
   list(): TagInfo[] {
     return this.db

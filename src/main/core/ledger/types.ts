@@ -1,11 +1,18 @@
 // The row, patch and query shapes the ledger's parts and its callers share. A leaf: the parts
 // import their types from here, never from the Ledger facade that assembles them.
-import type { LedgerFlow, TransactionType } from '@shared/domain';
-import type { ImportRowDto, LedgerFilter } from '@shared/ipc/ledger';
+import type { LedgerFlow, TransactionRow, TransactionType } from '@shared/domain';
+import type { ImportRowDto, LedgerFilter, ListCursor } from '@shared/ipc/ledger';
 
+/** A page of the list: `limit` rows (default 50) past `after` (absent: from the newest). */
 export interface ListQuery extends LedgerFilter {
   limit?: number;
-  offset?: number;
+  after?: ListCursor;
+}
+
+/** What a save wrote: the rows as the app shows them and as stored (what undo puts back). */
+export interface SavedBatch {
+  rows: TransactionRow[];
+  raw: RawTransaction[];
 }
 
 /** A stored row exactly as in the table, so undo/redo can put it back bit for bit. */

@@ -134,8 +134,8 @@ describe('tags and sub-categories said with an entry', () => {
     await t.say('确认');
     const [row] = t.core.ledger.list({}).rows;
     expect(row).toMatchObject({ amountFen: 3500, category: '交通', tags: ['出差'] });
-    expect(t.core.ledger.list({ tag: '出差' }).total).toBe(1);
-    expect(t.core.ledger.list({ tag: '旅游' }).total).toBe(0);
+    expect(t.core.ledger.count({ tag: '出差' })).toBe(1);
+    expect(t.core.ledger.count({ tag: '旅游' })).toBe(0);
   });
 
   it('an item lands in the sub-category its words name when the user made one, else in the parent', async () => {
@@ -149,7 +149,7 @@ describe('tags and sub-categories said with an entry', () => {
     const rows = t.core.ledger.list({}).rows.map((r) => `${r.description} ${r.category} ${r.parentCategory ?? '-'}`);
     expect(rows.sort()).toEqual(['吃火锅 餐饮 -', '早饭包子 早餐 餐饮']);
     // 餐饮 counts its child: the parent's filter finds both.
-    expect(t.core.ledger.list({ category: '餐饮' }).total).toBe(2);
+    expect(t.core.ledger.count({ category: '餐饮' })).toBe(2);
   });
 
   it('a correction that names the parent is taken as said, not pushed back into the child', async () => {

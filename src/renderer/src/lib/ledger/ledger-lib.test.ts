@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLayout, indexOfRow, itemAt, visibleWindow } from './layout';
 import { parseYuanInput, periodLabel, periodRange, rangeFor, shiftPeriod } from './ranges';
+import { dayTop, type ListCursor } from '@shared/ipc/ledger';
 import { RowCache } from './row-cache';
 import { percent, topCategories } from './breakdown';
 import { balanceText, parseBalanceInput, rowFen, rowTag } from './money';
@@ -71,29 +72,89 @@ describe('ranges', () => {
 });
 
 describe('RowCache', () => {
-  it('fetches each page once and drops stale answers after a reset', async () => {
-    const calls: number[] = [];
+  // 250 rows over three days (100, 120, 30); a fake list whose cursor is the position after a
+  // row, or a day's top.
+  const days = [
+    { date: '2026-02-28', offset: 0, count: 100 },
+    { date: '2026-02-27', offset: 100, count: 120 },
+    { date: '2026-02-26', offset: 220, count: 30 },
+  ];
+  const dayOf = (offset: number) => days.findLast((d) => d.offset <= offset)!;
+  const rowAt = (i: number) => ({ id: `r${i}` }) as never;
+  function setup(total = 250) {
+    const asked: { after: ListCursor | undefined; limit: number }[] = [];
     let release: (() => void)[] = [];
     const cache = new RowCache(
-      (offset, limit) => {
-        calls.push(offset);
-        return new Promise((ok) => release.push(() => ok(Array.from({ length: limit }, (_, i) => ({ id: `r${offset + i}` }) as never))));
+      (after, limit) => {
+        asked.push({ after, limit });
+        const start = !after ? 0 : after.ms === dayTop(after.date).ms ? days.find((d) => d.date === after.date)!.offset : after.rowid;
+        const rows = Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_, i) => rowAt(start + i));
+        const next = rows.length === limit ? { date: dayOf(start + limit - 1).date, ms: 1, rowid: start + limit } : null;
+        return new Promise((ok) => release.push(() => ok({ rows, next })));
       },
+      dayOf,
       () => {},
       10,
     );
-    cache.ensure(5, 25);
+    const land = async () => {
+      const now = release;
+      release = [];
+      for (const r of now) r();
+      await new Promise((ok) => setTimeout(ok, 0));
+    };
+    return { cache, asked, land };
+  }
+
+  it('asks one page at a time, each after the page before it', async () => {
+    const { cache, asked, land } = setup();
+    cache.ensure(0, 24);
+    cache.ensure(0, 24);
+    expect(asked).toEqual([{ after: undefined, limit: 10 }]);
+    await land();
+    cache.ensure(0, 24);
+    await land();
+    expect(asked.at(-1)).toEqual({ after: { date: '2026-02-28', ms: 1, rowid: 10 }, limit: 10 });
+    cache.ensure(0, 24);
+    await land();
+    expect(cache.get(24)).toEqual(rowAt(24));
+    expect(asked).toHaveLength(3);
+  });
+
+  it('jumps down the list from the top of the day that holds the row, reading that day up to it', async () => {
+    const { cache, asked, land } = setup();
+    cache.ensure(225, 230);
+    expect(asked).toEqual([{ after: dayTop('2026-02-26'), limit: 15 }]);
+    await land();
+    cache.ensure(130, 135);
+    // Nothing of 02-27 is loaded: from its top, as far as the row and a page beyond.
+    expect(asked.at(-1)).toEqual({ after: dayTop('2026-02-27'), limit: 40 });
+    await land();
+    expect([cache.get(100), cache.get(139), cache.get(140)]).toEqual([rowAt(100), rowAt(139), undefined]);
+    cache.ensure(130, 145);
+    expect(asked.at(-1)).toEqual({ after: { date: '2026-02-27', ms: 1, rowid: 140 }, limit: 10 });
+  });
+
+  it('stops at the end of the list even when the day headers promised more', async () => {
+    const { cache, asked, land } = setup(5);
     cache.ensure(0, 9);
-    expect(calls).toEqual([0, 10, 20]);
+    await land();
+    cache.ensure(0, 9);
+    expect(asked).toHaveLength(1);
+    expect(cache.get(4)).toEqual(rowAt(4));
+  });
+
+  it('drops what it had and answers still in flight after a reset', async () => {
+    const { cache, asked, land } = setup();
+    cache.ensure(0, 9);
     cache.reset();
-    for (const r of release) r();
-    await Promise.resolve();
-    expect(cache.get(5)).toBeUndefined();
-    release = [];
-    cache.ensure(5, 5);
-    release[0]!();
-    await new Promise((ok) => setTimeout(ok, 0));
-    expect(cache.get(5)).toMatchObject({ id: 'r5' });
+    cache.ensure(225, 230);
+    await land();
+    expect(cache.get(0)).toBeUndefined();
+    expect(asked).toEqual([
+      { after: undefined, limit: 10 },
+      { after: dayTop('2026-02-26'), limit: 15 },
+    ]);
+    expect(cache.get(230)).toEqual(rowAt(230));
   });
 });
 

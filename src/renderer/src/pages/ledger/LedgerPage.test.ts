@@ -47,6 +47,24 @@ describe('明细 page', () => {
     expect(document.querySelector(`.day[data-date="${today}"]`)).not.toBeNull();
   });
 
+  it('reads the count and totals once per filter, and each page of rows after the page before it', async () => {
+    for (let i = 0; i < 150; i++) fake.addRow({ amountFen: 100 + i, description: `第${i}笔` });
+    render(LedgerPage);
+    await screen.findByText('第149笔');
+    const [first] = fake.inputsOf('listTransactions');
+    expect(first).toEqual({ ...rangeFor('month', new Date()), limit: 100 });
+    const grid = screen.getByRole('grid', { name: '明细列表' });
+    grid.scrollTop = 146 * 44;
+    await fireEvent.scroll(grid);
+    // The oldest rows of the month, asked for after where the first page ended.
+    await screen.findByText('第0笔');
+    const pages = fake.inputsOf('listTransactions');
+    expect(pages).toHaveLength(2);
+    expect(pages[1]).toMatchObject({ ...rangeFor('month', new Date()), after: { date: today, rowid: 100 } });
+    expect(fake.inputsOf('listDays')).toHaveLength(1);
+    expect(summary()).toMatch(/^共 153 笔/);
+  });
+
   it('heads each day by its distance from today with its weekday, and signs a refund and a reimbursement by their flow', async () => {
     const d = new Date();
     const weekday = (at: Date) => `周${'日一二三四五六'[at.getDay()]}`;
@@ -59,7 +77,7 @@ describe('明细 page', () => {
       { date: today, count: 3, expenseFen: 4750, incomeFen: 900_000 },
       { date: yesterday, count: 2, expenseFen: 0, incomeFen: 0 },
     ]);
-    fake.handle('listTransactions', ({ offset = 0, limit = 50 }) => ({ rows: fake.rows.slice(offset, offset + limit), total: fake.rows.length }));
+    fake.handle('listTransactions', ({ limit = 50 }) => ({ rows: fake.rows.slice(0, limit), next: null }));
     render(LedgerPage);
     await screen.findByText('退了鞋');
     const header = (date: string) => document.querySelector(`.day[data-date="${date}"] .day-date`)!.textContent;
