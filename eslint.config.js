@@ -12,6 +12,23 @@ const bundlerCollision = (what) => ({
   message: `A module-level ${what} named require, __dirname or __filename collides with the one the bundler injects: the built app would not parse.`,
 });
 
+const RENDERER_ZONES = [
+  { target: './src/renderer', from: './src/main', message: 'The renderer talks to main only through window.suikouji.' },
+  { target: './src/renderer', from: './src/gateway', message: 'The renderer never imports the gateway.' },
+];
+// The LLM core (prompts, the transaction LLM, the chat provider, the ASR token broker, errors)
+// is shared by the desktop app's direct mode and the gateway, and owned by neither: neither
+// imports the other, and the core imports neither.
+const LLM_CORE_ZONES = [
+  { target: './src/main', from: './src/gateway', message: 'The app shares the LLM core (src/llm) with the gateway, never the gateway itself.' },
+  { target: './src/gateway', from: './src/main', message: 'The gateway shares the LLM core (src/llm) with the app, never the app itself.' },
+  {
+    target: './src/llm',
+    from: ['./src/main', './src/gateway', './src/renderer', './src/preload'],
+    message: 'The LLM core depends only on src/shared.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'coverage/', 'test-results/', 'playwright-report/', '.cache/'],
@@ -84,8 +101,7 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/renderer', from: './src/main', message: 'The renderer talks to main only through window.suikouji.' },
-            { target: './src/renderer', from: './src/gateway', message: 'The renderer never imports the gateway.' },
+            ...RENDERER_ZONES,
             { target: './test/support/renderer', from: './src/main', message: 'Renderer test fakes stand in for main; they never import it.' },
             { target: './test/support/renderer', from: './src/gateway', message: 'The renderer never imports the gateway.' },
           ],
@@ -104,6 +120,10 @@ export default tseslint.config(
           zones: [
             { target: './src', from: './test', message: 'Production code never imports test helpers.' },
             { target: './src', from: './e2e', message: 'Production code never imports test helpers.' },
+            // One flat config object's rule replaces another's for the same file: the renderer's
+            // zones are repeated here so they hold for its production files too.
+            ...RENDERER_ZONES,
+            ...LLM_CORE_ZONES,
           ],
         },
       ],

@@ -23,6 +23,7 @@ export default defineConfig({
             'src/main/**/*.test.ts',
             'src/shared/**/*.test.ts',
             'src/gateway/**/*.test.ts',
+            'src/llm/**/*.test.ts',
             'tools/**/*.test.ts',
             'bench/**/*.test.ts',
             'test/**/*.test.ts',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChatProvider } from '../src/gateway/core/chat-provider';
-import { createTransactionLlm } from '../src/gateway/core/transaction-llm';
+import { createChatProvider } from '../src/llm/chat-provider';
+import { createTransactionLlm } from '../src/llm/transaction-llm';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
 import { formatScores, GOLDEN_SETS, judgeCorrect, judgeParse, loadGoldenCases, runEval, SEED_CASES } from './eval-llm';
 

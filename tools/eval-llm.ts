@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createChatProvider } from '../src/gateway/core/chat-provider';
-import { createTransactionLlm, type TransactionLlm } from '../src/gateway/core/transaction-llm';
+import { createChatProvider } from '../src/llm/chat-provider';
+import { createTransactionLlm, type TransactionLlm } from '../src/llm/transaction-llm';
 import { wireTags, type CorrectTransactionResponse, type ParsedTransaction, type WireBatchItem } from '@shared/gateway';
 import { toZonedNow } from '@shared/time';
 import { judge, type GoldenCase } from '../src/main/core/nlp/golden-judge';

@@ -5,7 +5,7 @@
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { extractJson } from '../../src/gateway/core/json-extract';
+import { extractJson } from '../../src/llm/json-extract';
 import { freePort, sleep } from '../../test/support/child-daemons';
 import { startGatewayHarness } from '../../test/support/gateway/gateway-harness';
 import { startGatewayProcess, type GatewayProcess } from '../../test/support/gateway/gateway-process';

@@ -20,10 +20,10 @@ import {
 import { systemNow, type ZonedNow } from '@shared/time';
 import { createApiKeyCheck } from './auth';
 import type { GatewayConfig, TrustProxy } from './config';
-import { createAsrTokenBroker, type AsrTokenBroker } from './core/asr-token';
-import { createChatProvider } from './core/chat-provider';
-import { GatewayError, UpstreamError } from './core/errors';
-import { createTransactionLlm, DEFAULT_RETRY, type RetryPolicy, type TransactionLlm } from './core/transaction-llm';
+import { createAsrTokenBroker, type AsrTokenBroker } from '../llm/asr-token';
+import { createChatProvider } from '../llm/chat-provider';
+import { GatewayError, UpstreamError } from '../llm/errors';
+import { createTransactionLlm, DEFAULT_RETRY, type RetryPolicy, type TransactionLlm } from '../llm/transaction-llm';
 import { memoryLimiter, sharedLimiter, type LimitGroup, type Limiter } from './limits';
 import { createGatewayMetrics, timedFetch, type GatewayMetrics } from './metrics';
 import { connectRedis, type RedisLink } from './redis';

@@ -1,8 +1,8 @@
 // Gateway configuration from the environment (names documented in the README).
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { DASHSCOPE_COMPATIBLE_BASE_URL } from './core/chat-provider';
-import { ASR_TOKEN_TTL_SECONDS, DASHSCOPE_BASE_URL } from './core/asr-token';
+import { DASHSCOPE_COMPATIBLE_BASE_URL } from '../llm/chat-provider';
+import { ASR_TOKEN_TTL_SECONDS, DASHSCOPE_BASE_URL } from '../llm/asr-token';
 
 /**
  * Which peers may tell the client address (X-Forwarded-For / X-Real-IP): none, the nearest N

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '@shared/clock';
 import { AsrTokenResponseSchema } from '@shared/gateway';
-import { TOKEN_REUSE_MARGIN_MS, type AsrTokenBroker } from './core/asr-token';
+import { TOKEN_REUSE_MARGIN_MS, type AsrTokenBroker } from '../llm/asr-token';
 import type { GatewayMetrics } from './metrics';
 import type { RedisLink } from './redis';
 

@@ -1,10 +1,10 @@
 // Direct mode: the gateway core in-process with the user's own DashScope (or any
 // OpenAI-compatible) key, so no server is needed. The key stays in the main process.
 import { systemClock, type Clock } from '@shared/clock';
-import { createAsrTokenBroker } from '../../../gateway/core/asr-token';
-import { createChatProvider } from '../../../gateway/core/chat-provider';
-import { GatewayError, UpstreamError } from '../../../gateway/core/errors';
-import { createTransactionLlm } from '../../../gateway/core/transaction-llm';
+import { createAsrTokenBroker } from '../../../llm/asr-token';
+import { createChatProvider } from '../../../llm/chat-provider';
+import { GatewayError, UpstreamError } from '../../../llm/errors';
+import { createTransactionLlm } from '../../../llm/transaction-llm';
 import type { AsrToken } from '@shared/domain';
 import { CorrectTransactionRequestSchema, ParseTransactionRequestSchema } from '@shared/gateway';
 import { systemNow } from '@shared/time';
