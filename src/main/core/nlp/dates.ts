@@ -5,6 +5,7 @@ import { HOLIDAYS, NOT_DAY_WORDS, NOT_HOUR_WORDS, RELATIVE_DAYS } from './lexico
 import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';
 import { parseNumeral } from './numbers';
+import { execFrom, startTable } from './starts';
 
 export interface DateMention extends Span {
   /** YYYY-MM-DD, or null when the words name no single day (上个月, 上周). */
@@ -59,14 +60,12 @@ const DATE_SOURCE = [
 ].join('|');
 
 // Every character a date phrase can start with: the scan tries the phrases only there.
-const DATE_STARTS = [
+const DATE_STARTS = startTable([
   ...'0123456789零〇一二两三四五六七八九十',
   ...'今去前上这本下个周星礼月最',
   ...Object.keys(RELATIVE_DAYS).map((w) => w[0]!),
   ...Object.keys(HOLIDAYS).map((w) => w[0]!),
-]
-  .filter((c, i, all) => all.indexOf(c) === i)
-  .join('');
+]);
 
 /**
  * The pattern with its named groups numbered, and each name's number. V8 builds a fresh object
@@ -89,7 +88,7 @@ function numberGroups<Name extends string>(source: string, names: readonly Name[
   }
   const missing = names.filter((n) => group[n] === undefined);
   if (missing.length > 0) throw new Error(`date pattern has no group ${missing.join(', ')}`);
-  return { pattern: new RegExp(`(?=[${DATE_STARTS}])(?:${source.replace(/\(\?<([a-z]+)>/g, '(')})`, 'g'), group: group as Record<Name, number> };
+  return { pattern: new RegExp(source.replace(/\(\?<([a-z]+)>/g, '('), 'y'), group: group as Record<Name, number> };
 }
 
 const { pattern: DATE_PATTERN, group: G } = numberGroups(DATE_SOURCE, [
@@ -214,7 +213,7 @@ export function findDates(text: string, now: ZonedNow): DateMention[] {
   const [ty, tm] = splitYmd(today);
   const found: DateMention[] = [];
   DATE_PATTERN.lastIndex = 0;
-  for (let m = DATE_PATTERN.exec(text); m !== null; m = DATE_PATTERN.exec(text)) {
+  for (let m = execFrom(DATE_PATTERN, DATE_STARTS, text); m !== null; m = execFrom(DATE_PATTERN, DATE_STARTS, text)) {
     const span = { start: m.index, end: m.index + m[0].length };
     let date: string | null = null;
     if (m[G.iso]) {

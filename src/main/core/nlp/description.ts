@@ -18,6 +18,7 @@ import {
 import { anyOf } from './lexicon/words';
 import { MASK, type MoneyFlowReading } from './money-flow';
 import { cutSpans, isPunctuationCode, type Span } from './normalize';
+import { hasStart, startTable } from './starts';
 
 /** Words by the code of the character they start (or end) with, longest first, so 支付了 goes before 付了. */
 function byEdge(list: readonly string[], edge: (w: string) => number): Map<number, string[]> {
@@ -34,22 +35,36 @@ function byEdge(list: readonly string[], edge: (w: string) => number): Map<numbe
 const LEADING = byEdge(FILLERS_LEADING, (w) => w.charCodeAt(0));
 const TRAILING = byEdge(FILLERS_TRAILING, (w) => w.charCodeAt(w.length - 1));
 const LONE = new Set(LONE_LEFTOVERS);
+const LONE_LONGEST = Math.max(...LONE_LEFTOVERS.map((w) => w.length));
 // One pass for the words cut wherever they stand; the list's order decides at each position.
 const ANYWHERE = new RegExp(anyOf(FILLERS_ANYWHERE), 'g');
+const ANYWHERE_STARTS = startTable(FILLERS_ANYWHERE.map((w) => w[0]!));
 
 // Edge words are looked up by the edge character: the lists are read only where one can match.
+function leadingWord(s: string): string | null {
+  const bucket = LEADING.get(s.charCodeAt(0));
+  if (bucket) for (const w of bucket) if (s.length > w.length && s.startsWith(w)) return w;
+  return null;
+}
+
+// A one-character particle stays when it is half of a two-character word (打的).
+function trailingWord(s: string): string | null {
+  const bucket = TRAILING.get(s.charCodeAt(s.length - 1));
+  if (bucket) for (const w of bucket) if (s.length > w.length && (w.length > 1 || s.length > 2) && s.endsWith(w)) return w;
+  return null;
+}
+
 function stripEdges(text: string, trailing = true): string {
   let s = text;
   for (let changed = true; changed && s.length > 0;) {
     changed = false;
-    const lead = LEADING.get(s.charCodeAt(0))?.find((w) => s.startsWith(w) && s.length > w.length);
+    const lead = leadingWord(s);
     if (lead) {
       s = s.slice(lead.length);
       changed = true;
     }
     if (!trailing || s.length === 0) continue;
-    // A one-character particle stays when it is half of a two-character word (打的).
-    const tail = TRAILING.get(s.charCodeAt(s.length - 1))?.find((w) => s.endsWith(w) && s.length > w.length && (w.length > 1 || s.length > 2));
+    const tail = trailingWord(s);
     if (tail) {
       s = s.slice(0, -tail.length);
       changed = true;
@@ -62,7 +77,10 @@ function stripEdges(text: string, trailing = true): string {
 const PAID_OF = /^[交付花充缴给买]了的(?=.)/;
 const REFERENCE = new RegExp(anyOf(ENTRY_REFERENCES), 'g');
 // 抢红包抢了八十八, 打车打了三十: the verb said again before the amount is the amount's.
-const VERB_AGAIN = /^([\u4e00-\u9fff])[^]+\1$/;
+function verbAgain(words: string): boolean {
+  const first = words.charCodeAt(0);
+  return words.length >= 3 && first >= 0x4e00 && first <= 0x9fff && words.charCodeAt(words.length - 1) === first;
+}
 
 const DOT = 0x2e;
 const YEN = 0xa5;
@@ -76,7 +94,7 @@ function isDigitCode(code: number): boolean {
 export function describe(text: string, claimed: readonly Span[]): string {
   // Edge words go first so a filler never fuses with the item (帮我记一下午饭 is not 下午).
   let s = stripEdges(cutSpans(text, claimed), false).replace(PAID_OF, '');
-  s = s.replace(ANYWHERE, '');
+  if (hasStart(s, ANYWHERE_STARTS)) s = s.replace(ANYWHERE, '');
   if (s.includes('笔')) s = s.replace(REFERENCE, '');
   // Keep the words, drop punctuation and symbols left between them.
   // A point between digits (1.5斤) is part of a number, not punctuation.
@@ -91,8 +109,9 @@ export function describe(text: string, claimed: readonly Span[]): string {
     run = i + 1;
   }
   const out = stripEdges(run === 0 ? s : words + s.slice(run));
-  if (LONE.has(out)) return '';
-  return VERB_AGAIN.test(out) ? out.slice(0, -1) : out;
+  // No hash is taken of a note longer than every lone leftover.
+  if (out.length <= LONE_LONGEST && LONE.has(out)) return '';
+  return verbAgain(out) ? out.slice(0, -1) : out;
 }
 
 // 退烧药退了: a bare 退 is the refund's only where its words end, not inside a thing.

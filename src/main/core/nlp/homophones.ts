@@ -45,6 +45,8 @@ interface Trie {
   root: Node;
   /** The first two syllables of every word, as pair(a, b): most places of a text stop at this test. */
   starts: Set<number>;
+  /** The first syllables, by id: most places stop here before the pair is hashed. */
+  firsts: Uint8Array;
 }
 
 // Each fuzzy syllable gets a small number, so two characters' sounds make one number.
@@ -128,9 +130,12 @@ function newNode(): Node {
 
 function buildTrie(words: readonly Known[]): Trie {
   learn(words.map((w) => w.word).join(''));
-  const trie: Trie = { root: newNode(), starts: new Set() };
+  const trie: Trie = { root: newNode(), starts: new Set(), firsts: new Uint8Array(PAIR_BASE) };
   for (const known of words) {
-    for (const a of readingsOf(known.word[0]!)) for (const b of readingsOf(known.word[1]!)) trie.starts.add(pair(a, b));
+    for (const a of readingsOf(known.word[0]!)) {
+      trie.firsts[a] = 1;
+      for (const b of readingsOf(known.word[1]!)) trie.starts.add(pair(a, b));
+    }
     let level = [trie.root];
     for (const ch of known.word) {
       const next: Node[] = [];
@@ -287,8 +292,8 @@ function fits(text: string, start: number, { end, known }: Hit, vocabulary: Voca
   return noCategoryBesides(near, span, stretch, vocabulary) && strayCharacters(near, span, stretch);
 }
 
-function startsWord(tries: readonly Trie[], start: number): boolean {
-  for (const trie of tries) if (trie.starts.has(start)) return true;
+function startsWord(tries: readonly Trie[], here: number, after: number): boolean {
+  for (const trie of tries) if (trie.firsts[here] === 1 && trie.starts.has(pair(here, after))) return true;
   return false;
 }
 
@@ -319,7 +324,7 @@ export function hearHomophones(text: string, vocabulary: Vocabulary = {}): strin
   for (let i = 0; i < heard.length - 1; i++) {
     const here = after;
     after = heardAs(heard, i + 1);
-    if (here < 0 || after < 0 || !startsWord(tries, pair(here, after))) continue;
+    if (here < 0 || after < 0 || !startsWord(tries, here, after)) continue;
     hits.length = 0;
     for (const trie of tries) soundsAt(heard, i, trie, hits);
     // Longest first; a word said as itself here is no mishearing of another.

@@ -347,6 +347,8 @@ function settledFlow(words: string, userOwes: boolean): MoneyFlow {
   return userOwes ? 'repay' : 'collect';
 }
 
+const MONEY_THEN_TO = new RegExp(`^(?:钱|款)?了?${MASK}*给`);
+
 /** 还 at `at`: 小李还了我 / 小李把钱还了 collect; 还了我哥 / 还给小李 / 还钱给老王 repay. */
 function readPayBack(text: string, at: number): Debt | null {
   const payerEnd = at - (HANDED_OVER.exec(text.slice(Math.max(0, at - 6), at))?.[0].length ?? 0);
@@ -362,7 +364,7 @@ function readPayBack(text: string, at: number): Debt | null {
     return ACTS_FOR.test(text.slice(next)) ? null : { flow: 'repay', counterparty: person };
   }
   // 还钱给小张, 还了一千给小李: the person after the money.
-  const later = new RegExp(`^(?:钱|款)?了?${MASK}*给`).exec(after);
+  const later = MONEY_THEN_TO.exec(after);
   if (later) {
     const to = personAt(text, at + 1 + later[0].length);
     if (to !== null) return { flow: 'repay', counterparty: to };

@@ -3,10 +3,21 @@
 
 const FULL_WIDTH_OFFSET = 0xfee0;
 
+// Chinese punctuation stays full-width. It is left out of the classes below, so a sentence of
+// Chinese with commas needs no work at all.
+const KEEP_FULL_WIDTH = '，；：！？（）';
+const CHANGED_FULL_WIDTH = fullWidthClassWithout(KEEP_FULL_WIDTH);
 // Everything normalizeText may change; text without any of it is returned as is.
-const NEEDS_WORK = /[\uff01-\uff5e\u3000A-Z\s\ufeff]/;
-const WORK = /[\uff01-\uff5e\u3000\s\ufeff]+|[A-Z]+/g;
-const KEEP_FULL_WIDTH = new Set([...'，；：！？（）']);
+const NEEDS_WORK = new RegExp(`[${CHANGED_FULL_WIDTH}\\u3000A-Z\\s\\ufeff]`);
+const WORK = new RegExp(`[${CHANGED_FULL_WIDTH}\\u3000\\s\\ufeff]+|[A-Z]+`, 'g');
+
+/** A character class body of the full-width ASCII forms (U+FF01–FF5E) but the kept ones. */
+function fullWidthClassWithout(kept: string): string {
+  const codes = new Set([...kept].map((c) => c.charCodeAt(0)));
+  let body = '';
+  for (let code = 0xff01; code <= 0xff5e; code++) if (!codes.has(code)) body += `\\u${code.toString(16)}`;
+  return body;
+}
 
 /** Full-width ASCII → half-width, lower-case Latin, whitespace removed (kept as a separator between digits). */
 export function normalizeText(input: string): string {
@@ -18,11 +29,10 @@ export function normalizeText(input: string): string {
     let space = false;
     for (const ch of run) {
       const code = ch.codePointAt(0)!;
-      if (code >= 0xff01 && code <= 0xff5e && !KEEP_FULL_WIDTH.has(ch)) {
+      if (code >= 0xff01 && code <= 0xff5e) {
         const half = String.fromCodePoint(code - FULL_WIDTH_OFFSET);
         out += half >= 'A' && half <= 'Z' ? half.toLowerCase() : half;
-      } else if (code >= 0xff01 && code <= 0xff5e) out += ch;
-      else space = true;
+      } else space = true;
     }
     // A space between two digits separates two numbers (1 000 is not read as 1000).
     if (space && out === '' && isAsciiDigit(input[offset - 1]) && isAsciiDigit(input[offset + run.length])) return '，';

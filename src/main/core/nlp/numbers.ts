@@ -1,6 +1,7 @@
 // Chinese and Arabic numerals: 二百零八, 一百五 (elided 150), 两万三, 2.5万, 1万2, 3千, 1,234.5, 5k.
 import { NUMERAL_WORDS } from './lexicon/amounts';
 import { isAsciiDigit } from './normalize';
+import { execFrom, startTable } from './starts';
 
 const DIGITS = new Map<string, number>(
   Object.entries({
@@ -188,20 +189,22 @@ export interface NumberToken {
   raw: string;
 }
 
-const DIGIT_CLASS = '0-9零〇一二两俩三四五六七八九壹贰叁肆伍陆柒捌玖';
+const CHINESE_DIGITS = '零〇一二两俩三四五六七八九壹贰叁肆伍陆柒捌玖';
+const DIGIT_CLASS = `0-9${CHINESE_DIGITS}`;
 // A run starts at a digit or 十 (never at 百/千/万: 百货, 万一) and may hold units, a decimal
 // point between digits, a thousands comma before exactly three digits, 点 before a digit, and
 // k/w right after Arabic digits (5k, 1w).
 const NUMERAL_RUN = new RegExp(
   `[${DIGIT_CLASS}十拾](?:[${DIGIT_CLASS}十拾百佰千仟万亿]|(?<=\\d)\\.(?=\\d)|(?<=\\d),(?=\\d{3}(?!\\d))|点(?=[${DIGIT_CLASS}])|(?<=\\d)[kw](?![a-z]))*`,
-  'g',
+  'y',
 );
+const RUN_STARTS = startTable(`0123456789${CHINESE_DIGITS}十拾`);
 
 /** Finds every numeral run in normalized text. */
 export function scanNumbers(text: string): NumberToken[] {
   const found: NumberToken[] = [];
   NUMERAL_RUN.lastIndex = 0;
-  for (let m = NUMERAL_RUN.exec(text); m !== null; m = NUMERAL_RUN.exec(text)) {
+  for (let m = execFrom(NUMERAL_RUN, RUN_STARTS, text); m !== null; m = execFrom(NUMERAL_RUN, RUN_STARTS, text)) {
     const raw = givesDigitAway(m[0], text, m.index + m[0].length);
     const value = parseNumeral(raw);
     if (value !== null) found.push({ start: m.index, end: m.index + raw.length, value, chinese: /[^\d.,kw]/.test(raw), raw });
@@ -211,8 +214,10 @@ export function scanNumbers(text: string): NumberToken[] {
 }
 
 /** 二十一共: the last digit starts a word (一共), so the number is 二十. */
+const WORD_STARTS = startTable(NUMERAL_WORDS.map((w) => w[0]!));
+
 function givesDigitAway(raw: string, text: string, end: number): string {
-  if (raw.length < 2) return raw;
+  if (raw.length < 2 || WORD_STARTS[text.charCodeAt(end - 1)] !== 1) return raw;
   for (const w of NUMERAL_WORDS) if (text.startsWith(w, end - 1)) return raw.slice(0, -1);
   return raw;
 }

@@ -21,6 +21,7 @@ import { findOrdinals } from './ordinals';
 import { paidAmounts, withoutDenied } from './paid-amounts';
 import { findNumberedNames, withoutNameNumerals } from './people';
 import { findRecurrences, rulesInScope, type RecurrenceMention } from './recurrence';
+import { startTable } from './starts';
 import { findTags, type TagMention } from './tags';
 import { readTypeWords } from './transaction-type';
 import { joinVerbObject, verbObjectGap } from './verb-object';
@@ -58,7 +59,11 @@ function firstItemEnd(text: string, first: AmountMention, second: AmountMention)
 // 花三十块买了本书, 午饭吃了三十: the verb right before the amount belongs to it, not to the item.
 const PAYING_VERB = new RegExp(`(?:${anyOf(PAYING_VERBS)}|(?<!${anyOf(FLOWER_BEFORE)})花)$`);
 
+// A paying verb ends right before its amount: only its last characters can stand there.
+const PAYING_VERB_ENDS = startTable([...PAYING_VERBS.map((w) => w.at(-1)!), '花']);
+
 export function withPayingVerb(text: string, amount: AmountMention): Span {
+  if (PAYING_VERB_ENDS[text.charCodeAt(amount.start - 1)] !== 1) return amount;
   const verb = PAYING_VERB.exec(text.slice(Math.max(0, amount.start - 3), amount.start));
   return verb ? { start: amount.start - verb[0].length, end: amount.end } : amount;
 }
