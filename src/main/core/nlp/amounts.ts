@@ -28,7 +28,9 @@ export interface AmountMention extends Span {
 const MONEY_FOLLOWERS = new Set(FOLLOWERS_OF_MONEY);
 
 function startsWithAny(text: string, at: number, words: readonly string[]): string | null {
-  for (const w of words) if (text.startsWith(w, at)) return w;
+  // The first character is compared first: most words of a list fail there.
+  const code = text.charCodeAt(at);
+  for (const w of words) if (w.charCodeAt(0) === code && text.startsWith(w, at)) return w;
   return null;
 }
 

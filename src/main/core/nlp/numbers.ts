@@ -85,6 +85,17 @@ function tokenize(run: string): Token[] | null {
  * unless a 零 came between (一百零五 = 105).
  */
 export function parseNumeral(run: string): number | null {
+  // Arabic digits alone read as written: no tokens, and no hash of the run for the memo.
+  if (run.length <= 15) {
+    let digits = 0;
+    let i = 0;
+    for (; i < run.length; i++) {
+      const code = run.charCodeAt(i);
+      if (code < 0x30 || code > 0x39) break;
+      digits = digits * 10 + (code - 0x30);
+    }
+    if (i === run.length && i > 0) return digits;
+  }
   let value = NUMERALS_READ.get(run);
   if (value === undefined) {
     // A pure function of short strings that recur (二十, 三十五): read each once. The cap keeps
