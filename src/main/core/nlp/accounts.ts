@@ -31,20 +31,24 @@ export interface AccountMention extends Span {
 /** Spoken names by their first character, longest first: one Map lookup per character of a text. */
 class NameIndex {
   private readonly byFirst = new Map<number, [spoken: string, account: string][]>();
+  /** The first characters by code: most characters of a text start no name, and skip the Map. */
+  private readonly firsts = new Uint8Array(0x10000);
 
   constructor(names: Iterable<readonly [string, string]>) {
     for (const [spoken, account] of names) {
       const bucket = this.byFirst.get(spoken.charCodeAt(0)) ?? [];
       bucket.push([spoken, account]);
       this.byFirst.set(spoken.charCodeAt(0), bucket);
+      this.firsts[spoken.charCodeAt(0)] = 1;
     }
     for (const bucket of this.byFirst.values()) bucket.sort((a, b) => b[0].length - a[0].length);
   }
 
   /** The names at `at`, longest first, as [length, account]. */
   at(text: string, at: number): [number, string][] {
-    const bucket = this.byFirst.get(text.charCodeAt(at));
-    if (!bucket) return NO_NAMES;
+    const code = text.charCodeAt(at);
+    if (this.firsts[code] !== 1) return NO_NAMES;
+    const bucket = this.byFirst.get(code)!;
     // Common characters (中, 工, 交) start names too: nothing is allocated until one matches.
     let found: [number, string][] | null = null;
     for (const [spoken, account] of bucket) if (text.startsWith(spoken, at)) (found ??= []).push([spoken.length, account]);

@@ -14,7 +14,7 @@ import {
 import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS } from './lexicon/categories';
 import { DAY_PARTS, RELATIVE_DAYS } from './lexicon/dates';
 import { ADDING_CONNECTIVES, HESITATIONS, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
-import { coverage, isAsciiDigit, isAsciiLetter, isAsciiLetterCode, isCovered, isPunctuation, type Span } from './normalize';
+import { coverageScratch, isAsciiDigit, isAsciiLetter, isAsciiLetterCode, isCovered, isPunctuation, type Span } from './normalize';
 import { chineseDigitValue, isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
@@ -90,7 +90,7 @@ function skipApprox(text: string, at: number): number {
  * ordinals); numbers inside them are skipped.
  */
 export function findAmounts(text: string, exclude: readonly Span[] = []): AmountMention[] {
-  const claimed = coverage(text.length, exclude);
+  const claimed = coverageScratch(text.length, exclude);
   const tokens = scanNumbers(text).filter((t) => !isCovered(claimed, t));
   const scan: Scan = { tokens };
   const found: AmountMention[] = [];

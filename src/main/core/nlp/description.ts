@@ -75,6 +75,7 @@ function stripEdges(text: string, trailing = true): string {
 
 // 交了两千五的房租 → 交了的房租 once the amount is cut: the paying verb belongs to the amount.
 const PAID_OF = /^[交付花充缴给买]了的(?=.)/;
+const LE = '了'.charCodeAt(0);
 const REFERENCE = new RegExp(anyOf(ENTRY_REFERENCES), 'g');
 // 抢红包抢了八十八, 打车打了三十: the verb said again before the amount is the amount's.
 function verbAgain(words: string): boolean {
@@ -93,7 +94,8 @@ function isDigitCode(code: number): boolean {
 
 export function describe(text: string, claimed: readonly Span[]): string {
   // Edge words go first so a filler never fuses with the item (帮我记一下午饭 is not 下午).
-  let s = stripEdges(cutSpans(text, claimed), false).replace(PAID_OF, '');
+  let s = stripEdges(cutSpans(text, claimed), false);
+  if (s.charCodeAt(1) === LE) s = s.replace(PAID_OF, '');
   if (hasStart(s, ANYWHERE_STARTS)) s = s.replace(ANYWHERE, '');
   if (s.includes('笔')) s = s.replace(REFERENCE, '');
   // Keep the words, drop punctuation and symbols left between them.

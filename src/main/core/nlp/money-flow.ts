@@ -37,6 +37,7 @@ import {
 } from './lexicon/money-flows';
 import { anyOf } from './lexicon/words';
 import { personAt, personBefore } from './people';
+import { hasStart, startTable } from './starts';
 
 /** Stands in for what is no word of the item (its amount, date, account): a separator to every rule here. */
 export const MASK = '，';
@@ -70,6 +71,7 @@ export function reimbursableMarkAt(text: string, at: number): number {
   return MARK_AT.exec(text.slice(at, at + 8))?.[0].length ?? 0;
 }
 const REIMBURSEMENT_NOUN = new RegExp(anyOf(REIMBURSEMENT_NOUNS), 'g');
+const NOUN_STARTS = startTable(REIMBURSEMENT_NOUNS.map((w) => w[0]!));
 const REIMBURSE = /报销/;
 // 帮公司垫付了, 替单位先垫了: an expense paid first for whoever is named, who pays it back.
 const ADVANCED_FOR_SOMEONE = new RegExp(
@@ -95,7 +97,7 @@ function reading(flow: MoneyFlow | null, reimbursable: boolean, type: Transactio
 /** Null when the item says nothing of the kind. */
 export function readMoneyFlow(text: string, customCategories: readonly CategoryRef[] = []): MoneyFlowReading | null {
   // 报销单打印五块: nouns about reimbursing are spending like any other.
-  const words = text.replace(REIMBURSEMENT_NOUN, MASK);
+  const words = hasStart(text, NOUN_STARTS) ? text.replace(REIMBURSEMENT_NOUN, MASK) : text;
   if (words.includes('报')) {
     const reimbursed = REIMBURSED_WORDS.exec(words) ?? REIMBURSED_BY.exec(words);
     if (reimbursed) return reading('reimbursement', false, 'INCOME', cut(words, reimbursed));

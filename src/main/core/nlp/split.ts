@@ -185,6 +185,7 @@ function cutAfter(
 
 // 呃, 那个: a filler said on its own is left whole by describe, which only strips it off words.
 const FILLER_ONLY = new Set([...FILLERS_LEADING, ...FILLERS_TRAILING, ...HESITATIONS]);
+const LONGEST_FILLER = Math.max(...[...FILLER_ONLY].map((w) => w.length));
 
 /**
  * 花了30打车花了20吃饭, 一百零八块的外卖三十块的奶茶: items said amount first. When the item has no
@@ -200,7 +201,7 @@ function amountFirst(text: string, a: AmountMention, next: AmountMention, itemSt
 
 function hasWords(text: string, claims: Claims, start: number, end: number): boolean {
   const words = describe(unclaimed(text, claims.covered, start, end), []);
-  return words !== '' && !FILLER_ONLY.has(words);
+  return words !== '' && (words.length > LONGEST_FILLER || !FILLER_ONLY.has(words));
 }
 
 /**
