@@ -14,7 +14,7 @@ import {
 import { EXPENSE_CATEGORY_WORDS, INCOME_CATEGORY_WORDS } from './lexicon/categories';
 import { DAY_PARTS, RELATIVE_DAYS } from './lexicon/dates';
 import { ADDING_CONNECTIVES, HESITATIONS, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
-import { coverageScratch, isAsciiDigit, isAsciiLetter, isAsciiLetterCode, isCovered, isPunctuation, type Span } from './normalize';
+import { CoverageBuffer, isAsciiDigit, isAsciiLetter, isAsciiLetterCode, isCovered, isPunctuation, type Span } from './normalize';
 import { chineseDigitValue, isChineseDigit, scanNumbers, type NumberToken } from './numbers';
 
 export interface AmountMention extends Span {
@@ -85,12 +85,15 @@ function skipApprox(text: string, at: number): number {
   return at;
 }
 
+// Read only while the numbers are picked: one buffer serves every call.
+const CLAIMED = new CoverageBuffer();
+
 /**
  * Money mentions in normalized text, in order. `exclude` are spans already claimed (dates,
  * ordinals); numbers inside them are skipped.
  */
 export function findAmounts(text: string, exclude: readonly Span[] = []): AmountMention[] {
-  const claimed = coverageScratch(text.length, exclude);
+  const claimed = CLAIMED.fill(text.length, exclude);
   const tokens = scanNumbers(text).filter((t) => !isCovered(claimed, t));
   const scan: Scan = { tokens };
   const found: AmountMention[] = [];

@@ -80,17 +80,20 @@ export function coverage(length: number, spans: readonly Span[]): Uint8Array {
   return covered;
 }
 
-let scratch = new Uint8Array(256);
-
 /**
- * coverage() in one buffer that every call reuses (a typed array costs more to make than to
- * fill): only for a look that is over before the next call. Read it only below `length`.
+ * coverage() in one buffer that every fill reuses (a typed array costs more to make than to
+ * fill): for one owner whose look is over before its next fill. Read it only below `length`.
  */
-export function coverageScratch(length: number, spans: readonly Span[]): Uint8Array {
-  if (scratch.length < length) scratch = new Uint8Array(length * 2);
-  else for (let i = 0; i < length; i++) scratch[i] = 0;
-  for (const s of spans) for (let i = Math.max(0, s.start), end = Math.min(length, s.end); i < end; i++) scratch[i] = 1;
-  return scratch;
+export class CoverageBuffer {
+  private buffer = new Uint8Array(256);
+
+  fill(length: number, spans: readonly Span[]): Uint8Array {
+    if (this.buffer.length < length) this.buffer = new Uint8Array(length * 2);
+    else for (let i = 0; i < length; i++) this.buffer[i] = 0;
+    const covered = this.buffer;
+    for (const s of spans) for (let i = Math.max(0, s.start), end = Math.min(length, s.end); i < end; i++) covered[i] = 1;
+    return covered;
+  }
 }
 
 export function isCovered(covered: Uint8Array, span: Span): boolean {

@@ -33,7 +33,7 @@ import {
   SEQUENCE_CONNECTIVES,
 } from './lexicon/fillers';
 import { anyOf } from './lexicon/words';
-import { coverage, sortInPlace, type Span } from './normalize';
+import { CoverageBuffer, sortInPlace, type Span } from './normalize';
 import { reimbursableMarkAt } from './money-flow';
 import { paidAmounts, type PaidAmounts } from './paid-amounts';
 import type { TagMention } from './tags';
@@ -402,10 +402,13 @@ function itemPieces(
   return join(count);
 }
 
+// One utterance is split at a time, start to end: its claim marks reuse one buffer.
+const COVERED = new CoverageBuffer();
+
 /** Every claim of the utterance: what is no item's words, wherever it stands. */
 function baseClaims(spans: UtteranceSpans, mentioned: readonly AmountMention[], extra: readonly Span[], accounts: readonly AccountMention[]): Claims {
   const all: Span[] = [...spans.claimed, ...mentioned, ...extra, ...accounts];
-  return { spans: all, covered: coverage(spans.text.length, all) };
+  return { spans: all, covered: COVERED.fill(spans.text.length, all) };
 }
 
 export function splitUtterance(
