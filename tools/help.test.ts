@@ -21,6 +21,7 @@ const TOOLS = {
   sync: 'tools/sync.ts',
   bench: 'bench/index.ts',
   gateway: 'src/gateway/server.ts',
+  'gateway:keys': 'src/gateway/keys-admin.ts',
 };
 
 /** One folder per tool: its working directory, HOME and TMPDIR, so whatever it creates shows. */

@@ -1,14 +1,19 @@
 // AI gateway and LLM client overhead on loopback, with the LLM replaced by the scripted
 // OpenAI-compatible fake (answers at once), so the figures are our own cost, not a model's.
 // Issue 27 adds: the parse round trip with Redis-shared limits beside the in-memory one, and the
-// requests per second two instances behind nginx sustain compared with one.
+// requests per second two instances behind nginx sustain compared with one. Issue 40 adds what a
+// request costs: the gateway process's own CPU time per 1 000 parse requests, without and with
+// Redis, in one run.
 import { connect, type Socket } from 'node:net';
+import { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { extractJson } from '../../src/llm/json-extract';
 import { freePort, sleep } from '../../test/support/child-daemons';
+import { startFakeChatServer } from '../../test/support/gateway/fake-chat-server';
 import { startGatewayHarness } from '../../test/support/gateway/gateway-harness';
 import { startGatewayProcess, type GatewayProcess } from '../../test/support/gateway/gateway-process';
+import { parsePrometheusText, sampleValue } from '../../test/support/gateway/prometheus-text';
 import { nginxAvailable, startGatewayNginx } from '../../test/support/nginx-server';
 import { redisAvailable, startRedis, type RedisServer } from '../../test/support/redis-server';
 import { createUnderstanding } from '@core/llm/index';
@@ -33,6 +38,12 @@ const parseReply = JSON.stringify({
   })),
 });
 const correctReply = JSON.stringify({ corrections: [{ index: 1, updatedFields: { amount: 35 } }], intent: 'correction', confidence: 0.92 });
+const parseBody = JSON.stringify({ text: '吃饭10，打车20，奶茶30，面包40', context: { now: '2026-02-17T12:00:00+08:00' } });
+/** One parse request, built once: the load generator does no per-request work beyond sending it. */
+const parseRequest = Buffer.from(
+  `POST ${GATEWAY_PATHS.parse} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(parseBody)}\r\n\r\n${parseBody}`,
+);
 
 const draft = (amount: number): ParseResult => ({
   amount,
@@ -107,6 +118,7 @@ const suite: Suite = {
     benchProcess(redis.pid);
     try {
       await redisRoundTrip(ctx, redis);
+      await cpuPerRequest(ctx, redis);
       if (nginxAvailable()) await instancesThroughput(ctx, redis);
       else process.stdout.write('  gateway: instance rows skipped — nginx is not installed (apt-get install nginx-light)\n');
     } finally {
@@ -155,6 +167,108 @@ async function redisRoundTrip(ctx: BenchContext, redis: RedisServer): Promise<vo
     await plain.close();
     await shared.close();
   }
+}
+
+const CPU_CONCURRENCY = 8;
+const CPU_WARMUP_REQUESTS = 1_000;
+const CPU_ROUND_REQUESTS = 1_500;
+const CPU_ROUNDS = 4;
+
+/**
+ * CPU time the gateway process itself spends per 1 000 parse requests (its own process.cpuUsage,
+ * read from process_cpu_seconds_total on its METRICS_PORT before and after; not wall time, not
+ * the load generator's), for one instance with in-memory limits and one with Redis-shared limits.
+ * Both run as `npm run gateway` does, against the same fake LLM (in this process: its CPU is not
+ * counted), driven directly (no nginx) by the raw keep-alive client at a fixed concurrency, in
+ * alternating rounds of a fixed number of requests after a warm-up. Redis' own commands per
+ * request are counted from its INFO, to tell why the Redis figure is what it is.
+ */
+async function cpuPerRequest(ctx: BenchContext, redis: RedisServer): Promise<void> {
+  const chat = await startFakeChatServer(() => ({ content: parseReply }));
+  const base = { LLM_BASE_URL: chat.baseUrl, LLM_API_KEY: 'bench', RATE_LIMIT_LLM_PER_MIN: '1000000' };
+  const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+  const started: GatewayProcess[] = [];
+  try {
+    const instance = async (env: Record<string, string>) => {
+      const metricsPort = await freePort();
+      const p = await startGatewayProcess({ ...base, ...env, METRICS_PORT: String(metricsPort) }, { port: await freePort(), stdout: 'ignore' });
+      started.push(p);
+      benchProcess(p.pid);
+      const cpuSeconds = async () =>
+        sampleValue(parsePrometheusText(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()), 'process_cpu_seconds_total');
+      return { port: p.port, cpuSeconds, cpu: 0, requests: 0, failed: 0 };
+    };
+    const memory = await instance({});
+    const shared = await instance({ REDIS_URL: redis.url });
+    // Calls per command as Redis counts them: a script (EVALSHA, one round trip) and, separately,
+    // each command it runs inside.
+    const commands = async () => {
+      const calls = new Map<string, number>();
+      for (const m of (await admin.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(m[1]!, Number(m[2]));
+      return calls;
+    };
+    for (const at of [memory, shared]) await driveParses(at.port, CPU_WARMUP_REQUESTS);
+    const redisCalls = new Map<string, number>();
+    for (let round = 0; round < CPU_ROUNDS; round++) {
+      for (const at of round % 2 ? [shared, memory] : [memory, shared]) {
+        const cpu0 = await at.cpuSeconds();
+        const calls0 = await commands();
+        const r = await driveParses(at.port, CPU_ROUND_REQUESTS);
+        at.cpu += (await at.cpuSeconds()) - cpu0;
+        if (at === shared) {
+          for (const [name, n] of await commands())
+            if (name !== 'info') redisCalls.set(name, (redisCalls.get(name) ?? 0) + n - (calls0.get(name) ?? 0));
+        }
+        at.requests += r.answered;
+        at.failed += r.failed;
+      }
+    }
+    if (memory.failed + shared.failed > 0) throw new Error(`${memory.failed + shared.failed} failed requests during the CPU runs`);
+    const per1000 = (at: { cpu: number; requests: number }) => (at.cpu / at.requests) * 1000;
+    ctx.record('gateway.cpu_per_1000_parse_memory_limits', {
+      value: Number(per1000(memory).toFixed(3)),
+      unit: 'CPU-s',
+      n: memory.requests,
+      budget: `the gateway process's CPU per 1 000 parse requests, no REDIS_URL (${CPU_CONCURRENCY} keep-alive connections, fake LLM)`,
+    });
+    ctx.record('gateway.cpu_per_1000_parse_redis_limits', {
+      value: Number(per1000(shared).toFixed(3)),
+      unit: 'CPU-s',
+      n: shared.requests,
+      budget: `the same with REDIS_URL; Redis calls per request: ${[...redisCalls]
+        .filter(([, n]) => n > 0)
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, n]) => `${name} ${(n / shared.requests).toFixed(2)}`)
+        .join(', ')} (commands run by a script are counted apart from it)`,
+    });
+    const ratio = per1000(shared) / per1000(memory);
+    ctx.record('gateway.cpu_per_1000_parse_redis_ratio', {
+      value: Number(ratio.toFixed(3)),
+      unit: '×',
+      budget: '≤ 1.10 (CPU with REDIS_URL / without, alternating rounds in one run)',
+      ok: ratio <= 1.1,
+    });
+  } finally {
+    for (const p of started) await p.signal('SIGTERM');
+    admin.disconnect();
+    await chat.close();
+  }
+}
+
+/** Sends parse requests straight to a gateway on CPU_CONCURRENCY keep-alive connections until `count` are answered. */
+async function driveParses(port: number, count: number): Promise<{ answered: number; failed: number }> {
+  let answered = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: CPU_CONCURRENCY }, () =>
+      keepAliveLoop(port, parseRequest, (status) => {
+        answered += 1;
+        if (status !== 200) failed += 1;
+        return answered < count;
+      }),
+    ),
+  );
+  return { answered, failed };
 }
 
 /** A chat completion the fake upstream (nginx) answers from memory: no Node work upstream. */
@@ -284,18 +398,13 @@ const MEASURE_MS = 3_000;
 /** Answers per second through this nginx over one window, after a warm-up. */
 async function measureThroughput(url: string): Promise<{ ms: number; requests: number; failed: number }> {
   const { port } = new URL(url);
-  const body = JSON.stringify({ text: '吃饭10，打车20，奶茶30，面包40', context: { now: '2026-02-17T12:00:00+08:00' } });
-  const request = Buffer.from(
-    `POST ${GATEWAY_PATHS.parse} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
   let counting = false;
   let done = 0;
   let failed = 0;
   let running = true;
   const broken: Error[] = [];
   const loops = Array.from({ length: CONCURRENCY }, () =>
-    keepAliveLoop(Number(port), request, (status) => {
+    keepAliveLoop(Number(port), parseRequest, (status) => {
       if (!counting) return running;
       if (status === 200) done += 1;
       else failed += 1;

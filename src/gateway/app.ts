@@ -18,12 +18,14 @@ import {
   type HealthResponse,
 } from '@shared/gateway';
 import { systemNow, type ZonedNow } from '@shared/time';
-import { createApiKeyCheck } from './auth';
+import { bucketsFor, createApiKeyCheck, createCallerCheck, type Caller } from './auth';
 import type { GatewayConfig, TrustProxy } from './config';
 import { createAsrTokenBroker, type AsrTokenBroker } from '../llm/asr-token';
 import { createChatProvider } from '../llm/chat-provider';
 import { GatewayError, UpstreamError } from '../llm/errors';
 import { createTransactionLlm, DEFAULT_RETRY, type RetryPolicy, type TransactionLlm } from '../llm/transaction-llm';
+import { startInstanceRegistry, type InstanceRegistry } from './instance-registry';
+import { createAccountCheck, fileKeyStore, redisKeyStore, type KeyStore } from './keys';
 import { memoryLimiter, sharedLimiter, type LimitGroup, type Limiter } from './limits';
 import { createGatewayMetrics, timedFetch, type GatewayMetrics } from './metrics';
 import { connectRedis, type RedisLink } from './redis';
@@ -45,8 +47,11 @@ export interface GatewayAppOptions {
 
 /** Ids a caller may choose (request and session ids): nothing that could forge log structure. */
 const CALLER_ID = /^[\w.:-]{1,128}$/;
-/** Node's limit for a request to arrive in full (headers and body); slow senders get 408. */
-const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often Node looks for requests past REQUEST_TIMEOUT_MS at most (its default is every 30 s,
+ * which let a 30-s limit answer after up to 60 s): the 408 comes at most this much late.
+ */
+const MAX_TIMEOUT_CHECK_MS = 1_000;
 
 type RouteGroup = 'llm' | 'asr';
 
@@ -73,6 +78,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This app's Prometheus metrics (also served on METRICS_PORT by the server). */
     readonly gatewayMetrics: GatewayMetrics;
+    /** With REDIS_URL: the instances seen in the last minute (the rate limits' fallback share). */
+    readonly gatewayInstances: InstanceRegistry | null;
+    /**
+     * Starts a stop's drain: /readyz answers 503 and every answer closes its connection, while
+     * the app goes on serving (shutdown.ts closes it after SHUTDOWN_DRAIN_MS).
+     */
+    gatewayDrain(): void;
   }
 }
 
@@ -103,6 +115,8 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   const trust = proxyTrust(config.trustProxy);
   const timestamp = () => new Date(clock.now()).toISOString();
   const errorBody = (code: GatewayErrorCode, message: string): ErrorBody => ({ error: code, message, timestamp: timestamp() });
+  const metrics = createGatewayMetrics({ redis: config.redisUrl !== null });
+  const requestTimeoutMs = config.requestTimeoutMs;
 
   const app = Fastify({
     logger: loggerOptions(options.logger, config.logLevel),
@@ -110,7 +124,15 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    // A request must arrive in full (headers and body) within REQUEST_TIMEOUT_MS; headers alone
+    // get no longer (Node's default would give them 60 s). Node checks every connection each
+    // connectionsCheckingInterval, so the 408 comes within REQUEST_TIMEOUT_MS + that interval.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECK_MS, Math.max(25, Math.floor(requestTimeoutMs / 20))),
+    },
     // On close: idle keep-alive sockets are closed at once; a request that still arrives on a
     // busy one is served (with Connection: close, see onSend) rather than refused with a 503.
     forceCloseConnections: 'idle',
@@ -136,8 +158,9 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
         err.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'headers_too_large' as const, 'request headers are too large']
           : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? [408, 'request_timeout' as const, `the request did not arrive within ${REQUEST_TIMEOUT_MS / 1000} s`]
+            ? [408, 'request_timeout' as const, `the request did not arrive within ${requestTimeoutMs / 1000} s`]
             : [400, 'validation_failed' as const, `malformed HTTP request${err.code ? ` (${err.code})` : ''}`];
+      metrics.rejected.inc({ status: String(status) });
       if (socket.writable) {
         const body = JSON.stringify(errorBody(code, message));
         socket.write(
@@ -177,13 +200,21 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     }
   });
 
-  const metrics = createGatewayMetrics({ redis: config.redisUrl !== null });
   app.decorate('gatewayMetrics', metrics);
   const upstreamFetch = options.fetch ?? globalThis.fetch;
   const redis: RedisLink | null = config.redisUrl ? await connectRedis(config.redisUrl, { log: app.log, metrics }) : null;
-  app.addHook('onClose', async () => redis?.close());
+  // Announced in Redis so that every instance knows how many share a limit when Redis is away.
+  const instances = redis ? await startInstanceRegistry(redis) : null;
+  app.decorate('gatewayInstances', instances);
+  app.addHook('onClose', async () => {
+    await instances?.close();
+    await redis?.close();
+  });
   /** Set when close() begins: readiness fails and every answer closes its connection. */
   let draining = false;
+  app.decorate('gatewayDrain', () => {
+    draining = true;
+  });
   app.addHook('preClose', async () => {
     draining = true;
   });
@@ -206,15 +237,30 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
       })
     : null;
   const tokens = tokenBroker(config, { clock, metrics, redis, fetch: timedFetch(upstreamFetch, metrics, 'asr_token') });
-  const limiter = (group: LimitGroup, perMinute: number): Limiter =>
-    redis ? sharedLimiter({ group, perMinute, redis, metrics }) : memoryLimiter(perMinute, clock);
-  const limiters: Record<RouteGroup, Limiter> = {
-    llm: limiter('llm', config.rateLimit.llmPerMinute),
-    asr: limiter('asr', config.rateLimit.asrPerMinute),
+  const limiter = (group: LimitGroup): Limiter =>
+    redis && instances ? sharedLimiter({ group, redis, instances, metrics, clock }) : memoryLimiter(clock);
+  const limiters: Record<RouteGroup, Limiter> = { llm: limiter('llm'), asr: limiter('asr') };
+  const limitsOf: Record<RouteGroup, { perMinute: number; perAddressPerMinute: number }> = {
+    llm: { perMinute: config.rateLimit.llmPerMinute, perAddressPerMinute: config.rateLimit.llmPerAddressPerMinute },
+    asr: { perMinute: config.rateLimit.asrPerMinute, perAddressPerMinute: config.rateLimit.asrPerAddressPerMinute },
   };
   // Wrong keys spend their own bucket, never the budget of the client that has the key.
-  const authFailures = limiter('auth', config.rateLimit.authFailuresPerMinute);
-  const checkKey = config.gatewayApiKey ? createApiKeyCheck(config.gatewayApiKey) : null;
+  const authFailures = limiter('auth');
+  const keyStore: KeyStore | null = !config.accountKeys
+    ? null
+    : config.accountKeys.store === 'file'
+      ? fileKeyStore(config.accountKeys.path)
+      : redis && redisKeyStore(redis.client);
+  const callers = createCallerCheck({
+    sharedKey: config.gatewayApiKey,
+    accounts: keyStore
+      ? createAccountCheck({
+          store: keyStore,
+          clock,
+          onError: (err) => (redis ? redis.failed('keys', err) : app.log.warn({ event: 'keys_unreadable', error: (err as Error).message })),
+        })
+      : null,
+  });
 
   const sendError = (reply: FastifyReply, code: GatewayErrorCode, message: string) =>
     reply.code(GATEWAY_ERROR_CODES[code]).type('application/json').send(errorBody(code, message));
@@ -230,10 +276,13 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     const route = request.routeOptions.config.gateway;
     if (!route) return;
     const client = request.clientIp;
-    if (route.auth && checkKey) {
+    let caller: Caller = { kind: 'open' };
+    if (route.auth && callers.required) {
       const presented = request.headers['x-api-key'];
-      if (!checkKey(typeof presented === 'string' ? presented : undefined)) {
-        const decision = await authFailures.take(client);
+      const who = await callers.identify(typeof presented === 'string' ? presented : undefined);
+      if (who === 'unavailable') return sendError(reply, 'upstream_error', 'cannot check the API key now (the key store does not answer)');
+      if (who === 'invalid') {
+        const decision = await authFailures.take([{ key: client, perMinute: config.rateLimit.authFailuresPerMinute }]);
         metrics.authFailed.inc();
         request.log.warn({ event: 'auth_failed', client, limited: !decision.allowed });
         if (!decision.allowed) {
@@ -244,9 +293,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
         if (authFailureDelayMs > 0) await sleep(authFailureDelayMs);
         return sendError(reply, 'unauthorized', 'missing or invalid X-API-Key header');
       }
+      caller = who;
     }
     if (route.group) {
-      const decision = await limiters[route.group].take(client);
+      const decision = await limiters[route.group].take(bucketsFor(caller, client, limitsOf[route.group]));
       if (!decision.allowed) {
         metrics.rateLimited.inc({ group: route.group });
         return tooMany(reply, decision.retryAfterMs, 'too many requests');
@@ -265,7 +315,9 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
-    metrics.requests.inc({ method: request.method, route, status: String(status) });
+    const labels = { method: request.method, route, status: String(status) };
+    metrics.requests.inc(labels);
+    metrics.requestSeconds.observe(labels, reply.elapsedTime / 1000);
     request.log.info(
       { event: 'request', method: request.method, route, status, ms: Math.round(reply.elapsedTime * 100) / 100, client: request.clientIp },
       'request completed',
@@ -352,13 +404,24 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     return { status, llm: llm !== null, asr: tokens !== null, redis: redisState, draining, timestamp: timestamp() };
   });
   methodNotAllowed(OPS_PATHS.readyz, 'GET, HEAD');
-  // Behind the API key like the API (it tells traffic and failure rates); unlimited so a scraper
-  // never spends a client's budget. METRICS_PORT serves the same text on loopback without a key.
-  app.get(OPS_PATHS.metrics, { config: { gateway: { auth: true, group: null } } }, async (_request, reply) => {
-    reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
-  methodNotAllowed(OPS_PATHS.metrics, 'GET, HEAD', { auth: true, group: null });
+  // Only with METRICS_KEY, and only to `Authorization: Bearer <METRICS_KEY>` (what Prometheus'
+  // scrape config sends): never to the client key, which every install holds. Not rate-limited,
+  // so a scraper never spends a client's budget. Without METRICS_KEY there is no such route here;
+  // METRICS_PORT serves the same text on a listener of its own.
+  if (config.metricsKey) {
+    const checkMetricsKey = createApiKeyCheck(config.metricsKey);
+    app.get(OPS_PATHS.metrics, async (request, reply) => {
+      const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!checkMetricsKey(bearer)) {
+        request.log.warn({ event: 'metrics_auth_failed', client: request.clientIp });
+        reply.header('WWW-Authenticate', 'Bearer');
+        return sendError(reply, 'unauthorized', 'missing or invalid Authorization: Bearer <METRICS_KEY>');
+      }
+      reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+    methodNotAllowed(OPS_PATHS.metrics, 'GET, HEAD');
+  }
 
   app.post(GATEWAY_PATHS.parse, api('llm'), async (request, reply) => {
     const body = validate(ParseTransactionRequestSchema, request);
@@ -415,10 +478,6 @@ type TrustFunction = (address: string, hop: number) => boolean;
 /** TRUST_PROXY as the function Fastify's trustProxy takes (hop count or address ranges). */
 function proxyTrust(setting: TrustProxy): TrustFunction | null {
   if (setting === false) return null;
-  if ('hops' in setting) {
-    const { hops } = setting;
-    return (_address, hop) => hop < hops;
-  }
   const list = new BlockList();
   const add = (cidr: string) => {
     const [address, prefix] = cidr.split('/') as [string, string | undefined];

@@ -1,15 +1,22 @@
 // Gateway configuration from the environment (names documented in the README).
 import { isIP } from 'node:net';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { DASHSCOPE_COMPATIBLE_BASE_URL } from '../llm/chat-provider';
 import { ASR_TOKEN_TTL_SECONDS, DASHSCOPE_BASE_URL } from '../llm/asr-token';
 
 /**
- * Which peers may tell the client address (X-Forwarded-For / X-Real-IP): none, the nearest N
- * hops, or the proxies at these addresses / CIDR ranges (also `loopback`, `linklocal`,
- * `uniquelocal`).
+ * Which peers may tell the client address (X-Forwarded-For / X-Real-IP): none, or the proxies at
+ * these addresses / CIDR ranges (also `loopback`, `linklocal`, `uniquelocal`). There is no hop
+ * count: it would believe whatever any direct client writes in X-Forwarded-For.
  */
-export type TrustProxy = false | { hops: number } | { addresses: string[] };
+export type TrustProxy = false | { addresses: string[] };
+
+/**
+ * Where per-install keys (`npm run gateway:keys`) live: in REDIS_URL's Redis (every instance
+ * sees them) or in a file (a gateway without Redis). Null: only GATEWAY_API_KEY.
+ */
+export type AccountKeys = null | { store: 'redis' } | { store: 'file'; path: string };
 
 export interface GatewayConfig {
   llm: {
@@ -27,10 +34,22 @@ export interface GatewayConfig {
     /** Lifetime of each minted token (`expire_in_seconds`). */
     tokenTtlSeconds: number;
   };
-  /** Null: no X-API-Key check. */
+  /** Null: no X-API-Key check (unless accountKeys). The shared key: limited per address only. */
   gatewayApiKey: string | null;
-  /** Per client address; failed authentications have their own bucket. */
-  rateLimit: { asrPerMinute: number; llmPerMinute: number; authFailuresPerMinute: number };
+  /** Set: the API routes require a per-install key (or gatewayApiKey when that is set too). */
+  accountKeys: AccountKeys;
+  /**
+   * Per account for per-install keys, per client address for everything else; requests with a
+   * per-install key also pass a per-address bucket of `*PerAddressPerMinute` (both must allow).
+   * Failed authentications have their own bucket per address.
+   */
+  rateLimit: {
+    asrPerMinute: number;
+    llmPerMinute: number;
+    asrPerAddressPerMinute: number;
+    llmPerAddressPerMinute: number;
+    authFailuresPerMinute: number;
+  };
   trustProxy: TrustProxy;
   port: number;
   host: string;
@@ -39,9 +58,20 @@ export interface GatewayConfig {
    * Set: shared by every instance through this Redis (several instances behind a balancer).
    */
   redisUrl: string | null;
-  /** Null: /metrics only on the API port (behind GATEWAY_API_KEY); set: also on 127.0.0.1:port without a key. */
+  /** Null: no metrics listener; set: GET /metrics without a key on metricsHost:port. */
   metricsPort: number | null;
-  /** How long SIGTERM/SIGINT wait for requests in flight before cutting them. */
+  /** Where the metrics listener binds (loopback unless the scraper is elsewhere). */
+  metricsHost: string;
+  /**
+   * Null: the API port has no /metrics; set: it serves /metrics to `Authorization: Bearer <key>`
+   * only (never to the client key, which every install holds).
+   */
+  metricsKey: string | null;
+  /** A request (headers and body) must arrive in full within this; else 408. */
+  requestTimeoutMs: number;
+  /** After SIGTERM/SIGINT: how long the instance keeps serving while /readyz answers 503. */
+  shutdownDrainMs: number;
+  /** Then: how long the requests in flight may take before they are cut. */
   shutdownGraceMs: number;
   logLevel: LogLevel;
 }
@@ -111,21 +141,25 @@ function isProxyAddress(entry: string): boolean {
 
 const trustProxy = optional.transform((s, ctx): TrustProxy => {
   if (s === undefined || /^(false|off|no|0)$/i.test(s)) return false;
-  if (/^\d+$/.test(s)) {
-    const hops = Number(s);
-    if (hops <= 100) return { hops };
-  } else {
-    const addresses = s
-      .split(',')
-      .map((a) => a.trim())
-      .filter(Boolean);
-    const bad = addresses.filter((a) => !isProxyAddress(a));
-    if (addresses.length && !bad.length) return { addresses };
-  }
+  const addresses = s
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (addresses.length && addresses.every(isProxyAddress)) return { addresses };
   ctx.addIssue({
     code: 'custom',
-    message: `expected a hop count (1–100) or a comma list of proxy addresses/CIDRs, got "${s}"`,
+    message: /^\d+$/.test(s)
+      ? `a hop count trusts X-Forwarded-For from any client; list your proxies' addresses/CIDRs instead, got "${s}"`
+      : `expected a comma list of proxy addresses/CIDRs, got "${s}"`,
   });
+  return z.NEVER;
+});
+
+const accountKeys = optional.transform((s, ctx): AccountKeys => {
+  if (s === undefined || /^(false|off|no|0)$/i.test(s)) return null;
+  if (s === 'redis') return { store: 'redis' };
+  if (isAbsolute(s)) return { store: 'file', path: s };
+  ctx.addIssue({ code: 'custom', message: `expected "redis" or an absolute path of a keys file, got "${s}"` });
   return z.NEVER;
 });
 
@@ -139,8 +173,12 @@ const EnvSchema = z.object({
   DASHSCOPE_BASE_URL: httpUrl(DASHSCOPE_BASE_URL),
   ASR_TOKEN_TTL_SECONDS: intIn(ASR_TOKEN_TTL_SECONDS.default, ASR_TOKEN_TTL_SECONDS.min, ASR_TOKEN_TTL_SECONDS.max),
   GATEWAY_API_KEY: optional,
+  GATEWAY_KEYS: accountKeys,
   RATE_LIMIT_ASR_PER_MIN: intIn(30, 1, 1_000_000),
   RATE_LIMIT_LLM_PER_MIN: intIn(60, 1, 1_000_000),
+  // A household or an office behind one NAT: ten installs at their full rate.
+  RATE_LIMIT_ASR_PER_ADDRESS_PER_MIN: intIn(300, 1, 1_000_000),
+  RATE_LIMIT_LLM_PER_ADDRESS_PER_MIN: intIn(600, 1, 1_000_000),
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: intIn(10, 1, 1_000_000),
   TRUST_PROXY: trustProxy,
   PORT: intIn(8080, 0, 65535),
@@ -148,6 +186,11 @@ const EnvSchema = z.object({
   REDIS_URL: redisUrl,
   // 0 stands for unset: no separate metrics listener.
   METRICS_PORT: intIn(0, 1, 65535),
+  METRICS_HOST: optional,
+  METRICS_KEY: optional,
+  REQUEST_TIMEOUT_MS: intIn(30_000, 100, 600_000),
+  // Long enough for a balancer that polls /readyz every 2 s to see two failures.
+  SHUTDOWN_DRAIN_MS: intIn(5_000, 0, 600_000),
   // The default outlasts the longest request (primary and fallback model, LLM_TIMEOUT_MS each).
   SHUTDOWN_GRACE_MS: intIn(25_000, 0, 600_000),
   LOG_LEVEL: logLevel,
@@ -161,8 +204,15 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     throw new Error(`invalid gateway configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.GATEWAY_KEYS?.store === 'redis' && !e.REDIS_URL) {
+    throw new Error('invalid gateway configuration: GATEWAY_KEYS: "redis" needs REDIS_URL (or name a keys file)');
+  }
   if (e.METRICS_PORT && e.METRICS_PORT === e.PORT) {
     throw new Error(`invalid gateway configuration: METRICS_PORT: must differ from PORT (${e.PORT})`);
+  }
+  if (e.METRICS_KEY && e.METRICS_KEY === e.GATEWAY_API_KEY) {
+    // Every install holds the client key; the metrics key must be the operator's alone.
+    throw new Error('invalid gateway configuration: METRICS_KEY: must differ from GATEWAY_API_KEY');
   }
   // LLM_FALLBACK_MODEL set to an empty string turns the fallback off; unset means qwen-plus.
   const fallback = e.LLM_FALLBACK_MODEL === undefined ? 'qwen-plus' : e.LLM_FALLBACK_MODEL.trim() || null;
@@ -176,9 +226,12 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     },
     asr: { apiKey: e.DASHSCOPE_API_KEY ?? null, baseUrl: e.DASHSCOPE_BASE_URL, tokenTtlSeconds: e.ASR_TOKEN_TTL_SECONDS },
     gatewayApiKey: e.GATEWAY_API_KEY ?? null,
+    accountKeys: e.GATEWAY_KEYS,
     rateLimit: {
       asrPerMinute: e.RATE_LIMIT_ASR_PER_MIN,
       llmPerMinute: e.RATE_LIMIT_LLM_PER_MIN,
+      asrPerAddressPerMinute: e.RATE_LIMIT_ASR_PER_ADDRESS_PER_MIN,
+      llmPerAddressPerMinute: e.RATE_LIMIT_LLM_PER_ADDRESS_PER_MIN,
       authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MIN,
     },
     trustProxy: e.TRUST_PROXY,
@@ -186,6 +239,10 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     host: e.HOST ?? '127.0.0.1',
     redisUrl: e.REDIS_URL,
     metricsPort: e.METRICS_PORT || null,
+    metricsHost: e.METRICS_HOST ?? '127.0.0.1',
+    metricsKey: e.METRICS_KEY ?? null,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -2,6 +2,8 @@
 // Fastify matched, failed keys in their own bucket, one error body for every error, upstream
 // retries and 422, prompt data kept out of the instructions, ASR token wire, proxies, logs.
 // Real Fastify on loopback against the fake upstreams.
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer as createNetServer, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '@shared/clock';
@@ -380,7 +382,7 @@ describe('TRUST_PROXY', () => {
     expect(h.logs.filter((l) => l.event === 'request').map((l) => l.client)).toEqual(['127.0.0.1', '127.0.0.1']);
   });
 
-  it.each(['127.0.0.1', 'loopback', '1', '10.0.0.0/8,127.0.0.0/8'])(
+  it.each(['127.0.0.1', 'loopback', '10.0.0.0/8,127.0.0.0/8'])(
     'TRUST_PROXY=%s: each forwarded client has its own bucket and log address',
     async (trust) => {
       const h = await start({ RATE_LIMIT_ASR_PER_MIN: '1', TRUST_PROXY: trust }, parseReply, { clock: new FakeClock() });
@@ -398,6 +400,46 @@ describe('TRUST_PROXY', () => {
     await start({ RATE_LIMIT_ASR_PER_MIN: '1', TRUST_PROXY: '10.0.0.0/8' }, parseReply, { clock: new FakeClock() });
     expect((await post(GATEWAY_PATHS.asrToken, {}, fwd('203.0.113.1'))).status).toBe(200);
     expect((await post(GATEWAY_PATHS.asrToken, {}, { 'x-real-ip': '203.0.113.2' })).status).toBe(429);
+  });
+
+  /** A POST /asr/token sent from a chosen local address (127.0.0.2 plays nginx with proxy_bind). */
+  const asrFrom = (localAddress: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; client: unknown }>((resolve, reject) => {
+      const { port } = new URL(harness!.url);
+      const req = httpRequest(
+        { host: '127.0.0.1', port: Number(port), localAddress, method: 'POST', path: GATEWAY_PATHS.asrToken, headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            const line = harness!.logs.filter((l) => l.event === 'request').at(-1);
+            resolve({ status: res.statusCode ?? 0, client: line?.client });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('the shipped setting (gateway.env.example): a client on the same host forging X-Forwarded-For keeps its own bucket; nginx is believed', async () => {
+    // The deploy example trusts nginx's own source address only (nginx.conf: proxy_bind), not every
+    // process on the host: the issue's client on the same host picked 30 buckets at a limit of 5.
+    const example = readFileSync(new URL('../../deploy/gateway/gateway.env.example', import.meta.url), 'utf8');
+    const trust = /^TRUST_PROXY=(.+)$/m.exec(example)?.[1]?.trim();
+    expect(trust).toBe('127.0.0.2');
+    const h = await start({ RATE_LIMIT_ASR_PER_MIN: '5', TRUST_PROXY: trust! }, parseReply, { clock: new FakeClock() });
+    const forged: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const spoof: Record<string, string> = i % 3 === 0 ? { 'x-real-ip': `198.51.100.${i}` } : { 'x-forwarded-for': `203.0.113.${i}, 10.0.0.${i}` };
+      forged.push((await asrFrom('127.0.0.1', spoof)).status);
+    }
+    expect(forged.filter((s) => s === 200)).toHaveLength(5);
+    expect(new Set(h.logs.filter((l) => l.event === 'request').map((l) => l.client))).toEqual(new Set(['127.0.0.1']));
+    // The proxy's word counts: the address nginx saw ($remote_addr, last in X-Forwarded-For).
+    expect(await asrFrom('127.0.0.2', { 'x-forwarded-for': '203.0.113.50' })).toEqual({ status: 200, client: '203.0.113.50' });
+    expect(await asrFrom('127.0.0.2', { 'x-real-ip': '203.0.113.51' })).toEqual({ status: 200, client: '203.0.113.51' });
+    // What a forging client looks like through nginx: its own entry first, nginx's view appended.
+    // The client (127.0.0.1) is no trusted proxy, so its entry ends the walk: its own, spent bucket.
+    expect(await asrFrom('127.0.0.2', { 'x-forwarded-for': '203.0.113.52, 127.0.0.1' })).toEqual({ status: 429, client: '127.0.0.1' });
   });
 });
 

@@ -10,6 +10,8 @@ import { parsePrometheusText, sampleSum, sampleValue } from '../../test/support/
 import type { ReadyResponse } from './app';
 
 const API_KEY = 'gw-key-7f3a9c1e';
+const METRICS_KEY = 'metrics-key-4d0b';
+const scrapeKey = { authorization: `Bearer ${METRICS_KEY}` };
 const parseReply = JSON.stringify({ transactions: [{ amount: 35, description: '午饭' }] });
 
 let harness: GatewayHarness | null = null;
@@ -54,9 +56,9 @@ describe('/healthz and /readyz', () => {
 });
 
 describe('/metrics', () => {
-  it('is behind the API key and counts what was sent: routes and statuses, limits, auth failures, fallback, token cache, upstream latency', async () => {
+  it('is behind METRICS_KEY (not the API key) and counts what was sent: routes and statuses, limits, auth failures, fallback, token cache, upstream latency', async () => {
     // The primary model fails once (a 500, no retries here), so one parse is the fallback's.
-    const h = await start({ GATEWAY_API_KEY: API_KEY, RATE_LIMIT_ASR_PER_MIN: '2' }, (_call, n) =>
+    const h = await start({ GATEWAY_API_KEY: API_KEY, METRICS_KEY, RATE_LIMIT_ASR_PER_MIN: '2' }, (_call, n) =>
       n === 4 ? { status: 500 } : { content: parseReply },
     );
     const key = { 'x-api-key': API_KEY };
@@ -65,9 +67,9 @@ describe('/metrics', () => {
     for (let i = 0; i < 2; i++) expect((await post(GATEWAY_PATHS.parse, { text: '午饭35' }, { 'x-api-key': 'wrong' })).status).toBe(401);
     for (const status of [200, 200, 429]) expect((await post(GATEWAY_PATHS.asrToken, {}, key)).status).toBe(status);
     expect((await fetch(`${h.url}/nowhere`)).status).toBe(404);
-    expect((await fetch(`${h.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${h.url}/metrics`, { headers: key })).status).toBe(401);
 
-    const res = await fetch(`${h.url}/metrics`, { headers: key });
+    const res = await fetch(`${h.url}/metrics`, { headers: scrapeKey });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const m = parsePrometheusText(await res.text());
@@ -80,7 +82,8 @@ describe('/metrics', () => {
     expect(requests('unmatched', '404', 'GET')).toBe(1);
     expect(requests('/metrics', '401', 'GET')).toBe(1);
     expect(sampleSum(m, 'gateway_http_requests_total')).toBe(12);
-    expect(sampleValue(m, 'gateway_auth_failed_total')).toBe(3);
+    // The metrics 401 is no failed client authentication.
+    expect(sampleValue(m, 'gateway_auth_failed_total')).toBe(2);
     expect(sampleValue(m, 'gateway_rate_limited_total', { group: 'asr' })).toBe(1);
     expect(sampleValue(m, 'gateway_rate_limited_total', { group: 'llm' })).toBe(0);
     expect(sampleValue(m, 'gateway_llm_fallback_model_total', { route: 'parse' })).toBe(1);
@@ -96,13 +99,13 @@ describe('/metrics', () => {
   });
 
   it('each app has its own registry: a second app starts from zero', async () => {
-    const first = await start();
+    const first = await start({ METRICS_KEY });
     expect((await post(GATEWAY_PATHS.parse, { text: '午饭35' })).status).toBe(200);
-    const before = parsePrometheusText(await (await fetch(`${first.url}/metrics`)).text());
+    const before = parsePrometheusText(await (await fetch(`${first.url}/metrics`, { headers: scrapeKey })).text());
     expect(sampleSum(before, 'gateway_http_requests_total')).toBe(1);
     await first.close();
-    const second = await start();
-    const after = parsePrometheusText(await (await fetch(`${second.url}/metrics`)).text());
+    const second = await start({ METRICS_KEY });
+    const after = parsePrometheusText(await (await fetch(`${second.url}/metrics`, { headers: scrapeKey })).text());
     expect(sampleSum(after, 'gateway_http_requests_total')).toBe(0);
   });
 });

@@ -2,46 +2,57 @@ import type { Clock } from '@shared/clock';
 
 export interface RateDecision {
   allowed: boolean;
-  /** When refused: ms until one token is back. */
+  /** When refused: ms until a request can pass again. */
   retryAfterMs: number;
 }
 
+/** One limit a request must pass: whose budget (an address, an account) and its size. */
+export interface Bucket {
+  key: string;
+  perMinute: number;
+}
+
 export interface RateLimiter {
-  take(key: string): RateDecision;
+  /** Allowed only when every bucket has a token; then each gives one, else none does. */
+  take(buckets: readonly Bucket[]): RateDecision;
+}
+
+interface Level {
+  tokens: number;
+  at: number;
+  capacity: number;
 }
 
 /**
  * A token bucket per key: `perMinute` requests in a burst, refilled continuously at
  * perMinute/60 per second. Full buckets are forgotten so idle clients cost no memory.
  */
-export function createRateLimiter(options: { perMinute: number; clock: Clock }): RateLimiter {
-  const capacity = options.perMinute;
-  const refillPerMs = options.perMinute / 60_000;
-  const buckets = new Map<string, { tokens: number; at: number }>();
+export function createRateLimiter(options: { clock: Clock }): RateLimiter {
+  const buckets = new Map<string, Level>();
   let takesSinceSweep = 0;
 
-  function level(bucket: { tokens: number; at: number }, now: number): number {
-    return Math.min(capacity, bucket.tokens + (now - bucket.at) * refillPerMs);
-  }
+  const level = (bucket: Level, now: number) => Math.min(bucket.capacity, bucket.tokens + ((now - bucket.at) * bucket.capacity) / 60_000);
 
   function sweep(now: number): void {
-    for (const [key, bucket] of buckets) if (level(bucket, now) >= capacity) buckets.delete(key);
+    for (const [key, bucket] of buckets) if (level(bucket, now) >= bucket.capacity) buckets.delete(key);
   }
 
   return {
-    take(key) {
+    take(wanted) {
       const now = options.clock.now();
       if (++takesSinceSweep >= 1000) {
         takesSinceSweep = 0;
         sweep(now);
       }
-      const bucket = buckets.get(key) ?? { tokens: capacity, at: now };
-      const tokens = level(bucket, now);
-      if (tokens < 1) {
-        buckets.set(key, { tokens, at: now });
-        return { allowed: false, retryAfterMs: Math.ceil((1 - tokens) / refillPerMs) };
+      const current = wanted.map(({ key, perMinute }) => {
+        const bucket = buckets.get(key);
+        return { key, capacity: perMinute, tokens: bucket ? level({ ...bucket, capacity: perMinute }, now) : perMinute };
+      });
+      const short = current.filter((b) => b.tokens < 1);
+      if (short.length) {
+        return { allowed: false, retryAfterMs: Math.max(...short.map((b) => Math.ceil(((1 - b.tokens) * 60_000) / b.capacity))) };
       }
-      buckets.set(key, { tokens: tokens - 1, at: now });
+      for (const b of current) buckets.set(b.key, { tokens: b.tokens - 1, at: now, capacity: b.capacity });
       return { allowed: true, retryAfterMs: 0 };
     },
   };

@@ -1,9 +1,13 @@
-// Graceful stop on SIGTERM/SIGINT, so a rolling restart loses no request: stop listening, let
-// requests in flight finish (their answers carry Connection: close), then close Redis and exit 0.
+// Graceful stop on SIGTERM/SIGINT, so a rolling restart loses no request. First a drain: the
+// instance keeps listening and serving, but /readyz answers 503 (a balancer that polls it stops
+// sending) and every answer carries Connection: close. Then the close: stop listening, let
+// requests in flight finish, close Redis and exit 0.
 import type { FastifyInstance } from 'fastify';
 
 export interface ShutdownOptions {
-  /** How long requests in flight may take before their connections are cut. */
+  /** How long the instance goes on serving, not ready, before it stops listening. */
+  drainMs: number;
+  /** Then: how long requests in flight may take before their connections are cut. */
   graceMs: number;
   exit?: (code: number) => void;
   /** Where the signals come from (tests pass an emitter of their own). */
@@ -17,14 +21,15 @@ export interface ShutdownOptions {
  */
 export function stopGracefullyOnSignals(app: FastifyInstance, options: ShutdownOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const stop = (signal: NodeJS.Signals) => {
-    app.log.info({ event: 'shutdown', signal, graceMs: options.graceMs }, 'stopping: no new connections, finishing requests in flight');
+  const { drainMs, graceMs } = options;
+  const close = () => {
+    app.log.info({ event: 'shutdown_closing' }, 'drained: no new connections, finishing requests in flight');
     let cut = false;
     const timer = setTimeout(() => {
       cut = true;
-      app.log.error({ event: 'shutdown_grace_expired', graceMs: options.graceMs }, 'grace period over: cutting the requests still in flight');
+      app.log.error({ event: 'shutdown_grace_expired', graceMs }, 'grace period over: cutting the requests still in flight');
       app.server.closeAllConnections();
-    }, options.graceMs);
+    }, graceMs);
     app.close().then(
       () => {
         clearTimeout(timer);
@@ -37,6 +42,12 @@ export function stopGracefullyOnSignals(app: FastifyInstance, options: ShutdownO
         exit(1);
       },
     );
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    // Not ready before the line says so: whoever reads the log may rely on /readyz being 503.
+    app.gatewayDrain();
+    app.log.info({ event: 'shutdown', signal, drainMs, graceMs }, 'stopping: /readyz answers 503, still serving until the drain is over');
+    setTimeout(close, drainMs);
   };
   const signals = options.signals ?? process;
   signals.once('SIGTERM', () => stop('SIGTERM'));

@@ -5,17 +5,34 @@ import { createRateLimiter } from './rate-limit';
 import { createApiKeyCheck } from './auth';
 
 describe('rate limiter', () => {
+  const two = (key: string) => [{ key, perMinute: 2 }];
+
   it('allows a burst of perMinute, refills continuously, and keeps keys apart', async () => {
     const clock = new FakeClock();
-    const limiter = createRateLimiter({ perMinute: 2, clock });
-    expect(limiter.take('a').allowed).toBe(true);
-    expect(limiter.take('a').allowed).toBe(true);
-    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterMs: 30_000 });
-    expect(limiter.take('b').allowed).toBe(true);
+    const limiter = createRateLimiter({ clock });
+    expect(limiter.take(two('a')).allowed).toBe(true);
+    expect(limiter.take(two('a')).allowed).toBe(true);
+    expect(limiter.take(two('a'))).toEqual({ allowed: false, retryAfterMs: 30_000 });
+    expect(limiter.take(two('b')).allowed).toBe(true);
     await clock.advance(15_000);
-    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterMs: 15_000 });
+    expect(limiter.take(two('a'))).toEqual({ allowed: false, retryAfterMs: 15_000 });
     await clock.advance(15_000);
-    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take(two('a')).allowed).toBe(true);
+  });
+
+  it('several buckets: allowed only when each has a token, and then each gives one; refused, none does', () => {
+    const clock = new FakeClock();
+    const limiter = createRateLimiter({ clock });
+    const account = { key: 'acct:x', perMinute: 3 };
+    const home = { key: 'addr:h', perMinute: 2 };
+    const office = { key: 'addr:o', perMinute: 10 };
+    expect(limiter.take([account, home]).allowed).toBe(true);
+    expect(limiter.take([account, home]).allowed).toBe(true);
+    // The address is spent; the account's third request is not taken from it.
+    expect(limiter.take([account, home])).toEqual({ allowed: false, retryAfterMs: 30_000 });
+    expect(limiter.take([account, office]).allowed).toBe(true);
+    expect(limiter.take([account, office])).toEqual({ allowed: false, retryAfterMs: 20_000 });
+    expect(limiter.take([office]).allowed).toBe(true);
   });
 });
 
@@ -39,12 +56,17 @@ describe('loadGatewayConfig', () => {
       },
       asr: { apiKey: null, baseUrl: 'https://dashscope.aliyuncs.com', tokenTtlSeconds: 1800 },
       gatewayApiKey: null,
-      rateLimit: { asrPerMinute: 30, llmPerMinute: 60, authFailuresPerMinute: 10 },
+      accountKeys: null,
+      rateLimit: { asrPerMinute: 30, llmPerMinute: 60, asrPerAddressPerMinute: 300, llmPerAddressPerMinute: 600, authFailuresPerMinute: 10 },
       trustProxy: false,
       port: 8080,
       host: '127.0.0.1',
       redisUrl: null,
       metricsPort: null,
+      metricsHost: '127.0.0.1',
+      metricsKey: null,
+      requestTimeoutMs: 30_000,
+      shutdownDrainMs: 5_000,
       shutdownGraceMs: 25_000,
       logLevel: 'info',
     });
@@ -64,16 +86,26 @@ describe('loadGatewayConfig', () => {
 });
 
 describe('loadGatewayConfig: proxies and token lifetime', () => {
-  it('reads TRUST_PROXY as off, a hop count, or a list of addresses/CIDRs', () => {
+  it('reads TRUST_PROXY as off (the default) or a list of proxy addresses/CIDRs; a hop count is refused', () => {
+    expect(loadGatewayConfig({}).trustProxy).toBe(false);
     expect(loadGatewayConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadGatewayConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
-    expect(loadGatewayConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
     expect(loadGatewayConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,loopback' }).trustProxy).toEqual({
       addresses: ['10.0.0.1', '192.168.0.0/16', '::1', 'loopback'],
     });
-    for (const bad of ['10.0.0.300', '10.0.0.0/33', 'proxy.local', 'true', '-1']) {
+    // A hop count believes the last X-Forwarded-For entry of ANY peer, so anyone could pick a bucket.
+    expect(() => loadGatewayConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY: a hop count trusts X-Forwarded-For from any client/);
+    for (const bad of ['10.0.0.300', '10.0.0.0/33', 'proxy.local', 'true', '-1', '2']) {
       expect(() => loadGatewayConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it('reads GATEWAY_KEYS as none, redis (with REDIS_URL) or an absolute keys file', () => {
+    expect(loadGatewayConfig({}).accountKeys).toBeNull();
+    expect(loadGatewayConfig({ GATEWAY_KEYS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }).accountKeys).toEqual({ store: 'redis' });
+    expect(loadGatewayConfig({ GATEWAY_KEYS: '/etc/suikouji/keys.json' }).accountKeys).toEqual({ store: 'file', path: '/etc/suikouji/keys.json' });
+    expect(() => loadGatewayConfig({ GATEWAY_KEYS: 'redis' })).toThrow(/GATEWAY_KEYS: "redis" needs REDIS_URL/);
+    expect(() => loadGatewayConfig({ GATEWAY_KEYS: 'keys.json' })).toThrow(/GATEWAY_KEYS: expected "redis" or an absolute path/);
   });
 
   it('reads ASR_TOKEN_TTL_SECONDS within DashScope’s 1–1800 s', () => {

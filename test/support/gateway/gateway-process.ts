@@ -14,6 +14,10 @@ export interface GatewayProcess {
   logs: Record<string, unknown>[];
   /** Sends a signal and resolves with the exit code (null when killed by a signal). */
   signal(signal: NodeJS.Signals): Promise<number | null>;
+  /** Sends a signal and returns at once; `exitCode` then tells how it ended. */
+  send(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process has ended (null when killed by a signal). */
+  exitCode(): Promise<number | null>;
   /** SIGKILL if still running; for cleanup. */
   kill(): Promise<void>;
 }
@@ -66,17 +70,24 @@ export async function startGatewayProcess(
     }
     await sleep(50);
   }
+  const exitCode = async () => {
+    const { code } = await exited(child);
+    forget(child.pid!);
+    return code;
+  };
   return {
     url,
     port: options.port,
     pid: child.pid!,
     logs,
-    async signal(signal) {
+    signal(signal) {
       child.kill(signal);
-      const { code } = await exited(child);
-      forget(child.pid!);
-      return code;
+      return exitCode();
     },
+    send(signal) {
+      child.kill(signal);
+    },
+    exitCode,
     async kill() {
       await stopChild(child, 'SIGKILL', 0);
       forget(child.pid!);
