@@ -5,7 +5,7 @@ import { HOLIDAYS, NOT_DAY_WORDS, NOT_HOUR_WORDS, RELATIVE_DAYS } from './lexico
 import { anyOf } from './lexicon/words';
 import type { Span } from './normalize';
 import { parseNumeral } from './numbers';
-import { execFrom, startTable } from './starts';
+import { startTable } from './starts';
 
 export interface DateMention extends Span {
   /** YYYY-MM-DD, or null when the words name no single day (上个月, 上周). */
@@ -206,14 +206,63 @@ function dayFrom(cal: Calendar, days: number): string {
   return day;
 }
 
+// The numerals of a date's number, and what can follow them in one (3月, 5号, 三天前, 8点,
+// 2026-3-5, 3/5). An amount's numerals are followed by none of these: a date cannot start anywhere
+// in their run, which is skipped whole. Holidays written in numerals (五一) are the exception.
+const NUMERAL = '0123456789零〇一二两三四五六七八九十';
+const NUMERALS = startTable(NUMERAL);
+const AFTER_NUMERAL = startTable('年月天日周个星礼点时号-/.');
+const NUMERAL_HOLIDAYS = Object.keys(HOLIDAYS).filter((h) => NUMERAL.includes(h[0]!));
+
+/** Where the numeral run from `at` ends when no date can start in it (the scan skips it), else `at`. */
+function amountRunAt(text: string, at: number): number {
+  let end = at + 1;
+  while (end < text.length && NUMERALS[text.charCodeAt(end)] === 1) end++;
+  if (AFTER_NUMERAL[text.charCodeAt(end)] === 1) return at;
+  for (const h of NUMERAL_HOLIDAYS) {
+    const found = text.indexOf(h, at);
+    if (found >= 0 && found + h.length <= end) return at;
+  }
+  return end;
+}
+
+/** The next date phrase from DATE_PATTERN.lastIndex, as a global exec would find it. */
+function nextDate(text: string, skipRuns: boolean): RegExpExecArray | null {
+  for (let i = DATE_PATTERN.lastIndex; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (DATE_STARTS[code] !== 1) continue;
+    if (skipRuns && NUMERALS[code] === 1) {
+      const past = amountRunAt(text, i);
+      if (past > i) {
+        i = past - 1;
+        continue;
+      }
+    }
+    DATE_PATTERN.lastIndex = i;
+    const m = DATE_PATTERN.exec(text);
+    if (m !== null) return m;
+  }
+  DATE_PATTERN.lastIndex = 0;
+  return null;
+}
+
 /** All day mentions in normalized text, in order. */
 export function findDates(text: string, now: ZonedNow): DateMention[] {
+  return scanDates(text, now, true);
+}
+
+/** findDates trying the pattern at every start character: what the skip must never change (tests). */
+export function findDatesAtEveryStart(text: string, now: ZonedNow): DateMention[] {
+  return scanDates(text, now, false);
+}
+
+function scanDates(text: string, now: ZonedNow, skipRuns: boolean): DateMention[] {
   const cal = calendarOf(now);
   const { today } = cal;
   const [ty, tm] = splitYmd(today);
   const found: DateMention[] = [];
   DATE_PATTERN.lastIndex = 0;
-  for (let m = execFrom(DATE_PATTERN, DATE_STARTS, text); m !== null; m = execFrom(DATE_PATTERN, DATE_STARTS, text)) {
+  for (let m = nextDate(text, skipRuns); m !== null; m = nextDate(text, skipRuns)) {
     const span = { start: m.index, end: m.index + m[0].length };
     let date: string | null = null;
     if (m[G.iso]) {
