@@ -219,10 +219,7 @@ function amountRunAt(text: string, at: number): number {
   let end = at + 1;
   while (end < text.length && NUMERALS[text.charCodeAt(end)] === 1) end++;
   if (AFTER_NUMERAL[text.charCodeAt(end)] === 1) return at;
-  for (const h of NUMERAL_HOLIDAYS) {
-    const found = text.indexOf(h, at);
-    if (found >= 0 && found + h.length <= end) return at;
-  }
+  for (let k = at; k < end; k++) for (const h of NUMERAL_HOLIDAYS) if (k + h.length <= end && text.startsWith(h, k)) return at;
   return end;
 }
 
