@@ -83,7 +83,13 @@ export class KeywordIndex {
       let node = this.firstLevel ? this.firstLevel[code] : this.root.next.get(code);
       for (let j = i + 1; node !== undefined; j++) {
         if (j - i > (best?.word.length ?? 0)) {
-          const hit = accept ? node.ends.find(accept) : node.ends[0];
+          let hit: Keyword | undefined;
+          // A plain loop: most nodes hold one keyword, and find() costs a call for each node walked.
+          for (const k of node.ends)
+            if (!accept || accept(k)) {
+              hit = k;
+              break;
+            }
           if (hit) {
             best = hit;
             bestStart = i;
@@ -138,11 +144,11 @@ export function matchCategoryWord(
   accept?: (c: CategoryRef, keyword: string) => boolean,
 ): CategoryMatch | null {
   if (customCategories.length > 0) {
-    const custom = customIndex(customCategories).longest(text, (k) => !accept || accept(k.category, k.word));
+    const custom = customIndex(customCategories).longest(text, accept && ((k) => accept(k.category, k.word)));
     if (custom)
       return { name: custom.category.name, type: custom.category.type, keyword: custom.word, start: custom.start, byName: true, custom: true };
   }
-  const hit = DEFAULT_INDEX.longest(text, (k) => !accept || accept(k.category, k.word));
+  const hit = DEFAULT_INDEX.longest(text, accept && ((k) => accept(k.category, k.word)));
   if (!hit) return null;
   return {
     name: hit.category.name,
