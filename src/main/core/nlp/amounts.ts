@@ -16,6 +16,7 @@ import { DAY_PARTS, RELATIVE_DAYS } from './lexicon/dates';
 import { ADDING_CONNECTIVES, HESITATIONS, SEQUENCE_CONNECTIVES } from './lexicon/fillers';
 import { CoverageBuffer, isAsciiDigit, isAsciiLetter, isAsciiLetterCode, isCovered, isPunctuation, type Span } from './normalize';
 import { chineseDigitValue, isChineseDigit, scanNumbers, type NumberToken } from './numbers';
+import { startTable } from './starts';
 
 export interface AmountMention extends Span {
   value: number;
@@ -34,17 +35,25 @@ function startsWithAny(text: string, at: number, words: readonly string[]): stri
   return null;
 }
 
-const MEASURE_BY_FIRST = new Map<string, string[]>();
-for (const w of MEASURE_WORDS) MEASURE_BY_FIRST.set(w[0]!, [...(MEASURE_BY_FIRST.get(w[0]!) ?? []), w]);
+// By the code of the first character, with a table of those codes: most characters after a
+// number start no measure word, and are settled without a string made or a hash taken.
+const MEASURE_BY_FIRST = new Map<number, string[]>();
+for (const w of MEASURE_WORDS) MEASURE_BY_FIRST.set(w.charCodeAt(0), [...(MEASURE_BY_FIRST.get(w.charCodeAt(0)) ?? []), w]);
+const MEASURE_STARTS = startTable(MEASURE_WORDS.map((w) => w[0]!));
+
+function measuresAt(text: string, at: number): readonly string[] | undefined {
+  const code = text.charCodeAt(at);
+  return MEASURE_STARTS[code] === 1 ? MEASURE_BY_FIRST.get(code) : undefined;
+}
 
 function isMeasureAt(text: string, at: number): boolean {
-  const bucket = MEASURE_BY_FIRST.get(text[at] ?? '');
+  const bucket = measuresAt(text, at);
   return bucket !== undefined && startsWithAny(text, at, bucket) !== null && startsWithAny(text, at, NOT_MEASURE) === null;
 }
 
 /** 十块两个: the digit before `at` counts; not in 九块九杯子, where an item word longer than the measure starts. */
 function countsAt(text: string, at: number): boolean {
-  const measure = isMeasureAt(text, at) ? startsWithAny(text, at, MEASURE_BY_FIRST.get(text[at]!)!)! : null;
+  const measure = isMeasureAt(text, at) ? startsWithAny(text, at, measuresAt(text, at)!)! : null;
   return measure !== null && ITEM_WORDS.startingAt(text, at) <= measure.length;
 }
 

@@ -34,6 +34,9 @@ function byEdge(list: readonly string[], edge: (w: string) => number): Map<numbe
 // By character code: s[0] would make a new string of a CJK character on every look.
 const LEADING = byEdge(FILLERS_LEADING, (w) => w.charCodeAt(0));
 const TRAILING = byEdge(FILLERS_TRAILING, (w) => w.charCodeAt(w.length - 1));
+// Most notes start and end with no filler's edge: a table settles them before the Map is asked.
+const LEADING_STARTS = startTable(FILLERS_LEADING.map((w) => w[0]!));
+const TRAILING_ENDS = startTable(FILLERS_TRAILING.map((w) => w.at(-1)!));
 const LONE = new Set(LONE_LEFTOVERS);
 const LONE_LONGEST = Math.max(...LONE_LEFTOVERS.map((w) => w.length));
 // One pass for the words cut wherever they stand; the list's order decides at each position.
@@ -42,14 +45,16 @@ const ANYWHERE_STARTS = startTable(FILLERS_ANYWHERE.map((w) => w[0]!));
 
 // Edge words are looked up by the edge character: the lists are read only where one can match.
 function leadingWord(s: string): string | null {
-  const bucket = LEADING.get(s.charCodeAt(0));
+  const code = s.charCodeAt(0);
+  const bucket = LEADING_STARTS[code] === 1 ? LEADING.get(code) : undefined;
   if (bucket) for (const w of bucket) if (s.length > w.length && s.startsWith(w)) return w;
   return null;
 }
 
 // A one-character particle stays when it is half of a two-character word (打的).
 function trailingWord(s: string): string | null {
-  const bucket = TRAILING.get(s.charCodeAt(s.length - 1));
+  const code = s.charCodeAt(s.length - 1);
+  const bucket = TRAILING_ENDS[code] === 1 ? TRAILING.get(code) : undefined;
   if (bucket) for (const w of bucket) if (s.length > w.length && (w.length > 1 || s.length > 2) && s.endsWith(w)) return w;
   return null;
 }
