@@ -1,4 +1,4 @@
-// Direct mode: the gateway core in-process with the user's own DashScope (or any
+// Direct mode: the LLM core (src/llm) in-process with the user's own DashScope (or any
 // OpenAI-compatible) key, so no server is needed. The key stays in the main process.
 import { systemClock, type Clock } from '@shared/clock';
 import { createAsrTokenBroker } from '../../../llm/asr-token';

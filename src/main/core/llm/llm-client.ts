@@ -1,5 +1,5 @@
 // One interface for the two ways the app reaches the LLM: over HTTP to a gateway, or the same
-// gateway core in-process with the user's own key ("direct mode").
+// LLM core (src/llm) in-process with the user's own key ("direct mode").
 import { CodedError } from '@shared/errors';
 import type { CorrectTransactionRequest, CorrectTransactionResponse, ParseTransactionRequest, ParseTransactionResponse } from '@shared/gateway';
 

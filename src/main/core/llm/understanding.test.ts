@@ -133,7 +133,7 @@ describe('parse', () => {
     expect(u.isOnline()).toBe(true);
   });
 
-  it('direct mode: the gateway core in-process, the key sent only to the provider', async () => {
+  it('direct mode: the LLM core in-process, the key sent only to the provider', async () => {
     const chat = await chatServer(() => reply({ transactions: [llmTx(60, '吃饭'), llmTx(30, '打车', '交通')] }));
     const u = createUnderstanding({ mode: 'direct', apiKey: 'sk-user', llmBaseUrl: chat.baseUrl, model: 'qwen-max' });
     const outcome = await u.parse('吃饭花了60，打车30', context);

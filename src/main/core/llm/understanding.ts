@@ -18,7 +18,7 @@ export interface UnderstandingConfig {
   /** mode 'gateway' */
   gatewayUrl?: string;
   gatewayApiKey?: string;
-  /** mode 'direct' (in-process gateway core) */
+  /** mode 'direct' (the LLM core in-process) */
   apiKey?: string;
   llmBaseUrl?: string;
   model?: string;
