@@ -4,15 +4,10 @@ import type { ParseResult } from '@shared/domain';
 import { toZonedNow } from '@shared/time';
 import { exportCsv, openLedger } from '@core/ledger/index';
 import type { Suite } from '../harness';
+import { seedLedger } from '../seed-ledger';
 import { benchTempDir } from '../temp';
 
 const ROWS = 1_000_000;
-
-/** Deterministic PRNG so every run seeds the same ledger. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 const suite: Suite = {
   name: 'ledger',
@@ -37,80 +32,9 @@ const suite: Suite = {
         budget: { p50: 2 },
       });
 
-      // 1 000 000 rows over three years (≈ 27 000 a month) in five accounts, inserted in bulk:
-      // 90 % expense, 8 % income, 2 % transfers (half between the accounts, half to a
-      // counterparty). The account triggers run for every row, as for any write.
+      // 1 000 000 rows over three years in five accounts, with money flows (bench/seed-ledger.ts).
       const db = ledger.database;
-      const accounts = [1, ...['银行卡', '微信', '支付宝', '信用卡'].map((name, i) => ledger.addAccount(name, (i + 1) * 100_000).id)];
-      const cats = db.prepare('SELECT id, type FROM categories').all() as { id: number; type: string }[];
-      const expense = cats.filter((c) => c.type === 'EXPENSE').map((c) => c.id);
-      const income = cats.filter((c) => c.type === 'INCOME').map((c) => c.id);
-      const transfer = cats.filter((c) => c.type === 'TRANSFER').map((c) => c.id);
-      const rnd = lcg(42);
-      const insert = db.prepare(
-        `INSERT INTO transactions (id, amount_fen, currency, type, category_id, account_id, description,
-           occurred_at, occurred_date, occurred_ms, source, created_at, updated_at, to_account_id, counterparty,
-           flow, person_id, refund_of, reimbursable, reimbursed_by)
-         VALUES (?, ?, 'CNY', ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      // Money flows among them (≈ 3 %): debts with 50 people, refunds of earlier rows, 待报销
-      // expenses (most settled by a reimbursement, some still owed) and the reimbursements.
-      const people = Array.from({ length: 50 }, (_, i) =>
-        Number(db.prepare('INSERT INTO people (name, created_at) VALUES (?, ?)').run(`朋友${i}`, '2024-01-01T00:00:00+08:00').lastInsertRowid),
-      );
-      const debts = ['lend', 'borrow', 'repay', 'collect'] as const;
-      let reimbursement = 0;
-      const start = Date.parse('2024-01-01T00:00:00+08:00');
-      const span = Date.parse('2026-12-31T23:59:59+08:00') - start;
-      db.transaction(() => {
-        for (let i = 0; i < ROWS; i++) {
-          const ms = start + Math.floor(rnd() * span);
-          const local = new Date(ms + 8 * 3600_000).toISOString();
-          const iso = `${local.slice(0, 19)}+08:00`;
-          const kind = rnd();
-          const marked = rnd();
-          const debt = marked < 0.01 ? debts[Math.floor(rnd() * debts.length)]! : null;
-          const refund = !debt && marked < 0.02;
-          const pendingOrPaid = !debt && !refund && marked < 0.022;
-          const paying = !debt && !refund && !pendingOrPaid && marked < 0.0225;
-          const type = debt
-            ? 'TRANSFER'
-            : paying
-              ? 'INCOME'
-              : refund || pendingOrPaid
-                ? 'EXPENSE'
-                : kind < 0.02
-                  ? 'TRANSFER'
-                  : kind < 0.1
-                    ? 'INCOME'
-                    : 'EXPENSE';
-          const pool = type === 'TRANSFER' ? transfer : type === 'INCOME' ? income : expense;
-          const from = accounts[Math.floor(rnd() * accounts.length)]!;
-          const to = type === 'TRANSFER' && !debt && kind < 0.01 ? accounts[(accounts.indexOf(from) + 1) % accounts.length]! : null;
-          if (paying) reimbursement = i;
-          insert.run(
-            `bench-${i}`,
-            1 + Math.floor(rnd() * 50_000),
-            type,
-            pool[Math.floor(rnd() * pool.length)]!,
-            from,
-            `条目${i % 997}`,
-            iso,
-            iso.slice(0, 10),
-            ms,
-            iso,
-            iso,
-            to,
-            type === 'TRANSFER' && to === null ? '房东' : '',
-            debt ?? (refund ? 'refund' : paying ? 'reimbursement' : null),
-            debt ? people[Math.floor(rnd() * people.length)]! : null,
-            refund && i > 0 ? `bench-${i - 1}` : null,
-            pendingOrPaid ? 1 : 0,
-            // All but the 待报销 of the last weeks were paid back by the latest reimbursement.
-            pendingOrPaid && ms < start + span * 0.995 && reimbursement > 0 ? `bench-${reimbursement}` : null,
-          );
-        }
-      })();
+      const { expenseCategories: expense } = seedLedger(ledger, { rows: ROWS });
       db.exec('ANALYZE');
 
       // Every account's balance and the total: one row per account (the triggers' running

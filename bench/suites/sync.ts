@@ -15,6 +15,7 @@ import { TABLES_BY_NAME } from '@core/sync/tables';
 import { WebDavRemote } from '@core/sync/webdav-remote';
 import { apacheAvailable, startWebDav, type WebDavServer } from '../../test/support/webdav-server';
 import { percentile, sampleLoopDelay, summarize, type BenchContext, type Suite } from '../harness';
+import { lcg } from '../seed-ledger';
 import { benchProcess, benchTempDir, measuredChildEnv } from '../temp';
 
 /**
@@ -47,12 +48,6 @@ const AFTER_JOIN_REPS = 10;
 const CHILD_FLAG = '--join-child';
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = resolve(SELF, '../../..');
-
-/** Deterministic PRNG so every run seeds the same ledger. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 const EXPENSES = [
   '午饭 沙县小吃',
