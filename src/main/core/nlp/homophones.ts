@@ -47,6 +47,8 @@ interface Trie {
   starts: Set<number>;
   /** The first syllables, by id: most places stop here before the pair is hashed. */
   firsts: Uint8Array;
+  /** The words as written, by their first character's code. */
+  written: Map<number, string[]>;
 }
 
 // Each fuzzy syllable gets a small number, so two characters' sounds make one number.
@@ -130,8 +132,10 @@ function newNode(): Node {
 
 function buildTrie(words: readonly Known[]): Trie {
   learn(words.map((w) => w.word).join(''));
-  const trie: Trie = { root: newNode(), starts: new Set(), firsts: new Uint8Array(PAIR_BASE) };
+  const trie: Trie = { root: newNode(), starts: new Set(), firsts: new Uint8Array(PAIR_BASE), written: new Map() };
   for (const known of words) {
+    const first = known.word.charCodeAt(0);
+    trie.written.set(first, [...(trie.written.get(first) ?? []), known.word]);
     for (const a of readingsOf(known.word[0]!)) {
       trie.firsts[a] = 1;
       for (const b of readingsOf(known.word[1]!)) trie.starts.add(pair(a, b));
@@ -306,6 +310,20 @@ export function prepareHomophones(): void {
   cut('外卖', false);
 }
 
+/**
+ * A known word written at `at`. It also sounds like itself (every character's common reading is
+ * one of its readings), so it is among the words heard there and makes the place no mishearing:
+ * the common case is settled before the sounds are walked.
+ */
+function writtenAt(tries: readonly Trie[], text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  for (const trie of tries) {
+    const bucket = trie.written.get(code);
+    if (bucket) for (const word of bucket) if (text.startsWith(word, at)) return true;
+  }
+  return false;
+}
+
 function saidAsItself(text: string, at: number): boolean {
   for (const h of hits) if (h.end - at === h.known.word.length && text.startsWith(h.known.word, at)) return true;
   return false;
@@ -324,7 +342,7 @@ export function hearHomophones(text: string, vocabulary: Vocabulary = {}): strin
   for (let i = 0; i < heard.length - 1; i++) {
     const here = after;
     after = heardAs(heard, i + 1);
-    if (here < 0 || after < 0 || !startsWord(tries, here, after)) continue;
+    if (here < 0 || after < 0 || !startsWord(tries, here, after) || writtenAt(tries, heard, i)) continue;
     hits.length = 0;
     for (const trie of tries) soundsAt(heard, i, trie, hits);
     // Longest first; a word said as itself here is no mishearing of another.
