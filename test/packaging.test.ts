@@ -125,16 +125,18 @@ describe('workers and the recognizer process find their packages outside the asa
   // each worker package from there, so a dependency left inside the archive fails here.
   const resources = mkdtempSync(join(tmpdir(), 'skj-unpacked-'));
   afterAll(() => rmSync(resources, { recursive: true, force: true }));
-
-  it('better-sqlite3, sherpa-onnx-node, tar, unbzip2-stream, write-excel-file (with fflate) and read-excel-file load from app.asar.unpacked alone', async () => {
+  const requireHere = createRequire(import.meta.url);
+  const entries = Object.fromEntries(
+    WORKER_PACKAGES.map((name) => [name, unpackedPath(join(resources, 'app.asar', relative(root, requireHere.resolve(name))))]),
+  );
+  beforeAll(() => {
     const unpacked = productionPackageDirs()
       .flatMap(packageFiles)
       .filter((file) => builder.asarUnpack.some((pattern) => minimatch(file, pattern, { dot: true })));
     for (const file of unpacked) cpSync(join(root, file), join(resources, 'app.asar.unpacked', file));
-    const requireHere = createRequire(import.meta.url);
-    const entries = Object.fromEntries(
-      WORKER_PACKAGES.map((name) => [name, unpackedPath(join(resources, 'app.asar', relative(root, requireHere.resolve(name))))]),
-    );
+  }, 60_000);
+
+  it('better-sqlite3, sherpa-onnx-node, tar, unbzip2-stream, write-excel-file (with fflate) and read-excel-file load from app.asar.unpacked alone', async () => {
     expect(Object.values(entries).every((path) => path.startsWith(join(resources, 'app.asar.unpacked')))).toBe(true);
     const code = `
       const { parentPort, workerData } = require('node:worker_threads');
@@ -180,4 +182,68 @@ describe('workers and the recognizer process find their packages outside the asa
     });
     expect(dirname(String(answer['from']))).toContain('app.asar.unpacked');
   }, 60_000);
+
+  it('the picture recognizer (@gutenye/ocr-node on onnxruntime-node, with sharp) reads a picture from app.asar.unpacked alone', async () => {
+    // ESM: its imports never show in require.cache, but outside the project nothing else could
+    // resolve them — a package left in the archive fails to import here.
+    expect(resources.startsWith(root)).toBe(false);
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const { pathToFileURL } = require('node:url');
+      process.env.ORT_DISABLE_TELEMETRY = '1';
+      const sharp = require(workerData['sharp']);
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80"><rect width="100%" height="100%" fill="#fff"/>'
+        + '<text x="16" y="52" font-family="WenQuanYi Micro Hei" font-size="34" fill="#111">支付成功</text></svg>';
+      Promise.all([import(pathToFileURL(workerData['@gutenye/ocr-node']).href), sharp(Buffer.from(svg)).png().toBuffer()])
+        .then(async ([{ default: Ocr }, png]) => {
+          const lines = await (await Ocr.create()).detect(png);
+          parentPort.postMessage({
+            text: lines.map((l) => l.text).join(''),
+            outside: Object.keys(require.cache).filter((path) => /node_modules/.test(path) && !/app\\.asar\\.unpacked|node_modules.vitest/.test(path)),
+            runtime: require.resolve(workerData['onnxruntime-node']),
+          });
+        })
+        .catch((err) => parentPort.postMessage({ error: String(err && err.stack) }));`;
+    const answer = await new Promise<Record<string, unknown>>((done, fail) => {
+      const worker = new Worker(code, { eval: true, workerData: entries });
+      worker.once('message', (message: Record<string, unknown>) => {
+        done(message);
+        void worker.terminate();
+      });
+      worker.once('error', fail);
+    });
+    expect(answer).toEqual({ text: '支付成功', outside: [], runtime: entries['onnxruntime-node'] });
+    expect(String(answer['runtime'])).toContain(join('app.asar.unpacked', 'node_modules', 'onnxruntime-node'));
+  }, 60_000);
+});
+
+describe("each installer holds only its own platform's onnxruntime", () => {
+  // electron-builder adds a platform's `files` to the top-level ones, drops every file a `!`
+  // pattern matches from the node modules, and expands ${arch} to the target's arch first
+  // (its own expandMacro, as it runs). onnxruntime-node ships all five builds in one package.
+  const { expandMacro } = createRequire(import.meta.url)('app-builder-lib/out/util/macroExpander') as {
+    expandMacro: (pattern: string, arch: string | null, appInfo: object, extra?: object) => string;
+  };
+  const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, { files?: string[] }>;
+  const runtimeFiles = packageFiles('node_modules/onnxruntime-node');
+  const build = /^node_modules\/onnxruntime-node\/bin\/napi-v6\/([^/]+)\/([^/]+)\//;
+
+  it.each([
+    ['linux', 'linux', 'x64'],
+    ['linux', 'linux', 'arm64'],
+    ['mac', 'darwin', 'arm64'],
+    ['mac', 'darwin', 'x64'],
+    ['win', 'win32', 'x64'],
+    ['win', 'win32', 'arm64'],
+  ])('%s %s: keeps bin/napi-v6/%s/%s only', (os, platform, arch) => {
+    const excludes = [...builder.files, ...(config[os]?.files ?? [])]
+      .filter((p) => p.startsWith('!'))
+      .map((p) => expandMacro(p.slice(1), arch, {}, { os }));
+    const kept = runtimeFiles.filter((file) => !excludes.some((pattern) => minimatch(file, pattern, { dot: true })));
+    const builds = new Set(kept.flatMap((file) => (build.exec(file) ? [build.exec(file)!.slice(1).join('/')] : [])));
+    // The Intel Mac has no build to keep (ocrSupport says so in 设置).
+    expect([...builds]).toEqual(platform === 'darwin' && arch === 'x64' ? [] : [`${platform}/${arch}`]);
+    expect(kept).toEqual(expect.arrayContaining(['node_modules/onnxruntime-node/dist/index.js', 'node_modules/onnxruntime-node/package.json']));
+    expect(runtimeFiles.filter((file) => build.test(file)).length).toBeGreaterThan(kept.filter((file) => build.test(file)).length);
+  });
 });

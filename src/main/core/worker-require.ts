@@ -7,9 +7,11 @@ import { createRequire } from 'node:module';
 /**
  * Every package required off the main thread: the ledger check (better-sqlite3), the
  * recognizer process (sherpa-onnx-node), model extraction (tar, unbzip2-stream), the Excel
- * export (write-excel-file, whose zip is fflate's: required by it, and unpacked with it) and
+ * export (write-excel-file, whose zip is fflate's: required by it, and unpacked with it),
  * reading .xlsx bills (read-excel-file, with what it requires: worker-f, unzipper-esm and its
- * graceful-fs and node-int64, fflate).
+ * graceful-fs and node-int64, fflate) and the picture recognizer (@gutenye/ocr-node with
+ * what it imports: its ocr-common and ocr-models, onnxruntime-node, sharp and its @img
+ * binaries; onnxruntime-node is listed to find its binaries for the platform check).
  */
 export const WORKER_PACKAGES = [
   'better-sqlite3',
@@ -18,6 +20,9 @@ export const WORKER_PACKAGES = [
   'unbzip2-stream',
   'write-excel-file/node',
   'read-excel-file/node',
+  '@gutenye/ocr-node',
+  'onnxruntime-node',
+  'sharp',
 ] as const;
 export type WorkerPackage = (typeof WORKER_PACKAGES)[number];
 
