@@ -3,8 +3,11 @@ import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 /** The path aliases of tsconfig.node.json / tsconfig.web.json. */
-/** Suites that keep both cores busy for a long time (see the sync-integration project). */
-const SYNC_INTEGRATION = ['test/sync-*.test.ts', 'src/main/core/sync/sync-property.test.ts'];
+/**
+ * Suites that keep both cores busy for a long time (see the sync-integration project): the
+ * sync suites, and the recognizer reading every rendered picture (test/ocr, minutes of CPU).
+ */
+const SYNC_INTEGRATION = ['test/sync-*.test.ts', 'src/main/core/sync/sync-property.test.ts', 'test/ocr/**/*.test.ts'];
 
 const alias = { '@shared': resolve('src/shared'), '@core': resolve('src/main/core') };
 
