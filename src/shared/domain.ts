@@ -78,6 +78,17 @@ export interface ParseResult {
   recurrence?: Recurrence;
   /** Tags the sentence names (标签出差), present only when said. */
   tags?: string[];
+  /** A draft read off a picture: the time of day it shows (HH:MM:SS), kept as the entry's time. */
+  time?: string;
+  /** A draft read off a picture: the shop or person paid, as the picture writes it (merchant memory keys on it). */
+  merchant?: string;
+  /** A draft read off a picture: the id of that picture, kept with the entry when it is saved. */
+  picture?: string;
+  /**
+   * Set by the session on the card only: the row of the book this draft may already be
+   * (「可能已记过：11月27日 12:03 瑞幸咖啡 ¥23.90」). A note, never a block.
+   */
+  maybeRecorded?: string;
 }
 
 export const RECURRENCE_PERIODS = ['day', 'week', 'month', 'year'] as const;
@@ -108,6 +119,10 @@ export interface DraftTransaction {
 export interface DraftBatchDto {
   items: DraftTransaction[];
   createdAt: string;
+  /** The reading's notes for the card, Chinese (receipt lines that do not add up, lines grouped to fit). */
+  notes?: string[];
+  /** Present when the drafts were read off a picture: its file name. */
+  picture?: { name: string };
 }
 
 export const MAX_BATCH_ITEMS = 10;
@@ -205,6 +220,8 @@ export interface TransactionRow {
   tags?: string[];
   /** 记账人: the name of the computer that recorded the row; absent for rows from before it was kept. */
   recordedBy?: string;
+  /** The picture kept with the row (read off it), present only when it has one; attachmentGet fetches it. */
+  attachment?: { id: string; mime: string };
 }
 
 export interface SessionSummary {

@@ -8,6 +8,9 @@ import {
   type UpdatedFields,
 } from './domain';
 
+/** The batch-level parts of a card (see DraftBatchDto). */
+export type BatchAbout = Pick<DraftBatchDto, 'notes' | 'picture'>;
+
 export interface DraftCounts {
   total: number;
   pending: number;
@@ -30,29 +33,38 @@ export interface PendingView {
 export class DraftBatch {
   readonly items: readonly DraftTransaction[];
   readonly createdAt: string;
+  /** What the card says of the drafts as a whole, and the picture they were read off: kept through every change. */
+  readonly about: BatchAbout;
 
-  private constructor(items: readonly DraftTransaction[], createdAt: string) {
+  private constructor(items: readonly DraftTransaction[], createdAt: string, about: BatchAbout = {}) {
     this.items = Object.freeze(items.map((item) => Object.freeze({ ...item, result: Object.freeze({ ...item.result }) })));
     this.createdAt = createdAt;
+    this.about = about;
   }
 
   /** At most MAX_BATCH_ITEMS results are kept; callers report truncation themselves. */
-  static fromResults(results: readonly ParseResult[], createdAt: string = new Date().toISOString()): DraftBatch {
+  static fromResults(results: readonly ParseResult[], createdAt: string = new Date().toISOString(), about: BatchAbout = {}): DraftBatch {
     const kept = results.slice(0, MAX_BATCH_ITEMS);
     return new DraftBatch(
       kept.map((result, index) => ({ index, result, status: 'pending' as const })),
       createdAt,
+      about,
     );
   }
 
   static fromDto(dto: DraftBatchDto): DraftBatch {
-    return new DraftBatch(dto.items, dto.createdAt);
+    return new DraftBatch(dto.items, dto.createdAt, {
+      ...(dto.notes ? { notes: dto.notes } : {}),
+      ...(dto.picture ? { picture: dto.picture } : {}),
+    });
   }
 
   toDto(): DraftBatchDto {
     return {
       items: this.items.map((item) => ({ index: item.index, status: item.status, result: { ...item.result } })),
       createdAt: this.createdAt,
+      ...(this.about.notes?.length ? { notes: [...this.about.notes] } : {}),
+      ...(this.about.picture ? { picture: { ...this.about.picture } } : {}),
     };
   }
 
@@ -139,7 +151,7 @@ export class DraftBatch {
   append(result: ParseResult): DraftBatch | null {
     if (this.isFull) return null;
     const nextIndex = this.items.reduce((max, item) => Math.max(max, item.index), -1) + 1;
-    return new DraftBatch([...this.items, { index: nextIndex, result, status: 'pending' }], this.createdAt);
+    return new DraftBatch([...this.items, { index: nextIndex, result, status: 'pending' }], this.createdAt, this.about);
   }
 
   /** The pending items renumbered from 0, as the correction API expects them. */
@@ -175,6 +187,7 @@ export class DraftBatch {
     return new DraftBatch(
       this.items.map((item) => (changes(item) ? { ...item, status } : item)),
       this.createdAt,
+      this.about,
     );
   }
 
@@ -182,6 +195,7 @@ export class DraftBatch {
     return new DraftBatch(
       this.items.map((item) => (item.index === index ? next : item)),
       this.createdAt,
+      this.about,
     );
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { HotkeySink } from './pure/hotkey-state';
 import type { MenuItemSpec } from './pure/menus';
+import { ocrSupport } from '../core/ocr/engine';
 
 // The shell's wiring (windows, IPC binding, tray, menu, hotkey, security hooks) run against
 // a stand-in for the Electron APIs it calls, with the real app core behind it: there is no
@@ -285,7 +286,16 @@ describe('Electron shell wiring (electron mocked, real core)', () => {
   });
 
   it('tray and app menu: quick entry opens a frameless window that a page can close', async () => {
-    expect(h.trays[0]!.menu!.filter((i) => i.label).map((i) => i.label)).toEqual(['记一笔…', '快速记账…', '开始语音', '打开主窗口', '设置', '退出']);
+    expect(h.trays[0]!.menu!.filter((i) => i.label).map((i) => i.label)).toEqual([
+      '记一笔…',
+      '快速记账…',
+      // Where pictures can be read (ocrSupport(): this platform has the runtime).
+      ...(ocrSupport().available ? ['打开图片…'] : []),
+      '开始语音',
+      '打开主窗口',
+      '设置',
+      '退出',
+    ]);
     expect(h.getAppMenu()!.length).toBeGreaterThan(2);
     trayItem('快速记账…').click!();
     await settle();

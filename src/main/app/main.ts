@@ -14,7 +14,7 @@ import { createAppCore, type AppCore } from '@core/app-core';
 import { listInputDevices } from '@core/audio/index';
 import { registerPushToTalk, type GlobalHotkey } from './hotkey';
 import { appPaths } from './pure/app-paths';
-import { exportDialogOptions, importDialogOptions, withExportExtension } from './pure/file-dialogs';
+import { exportDialogOptions, importDialogOptions, pictureDialogOptions, withExportExtension } from './pure/file-dialogs';
 import { appMenuTemplate, type TrayStatus } from './pure/menus';
 import { createUrlPolicy } from './pure/url-policy';
 import { createSafeStorageBox } from './secret-box';
@@ -156,6 +156,26 @@ async function chooseOpenPath(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
+/** 打开图片…: the native open dialog for a payment screenshot or a receipt photo. */
+async function choosePicturePath(): Promise<string | null> {
+  const options = pictureDialogOptions();
+  const parent = BrowserWindow.getFocusedWindow();
+  const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
+
+/**
+ * The tray's 打开图片…: the picture's drafts appear on the 记账 page's card. A picture that
+ * gives none (or a card still waiting) is said there too, where the user looks next.
+ */
+async function openPictureFromTray(): Promise<void> {
+  if (!core) return;
+  const result = await core.dispatch('pictureOpen', {});
+  if (result.ok && result.value === null) return;
+  windows?.showMain('session');
+  if (!result.ok) core.emit({ channel: 'voice', event: { type: 'error', code: result.error.code, message: result.error.message } });
+}
+
 /**
  * Shown notifications, held until clicked or closed: Electron removes a notification whose
  * object is garbage-collected, and its click would go nowhere.
@@ -202,6 +222,7 @@ async function start(): Promise<void> {
       notify,
       chooseSavePath,
       chooseOpenPath,
+      choosePicturePath,
     });
   } catch (err) {
     dialog.showErrorBox('随口记无法打开账本', (err as Error).message);
@@ -232,8 +253,10 @@ async function start(): Promise<void> {
       toggleVoice: () => void toggleVoice(),
       showMain: () => windows?.showMain(),
       switchBook: (id) => void command('switchBook', { id }),
+      openPicture: () => void openPictureFromTray().catch((err: unknown) => log('opening a picture failed', err)),
     });
     tray.update({ books: trayBooks(core.books.listing()) });
+    void command<{ available: boolean }>('pictureSupport', {}).then((support) => tray?.update({ pictures: support?.available === true }));
   } catch (err) {
     // Some Linux desktops have no status area; the app still works from its window.
     log('tray unavailable', err);

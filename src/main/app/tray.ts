@@ -20,7 +20,12 @@ export class AppTray {
 
   update(status: Partial<TrayStatus>): void {
     const next = { ...this.status, ...status };
-    if (next.voiceActive === this.status.voiceActive && next.voiceAvailable === this.status.voiceAvailable && next.books === this.status.books)
+    if (
+      next.voiceActive === this.status.voiceActive &&
+      next.voiceAvailable === this.status.voiceAvailable &&
+      next.books === this.status.books &&
+      next.pictures === this.status.pictures
+    )
       return;
     this.status = next;
     this.render();

@@ -25,6 +25,8 @@ import { systemClock, type Clock, type TimerHandle } from '@shared/clock';
 import { systemNow, type ZonedNow } from '@shared/time';
 import { msToNextCheck, offersText } from './recurring-schedule';
 import { prepareHomophones } from './nlp/homophones';
+import { OcrEngine, ocrSupport, type OcrSupport } from './ocr/engine';
+import type { OcrResult } from './ocr/types';
 
 /**
  * The composition root of the main process, without Electron: the shell (src/main/app)
@@ -67,6 +69,13 @@ export interface AppCoreOptions {
   chooseSavePath?: (suggestedName: string, format: ExportFormat) => Promise<string | null>;
   /** The shell's open dialog for imports. */
   chooseOpenPath?: () => Promise<string | null>;
+  /** The shell's open dialog for a picture (打开图片…). */
+  choosePicturePath?: () => Promise<string | null>;
+  /**
+   * Reading pictures (截图记账): the on-device recognizer unless replaced (tests, e2e), and
+   * whether it runs here (ocrSupport() unless replaced).
+   */
+  ocr?: { support?: () => OcrSupport; recognize?: (bytes: Uint8Array) => Promise<OcrResult> };
   /** Makes the engine for a model folder (tests count and fake it); the sherpa-onnx engine otherwise. */
   createLocalAsrEngine?: (modelDir: string) => LocalAsrEngine;
   /** Sync overrides for tests (a fake clock, an in-memory remote, a cheaper scrypt). */
@@ -175,6 +184,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     });
     // Every row this book writes carries this computer's name; each status keeps it current.
     ledger.recordedBy = sync.status().deviceName;
+    // Pictures of rows deleted since the last open, or of a save that failed after writing its file.
+    try {
+      ledger.sweepAttachments();
+    } catch (err) {
+      log(`sweeping the pictures of book ${id} failed`, err);
+    }
     // Only where a remote was set up for this book does this do anything.
     sync.start();
     const book: Book = {
@@ -263,6 +278,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ),
   });
   const stopWatchingSettings = settings.onChange(() => voice.reconfigure());
+  // One recognizer for the app: its worker starts with the first picture and stops when idle.
+  let ocrEngine: OcrEngine | null = null;
+  let support: OcrSupport | null = null;
+  const pictures = {
+    support: options.ocr?.support ?? (() => (support ??= ocrSupport())),
+    recognize: options.ocr?.recognize ?? ((bytes: Uint8Array) => (ocrEngine ??= new OcrEngine()).recognize(bytes)),
+    receiptLines: () => settings.get().pictures.receiptLines,
+    now: options.recurring?.now ?? voiceOverrides.now ?? (() => systemNow()),
+    ...(options.choosePicturePath ? { choosePicturePath: options.choosePicturePath } : {}),
+    log,
+  };
   const bookCommands = {
     listing: () => books!.listing(),
     create: (name: string, switchTo: boolean) => books!.create(name, switchTo),
@@ -291,6 +317,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
         ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
         ...(options.chooseOpenPath ? { chooseOpenPath: options.chooseOpenPath } : {}),
+        pictures,
+        pictureSession: voice,
       });
       handlerMaps.set(book.id, handlers);
     }
@@ -374,6 +402,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       stopWatchingSettings();
       stopWatchingModels();
       await voice.dispose();
+      await ocrEngine?.close();
       // Downloads stop before the engine goes: a smoke decode may still be loading a model.
       await models.dispose();
       await localEngines.dispose();

@@ -60,6 +60,10 @@ const microphoneFields = { deviceId: z.number().int().min(0).nullable() };
 const vadFields = { silenceMs: z.number().int().min(VAD_SILENCE_MIN_MS).max(VAD_SILENCE_MAX_MS) };
 const ttsFields = { enabled: z.boolean(), rate: z.number().min(0.5).max(2) };
 const hotkeyFields = { pushToTalk: hotkeySchema };
+/** A supermarket receipt: one draft per item line, or one for what was paid. */
+export const RECEIPT_LINES = ['items', 'total'] as const;
+export type ReceiptLines = (typeof RECEIPT_LINES)[number];
+const picturesFields = { receiptLines: z.enum(RECEIPT_LINES) };
 
 /** The non-secret settings, every field with a default so a partial file still loads. */
 export const settingsSchema = z.object({
@@ -86,6 +90,7 @@ export const settingsSchema = z.object({
     })
     .prefault({}),
   hotkey: z.object({ pushToTalk: hotkeyFields.pushToTalk.default(DEFAULT_HOTKEY) }).prefault({}),
+  pictures: z.object({ receiptLines: picturesFields.receiptLines.default('items') }).prefault({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
@@ -101,6 +106,7 @@ export const settingsSaveSchema = z
         vad: z.object(vadFields).partial().strict().optional(),
         tts: z.object(ttsFields).partial().strict().optional(),
         hotkey: z.object(hotkeyFields).partial().strict().optional(),
+        pictures: z.object(picturesFields).partial().strict().optional(),
       })
       .strict()
       .default({}),

@@ -6,6 +6,7 @@ import { bookSchemas, type BookOutputs } from './books';
 import { ledgerSchemas, type LedgerOutputs } from './ledger';
 import { modelSchemas, type ModelOutputs } from './models';
 import type { CommandName } from './names';
+import { pictureSchemas, type PictureOutputs } from './pictures';
 import { recurringSchemas, type RecurringOutputs } from './recurring';
 import { syncSchemas, type SyncOutputs } from './sync';
 import { voiceSchemas, type VoiceOutputs } from './voice';
@@ -23,9 +24,18 @@ export const commandSchemas = {
   ...syncSchemas,
   ...bookSchemas,
   ...recurringSchemas,
+  ...pictureSchemas,
 } satisfies Record<CommandName, z.ZodType>;
 
-export type CommandOutputs = AppOutputs & LedgerOutputs & VoiceOutputs & BackupOutputs & ModelOutputs & SyncOutputs & BookOutputs & RecurringOutputs;
+export type CommandOutputs = AppOutputs &
+  LedgerOutputs &
+  VoiceOutputs &
+  BackupOutputs &
+  ModelOutputs &
+  SyncOutputs &
+  BookOutputs &
+  RecurringOutputs &
+  PictureOutputs;
 
 export type CommandInput<K extends CommandName> = z.input<(typeof commandSchemas)[K]>;
 export type ParsedInput<K extends CommandName> = z.output<(typeof commandSchemas)[K]>;
@@ -49,6 +59,7 @@ export type SuikoujiApi = {
 export type { AppInfo } from './app';
 export type { BackupInfo, BackupListing } from './backups';
 export type { BookInfo, BookListing } from './books';
+export type { Attachment, PictureSupport } from './pictures';
 export type { CategoryTotal, MonthSummary, Page } from './ledger';
 export type { RecurringDraft, RecurringRuleInfo } from './recurring';
 export type { ModelEvent, ModelInfo, ModelListing, ModelProgress, ModelState } from './models';

@@ -5,6 +5,7 @@ import { BACKUP_COMMANDS } from './backups.names';
 import { BOOK_COMMANDS } from './books.names';
 import { LEDGER_COMMANDS } from './ledger.names';
 import { MODEL_COMMANDS } from './models.names';
+import { PICTURE_COMMANDS } from './pictures.names';
 import { RECURRING_COMMANDS } from './recurring.names';
 import { SYNC_COMMANDS } from './sync.names';
 import { VOICE_COMMANDS } from './voice.names';
@@ -21,6 +22,7 @@ export const COMMAND_NAMES = [
   ...SYNC_COMMANDS,
   ...BOOK_COMMANDS,
   ...RECURRING_COMMANDS,
+  ...PICTURE_COMMANDS,
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -44,3 +44,13 @@ export function importDialogOptions() {
 export function withExportExtension(path: string, format: ExportFormat): string {
   return extname(path).toLowerCase() === `.${format}` ? path : `${path}.${format}`;
 }
+
+/** 打开图片…: the pictures the recognizer reads (HEIC is refused with a line saying how to convert it). */
+export function pictureDialogOptions() {
+  return {
+    title: '选择付款截图或小票照片',
+    buttonLabel: '识别',
+    filters: [{ name: '图片（PNG、JPEG、WebP）', extensions: ['png', 'jpg', 'jpeg', 'webp'] }],
+    properties: ['openFile'] satisfies 'openFile'[],
+  };
+}

@@ -16,6 +16,8 @@ export interface TrayActions {
   /** The main window's 记一笔 form. */
   newEntry(): void;
   quickEntry(): void;
+  /** 打开图片…: a picture's drafts on the card (shown only where pictures can be read). */
+  openPicture?(): void;
   toggleVoice(): void;
   showMain(): void;
   openSettings(): void;
@@ -31,12 +33,15 @@ export interface TrayStatus {
   voiceAvailable: boolean;
   /** The books the user can switch to (archived ones left out) and the current one. */
   books?: { current: string; open: { id: string; name: string }[] };
+  /** Pictures can be read on this computer (ocrSupport): 打开图片… is offered. */
+  pictures?: boolean;
 }
 
 export function trayMenuTemplate(status: TrayStatus, actions: TrayActions): MenuItemSpec[] {
   return [
     { label: '记一笔…', click: actions.newEntry },
     { label: '快速记账…', click: actions.quickEntry },
+    ...(status.pictures && actions.openPicture ? [{ label: '打开图片…', click: actions.openPicture } satisfies MenuItemSpec] : []),
     { label: status.voiceActive ? '停止语音' : '开始语音', enabled: status.voiceAvailable, click: actions.toggleVoice },
     { type: 'separator' },
     // One book needs no menu; with several, the tray switches like the sidebar.

@@ -141,6 +141,20 @@ describe('menus', () => {
     expect(calls).toEqual(['new', 'quick', 'toggle', 'main', 'settings', 'quit']);
   });
 
+  it('tray: 打开图片… after 快速记账… only where pictures can be read; a click opens one', () => {
+    const openPicture = () => calls.push('picture');
+    const labels = (pictures: boolean) =>
+      trayMenuTemplate({ voiceActive: false, voiceAvailable: true, pictures }, { ...actions, openPicture })
+        .filter((i) => i.label)
+        .map((i) => i.label);
+    expect(labels(true)).toEqual(['记一笔…', '快速记账…', '打开图片…', '开始语音', '打开主窗口', '设置', '退出']);
+    expect(labels(false)).not.toContain('打开图片…');
+    calls.length = 0;
+    trayMenuTemplate({ voiceActive: false, voiceAvailable: true, pictures: true }, { ...actions, openPicture }).find((i) => i.label === '打开图片…')!
+      .click!();
+    expect(calls).toEqual(['picture']);
+  });
+
   it('tray: a 账本 submenu once there are two books, the current one checked; a click switches', () => {
     const one = trayMenuTemplate(
       { voiceActive: false, voiceAvailable: true, books: { current: 'main', open: [{ id: 'main', name: '家庭' }] } },

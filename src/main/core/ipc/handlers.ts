@@ -7,6 +7,7 @@ import { createBackupHandlers, type BackupHandlerDeps } from './backup-handlers'
 import { createBookHandlers, type BookHandlerDeps } from './book-handlers';
 import { createLedgerHandlers, type LedgerHandlerDeps } from './ledger-handlers';
 import { createModelHandlers, type ModelHandlerDeps } from './model-handlers';
+import { createPictureHandlers, type PictureHandlerDeps } from './picture-handlers';
 import { createRecurringHandlers, type RecurringHandlerDeps } from './recurring-handlers';
 import { createSyncHandlers, type SyncHandlerDeps } from './sync-handlers';
 import { CommandError, type Handlers } from './types';
@@ -20,7 +21,8 @@ export type HandlerDeps = AppHandlerDeps &
   ModelHandlerDeps &
   SyncHandlerDeps &
   BookHandlerDeps &
-  RecurringHandlerDeps;
+  RecurringHandlerDeps &
+  PictureHandlerDeps;
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
@@ -32,6 +34,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createSyncHandlers(deps),
     ...createBookHandlers(deps),
     ...createRecurringHandlers(deps),
+    ...createPictureHandlers(deps),
   };
 }
 

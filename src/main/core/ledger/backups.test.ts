@@ -232,6 +232,41 @@ describe('LedgerBackups', () => {
   });
 });
 
+describe('pictures kept with entries', () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9]);
+  const saveWithPicture = (id: string) =>
+    ledger.saveBatch([item({ amount: 23.9, picture: id })], { now: NOW, pictures: [{ id, bytes: PNG, format: 'png', text: '瑞幸咖啡\n¥23.90' }] });
+
+  it('go with each backup, come back with a restore, and leave with the last copy that names them', async () => {
+    const [row] = saveWithPicture('p-1');
+    const first = await backups.backupNow();
+    expect(readdirSync(join(dir, 'backups', 'attachments'))).toEqual(['p-1.png']);
+
+    // The entry is deleted and its picture swept: only the backup has it now.
+    ledger.deleteTransaction(row!.id);
+    ledger.sweepAttachments();
+    expect(readdirSync(join(dir, 'attachments'))).toEqual([]);
+    await backups.stageRestore(first.name);
+    await backups.dispose();
+    ledger.close();
+    applyPendingRestore(dir, { now: () => clock });
+    ledger = openLedger({ path: join(dir, 'ledger.db'), now: () => NOW });
+    backups = make();
+    expect(ledger.attachment(row!.id)).toEqual({ mime: 'image/png', bytes: PNG, text: '瑞幸咖啡\n¥23.90' });
+    expect(ledger.list({}).rows[0]?.attachment).toEqual({ id: 'p-1', mime: 'image/png' });
+
+    // Once no kept copy names a picture, pruning removes it from the backups' folder.
+    ledger.deleteTransaction(row!.id);
+    ledger.sweepAttachments();
+    const retention = { daily: 1, weekly: 0, beforeRestore: 0 };
+    const pruning = make({ retention });
+    clock = new Date(2026, 0, 6, 9, 0, 0);
+    await pruning.backupNow();
+    await pruning.dispose();
+    expect(readdirSync(join(dir, 'backups', 'attachments'))).toEqual([]);
+  });
+});
+
 describe('applyPendingRestore without a copy of the current file', () => {
   it('leaves both files alone when the current ledger cannot be copied', () => {
     const folder = mkdtempSync(join(tmpdir(), 'skj-backup-dir-'));

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { CodedError } from '@shared/errors';
 import type { BackupInfo } from '@shared/ipc/backups';
 import { SCHEMA_VERSION } from './migrations';
+import { ATTACHMENTS_DIR } from './attachments';
 
 /**
  * Automatic ledger backups and the staged restore.
@@ -18,6 +19,11 @@ import { SCHEMA_VERSION } from './migrations';
  * A restore never swaps the open ledger: the chosen backup is copied (and checked) to
  * `<dataDir>/ledger.db.restore`, and the next start applies it before the ledger opens
  * (see applyPendingRestore), where a crash at any step leaves an intact ledger.
+ *
+ * Pictures kept with entries (attachments/<file>, never changed once written) go with the
+ * copies: every backup makes sure `<dataDir>/backups/attachments/` holds the files its copy
+ * refers to, shared by all copies, and pruning drops the files no kept copy refers to. A
+ * restore puts back the files the restored ledger refers to.
  */
 
 export const BACKUP_DIR = 'backups';
@@ -328,7 +334,18 @@ export class LedgerBackups {
         this.log(`could not remove old backup ${name}`, err);
       }
     }
+    if (removed.length > 0) this.pruneAttachments();
     return removed;
+  }
+
+  /** Drops the pictures in backups/attachments that no remaining copy refers to. */
+  private pruneAttachments(): void {
+    const dir = join(this.dir, ATTACHMENTS_DIR);
+    if (!existsSync(dir)) return;
+    const wanted = new Set(this.names().flatMap((name) => attachmentFilesIn(join(this.dir, name))));
+    for (const file of readdirSync(dir)) {
+      if (!wanted.has(file)) removeQuietly(join(dir, file));
+    }
   }
 
   /**
@@ -366,6 +383,9 @@ export class LedgerBackups {
     const name = backupName(at, beforeRestore);
     const dest = join(this.dir, name);
     const verified = await onlineCopy(this.options.source(), dest, this.options.onStep ? { onStep: this.options.onStep } : {});
+    // The copy's pictures: a picture deleted with its row after the copy was taken is still
+    // in the folder until the next start's sweep, so every one the copy names is found.
+    copyAttachments(join(this.options.dataDir, ATTACHMENTS_DIR), join(this.dir, ATTACHMENTS_DIR), attachmentFilesIn(dest));
     fsyncPath(this.dir);
     const size = statSync(dest).size;
     this.rowCache.set(dest, { key: `${size}:${statSync(dest).mtimeMs}`, rows: verified.rows });
@@ -504,11 +524,56 @@ export function applyPendingRestore(
       log('could not checkpoint the ledger before the restore', err);
     }
   }
+  // The pictures of the ledger as it was go with its before-restore copy.
+  if (beforeRestore) {
+    copyAttachments(
+      join(dataDir, ATTACHMENTS_DIR),
+      join(dataDir, BACKUP_DIR, ATTACHMENTS_DIR),
+      attachmentFilesIn(join(dataDir, BACKUP_DIR, beforeRestore)),
+    );
+  }
   removeQuietly(ledgerPath + '-wal');
   removeQuietly(ledgerPath + '-shm');
   removeQuietly(ledgerPath + '-journal');
   renameSync(staged, ledgerPath);
   fsyncPath(dataDir);
+  // The restored ledger's pictures, from the backups' folder (the ones still here stay).
+  copyAttachments(join(dataDir, BACKUP_DIR, ATTACHMENTS_DIR), join(dataDir, ATTACHMENTS_DIR), attachmentFilesIn(ledgerPath));
   log(`restored the ledger from a backup (previous ledger kept as ${beforeRestore ?? 'nothing'})`);
   return { beforeRestore };
+}
+
+/** The picture files a ledger file refers to (none for one from before pictures, or unreadable). */
+export function attachmentFilesIn(path: string): string[] {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT file FROM attachments').pluck().all() as string[];
+    } finally {
+      db.close();
+    }
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Copies the named files that `to` lacks from `from`, each through a temporary name. Pictures
+ * never change once written, so a file of that name is that picture. A file missing at `from`
+ * is skipped: the entry shows without its picture, the rest is copied.
+ */
+export function copyAttachments(from: string, to: string, files: readonly string[]): number {
+  let copied = 0;
+  for (const file of files) {
+    // Names come from a ledger file: only a plain name may become a path.
+    if (!/^[A-Za-z0-9-]+\.[a-z]+$/.test(file)) continue;
+    const source = join(from, file);
+    const dest = join(to, file);
+    if (existsSync(dest) || !existsSync(source)) continue;
+    mkdirSync(to, { recursive: true });
+    copyFileSync(source, dest + TMP_SUFFIX);
+    renameSync(dest + TMP_SUFFIX, dest);
+    copied++;
+  }
+  return copied;
 }

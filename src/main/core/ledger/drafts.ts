@@ -34,6 +34,16 @@ const ParseResultSchema = z.object({
     .optional()
     .catch(undefined),
   tags: z.array(z.string().min(1).max(20)).max(20).optional().catch(undefined),
+  // A picture's drafts (issue 39). The picture itself is not kept with the card: after a
+  // restart its drafts save without it.
+  time: z
+    .string()
+    .regex(/^\d{2}:\d{2}:\d{2}$/)
+    .optional()
+    .catch(undefined),
+  merchant: z.string().min(1).max(100).optional().catch(undefined),
+  picture: z.string().min(1).max(64).optional().catch(undefined),
+  maybeRecorded: z.string().max(200).optional().catch(undefined),
 });
 
 const DraftBatchSchema = z.object({
@@ -42,6 +52,11 @@ const DraftBatchSchema = z.object({
     .min(1)
     .max(MAX_BATCH_ITEMS),
   createdAt: z.string().max(40),
+  notes: z.array(z.string().max(200)).max(20).optional().catch(undefined),
+  picture: z
+    .object({ name: z.string().max(260) })
+    .optional()
+    .catch(undefined),
 });
 
 /** The stored card, or null when there is none or it cannot be trusted (then it is not shown). */

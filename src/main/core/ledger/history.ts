@@ -18,7 +18,7 @@ import { parseImport, type ParsedImport } from './csv-import';
 import type { ImportContext } from './bills/table';
 import { LedgerNotFoundError, LedgerRuleError } from './errors';
 import type { ManualEntry } from './entries';
-import type { Ledger, RawTransaction, TransactionPatch } from './ledger';
+import type { Ledger, RawTransaction, SaveBatchOptions, TransactionPatch } from './ledger';
 import type { RefundQuery } from './money-flows';
 import { lineCounts, previewOf, recategorized } from './import-preview';
 import { writtenRows } from './import-writes';
@@ -72,10 +72,7 @@ export class LedgerHistory implements LedgerPort {
     this.onBudgetAlert = options.onBudgetAlert ?? null;
   }
 
-  saveBatch(
-    results: readonly ParseResult[],
-    options?: { now?: ZonedNow; drafts?: DraftBatchDto | null; source?: TransactionRow['source'] },
-  ): TransactionRow[] {
+  saveBatch(results: readonly ParseResult[], options?: SaveBatchOptions): TransactionRow[] {
     // A save that throws or writes nothing crossed no threshold.
     this.latestAlerts = [];
     const { rows, raw } = this.ledger.saveBatchWithRaw(results, options);

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { DraftBatchDto, ParseResult, TransactionRow, TransactionType } from '@shared/domain';
@@ -46,9 +47,20 @@ import type { CardTerms } from './accounts';
 import type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, SavedBatch, TransactionPatch } from './types';
 import type { RefundQuery } from './money-flows';
 import { Recurring, type CatchUpResult, type RecurringRuleInput, type RecurringRulePatch } from './recurring';
+import { Attachments, type KeptPicture, type StoredAttachment } from './attachments';
+import { findRecorded, type PaymentSeen, type RecordedRow } from './recorded-like';
 import type { RecurringDraft, RecurringRuleInfo } from '@shared/recurrence';
 
 export type { ExportCursor, ExportRow, ImportRow, ListQuery, RawTransaction, SavedBatch, TransactionPatch } from './types';
+
+/** How a batch is saved: its instant, its source, the card that remains, the pictures its drafts were read off. */
+export interface SaveBatchOptions {
+  now?: ZonedNow;
+  source?: TransactionRow['source'];
+  drafts?: DraftBatchDto | null;
+  /** Kept with the rows of the drafts that carry their id; pictures no draft names are ignored. */
+  pictures?: readonly KeptPicture[];
+}
 
 export interface LedgerOptions {
   /** A file path, or ':memory:' in tests. */
@@ -98,6 +110,7 @@ export class Ledger implements LedgerPort {
   private spokenRules: readonly RecurringRuleInfo[] = [];
   private readonly tags: Tags;
   private readonly merchants: Merchants;
+  private readonly attachments: Attachments;
   private refundLedger: ImportRefunds | undefined;
   private recorder: string | null;
 
@@ -121,6 +134,7 @@ export class Ledger implements LedgerPort {
     this.flows = new MoneyFlows(this.db, this.clock);
     this.tags = new Tags(this.db, this.clock);
     this.merchants = new Merchants(this.db, this.clock);
+    this.attachments = new Attachments(this.db, this.clock, options.path === ':memory:' ? null : dirname(options.path));
     this.rows = new Transactions(this.db, this.clock, {
       categories: this.categoryBook,
       accounts: this.accountBook,
@@ -203,18 +217,46 @@ export class Ledger implements LedgerPort {
    * Validates every item first, then writes all of them in ONE transaction: a bad item
    * rejects the whole batch and nothing is written (spec: 批量保存失败回滚).
    */
-  saveBatch(
-    results: readonly ParseResult[],
-    options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
-  ): TransactionRow[] {
+  saveBatch(results: readonly ParseResult[], options: SaveBatchOptions = {}): TransactionRow[] {
     return this.saveBatchWithRaw(results, options).rows;
   }
 
   /** saveBatch, also giving the rows as stored: what undo keeps to put them back (./history.ts). */
-  saveBatchWithRaw(
-    results: readonly ParseResult[],
-    options: { now?: ZonedNow; source?: TransactionRow['source']; drafts?: DraftBatchDto | null } = {},
-  ): SavedBatch {
+  saveBatchWithRaw(results: readonly ParseResult[], options: SaveBatchOptions = {}): SavedBatch {
+    const used = new Set(results.map((r) => r.picture).filter((id) => id !== undefined));
+    const pictures = (options.pictures ?? []).filter((p) => used.has(p.id));
+    if (pictures.length === 0) return this.saveRows(results, options);
+    // The files first: the rows that link them are written in the entries' own transaction.
+    const written = new Map(this.attachments.writeFiles(pictures).map((p) => [p.id, p]));
+    return this.transaction(() => {
+      const saved = this.saveRows(results, options);
+      const ids = this.savedIds(results, saved);
+      results.forEach((result, i) => {
+        const id = ids[i];
+        const picture = result.picture === undefined ? undefined : written.get(result.picture);
+        if (id === undefined || !picture) return;
+        this.attachments.link(id, picture);
+        // The merchant read off the picture, as a bill's: moving the row teaches merchant memory.
+        if (result.merchant) this.merchants.remember(id, result.merchant);
+      });
+      return { ...saved, rows: this.attachments.decorate(saved.rows) };
+    });
+  }
+
+  /** Each result's row id (undefined for a rule that made no entry yet), in the order of `results`. */
+  private savedIds(results: readonly ParseResult[], saved: SavedBatch): (string | undefined)[] {
+    let next = 0;
+    let rule = 0;
+    return results.map((result) => {
+      if (result.recurrence) {
+        const r = this.spokenRules[rule++];
+        if (!r || r.createdCount === 0) return undefined;
+      }
+      return saved.rows[next++]?.id;
+    });
+  }
+
+  private saveRows(results: readonly ParseResult[], options: SaveBatchOptions): SavedBatch {
     const now = options.now ?? this.clock();
     const rules: RecurringRuleInfo[] = [];
     this.spokenRules = [];
@@ -264,12 +306,14 @@ export class Ledger implements LedgerPort {
 
   /** Rows in the order of `ids` (ids that do not exist are skipped). */
   getMany(ids: readonly string[]): TransactionRow[] {
-    return this.rows.getMany(ids);
+    return this.attachments.decorate(this.rows.getMany(ids));
   }
 
   /** A page of the filtered rows, newest first; the next page starts at its `next` (see Transactions.list). */
   list(query: ListQuery = {}): Page<TransactionRow> {
-    return this.rows.list(query);
+    const page = this.rows.list(query);
+    this.attachments.decorate(page.rows);
+    return page;
   }
 
   count(query: LedgerFilter = {}): number {
@@ -283,7 +327,40 @@ export class Ledger implements LedgerPort {
 
   /** Substring search on description and category name, newest first. */
   search(text: string, limit = 50): TransactionRow[] {
-    return this.rows.search(text, limit);
+    return this.attachments.decorate(this.rows.search(text, limit));
+  }
+
+  // ---- pictures kept with entries (./attachments.ts) and 「可能已记过」 (./recorded-like.ts) ----
+
+  /** The picture a row was read off, with its recognised text; null when it has none. */
+  attachment(transactionId: string): StoredAttachment | null {
+    return this.attachments.get(transactionId);
+  }
+
+  /** Where the book keeps its pictures (null for a ledger with no file). */
+  get attachmentsDir(): string | null {
+    return this.attachments.dir;
+  }
+
+  /** The picture file (in attachmentsDir) and recognised text of each of these rows that has one, by row id. */
+  attachmentsOf(transactionIds: readonly string[]): Map<string, { file: string; text: string }> {
+    return this.attachments.filesOf(transactionIds);
+  }
+
+  /** The picture files the ledger refers to (backups copy them). */
+  attachmentFiles(): string[] {
+    return this.attachments.files();
+  }
+
+  /** Drops pictures nobody links to any more (see Attachments.sweep); nothing on a read-only book. */
+  sweepAttachments(): { rows: number; files: number } {
+    if (this.readOnly) return { rows: 0, files: 0 };
+    return this.attachments.sweep();
+  }
+
+  /** The row a payment seen on a picture may already be, or null. */
+  recordedLike(seen: PaymentSeen): RecordedRow | null {
+    return findRecorded(this.db, seen);
   }
 
   /** Stored rows exactly as in the table, for undo/redo. */

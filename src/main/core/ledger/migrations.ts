@@ -474,6 +474,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transactions_by_account ON transactions (account_id, occurred_date, occurred_ms);
     `,
   },
+  {
+    version: 14,
+    description: 'pictures kept with the entries read off them (截图记账), and their recognised text',
+    up: `
+      -- This device's own (not declared in sync/tables.ts): a picture is big, and the sync's
+      -- encrypted log carries rows only, within the user's own WebDAV quota. The bytes live in
+      -- the book's folder as attachments/<file>; the row holds what was read off them.
+      CREATE TABLE attachments (
+        id          TEXT PRIMARY KEY,
+        mime        TEXT NOT NULL,
+        file        TEXT NOT NULL,
+        text        TEXT NOT NULL DEFAULT '',
+        created_at  TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- One picture (a receipt) may give several entries. The row's id is a plain id, not a
+      -- foreign key: an undone save that is redone (the same id put back) finds its picture
+      -- again; links whose row is gone are swept when the book opens (attachments.ts).
+      CREATE TABLE transaction_attachments (
+        transaction_id  TEXT NOT NULL,
+        attachment_id   TEXT NOT NULL REFERENCES attachments (id) ON DELETE CASCADE,
+        PRIMARY KEY (transaction_id, attachment_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX transaction_attachments_by_attachment ON transaction_attachments (attachment_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

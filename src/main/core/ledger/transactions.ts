@@ -372,7 +372,7 @@ export class Transactions {
     // pickers could not offer it again (a card kept from before it was hidden says one).
     const categoryId = flow.categoryId ?? ctx.categories.place(result.category, flow.type, result.description);
     if (categoryId === undefined) throw new LedgerValidationError(i, '没有可用的分类');
-    const occurred = occurrence(result.date, now, stamp, ctx.today);
+    const occurred = occurrence(result.date, now, stamp, ctx.today, result.time);
     const accountId = ctx.accountOf(result.account);
     return {
       id: randomUUID(),
@@ -1046,7 +1046,19 @@ function validateAmount(amount: number | null | undefined, i: number): number {
 }
 
 /** The parsed day at the current time of day, in the user's offset; today when undated (`nowIso`, `today`: now's). */
-function occurrence(date: string | null | undefined, now: ZonedNow, nowIso: string, today: string): { iso: string; date: string; ms: number } {
+function occurrence(
+  date: string | null | undefined,
+  now: ZonedNow,
+  nowIso: string,
+  today: string,
+  /** HH:MM:SS a picture showed: the entry keeps the time of the payment, not of the save. */
+  time?: string,
+): { iso: string; date: string; ms: number } {
+  if (time && /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(time)) {
+    const day = date || today;
+    const iso = `${day}T${time}${nowIso.slice(19)}`;
+    return { iso, date: day, ms: Date.parse(iso) };
+  }
   if (!date || date === today) return { iso: nowIso, date: today, ms: now.epochMs };
   const iso = date + nowIso.slice(10);
   return { iso, date, ms: Date.parse(iso) };

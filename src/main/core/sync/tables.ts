@@ -198,6 +198,12 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [
  */
 export const LOCAL_TABLES_WITH_REFERENCES: readonly string[] = ['imported_merchants', 'merchant_categories'];
 
+// Not declared above, on purpose: the pictures kept with entries (attachments and
+// transaction_attachments, ledger migration 14). A picture is hundreds of kilobytes to
+// megabytes, and the sync's encrypted log carries rows only, into the user's own WebDAV quota:
+// each device keeps the pictures it read, in its book's folder. Their links name rows by the
+// row's id, which is the same on every device, so adopting a snapshot leaves them valid.
+
 export const TABLES_BY_NAME: ReadonlyMap<string, SyncedTable> = new Map(SYNCED_TABLES.map((t) => [t.name, t]));
 
 /** The pseudo-column of a row's existence: 1 deleted, 0 alive. A delete wins over concurrent edits of other columns. */

@@ -21,6 +21,8 @@ import {
 } from './dialogue';
 import type { LedgerPort, LlmFailure, Understanding, UnderstandingContext } from './ports';
 import { withOverdrafts } from './overdraft';
+import type { PendingPictures } from './pending-pictures';
+import type { PictureCard, PictureOutcome } from './picture-card';
 import { linkedResult, SessionBook } from './session-book';
 import * as say from './templates';
 
@@ -34,6 +36,8 @@ export interface ConversationOptions {
   /** The user's wall clock with its offset; defaults to the clock's instant in this machine's zone. */
   now?: () => ZonedNow;
   log: (message: string, err?: unknown) => void;
+  /** The pictures of cards read off pictures, until they are saved with the entries (absent: none are kept). */
+  pictures?: PendingPictures;
 }
 
 /** What the conversation needs from the session around it. */
@@ -83,6 +87,22 @@ export class Conversation {
 
   act(action: DraftAction): Promise<void> {
     return this.run({ action });
+  }
+
+  /**
+   * A picture's drafts on a card of their own. A card with drafts stays as it is (its drafts
+   * and their picture belong together): the user confirms or cancels it first.
+   */
+  async picture(card: PictureCard): Promise<PictureOutcome> {
+    if (this.dialogue.batch) return 'busy';
+    this.note('user', `［图片］${card.name}`);
+    this.options.pictures?.hold(card.picture);
+    await this.run({
+      picture: { results: card.results, about: { ...(card.notes.length ? { notes: card.notes } : {}), picture: { name: card.name } } },
+    });
+    if (this.dialogue.batch) return 'shown';
+    this.options.pictures?.release([card.picture.id]);
+    return 'empty';
   }
 
   /** A sentence queued for the speaker: shown in the transcript and to the windows. */
@@ -164,7 +184,8 @@ export class Conversation {
         return;
       }
       case 'save': {
-        const saved = this.book.save(effect.resolved, now());
+        const pictures = this.options.pictures?.pick(effect.resolved.confirmedItems.map((item) => item.result.picture)) ?? [];
+        const saved = this.book.save(effect.resolved, now(), pictures);
         if (!saved.ok) return this.show(afterSaveFailure(this.dialogue, effect.before, saved.reason));
         this.host.emit({ type: 'saved', transactions: saved.rows });
         return this.show(afterSave(this.dialogue, saved.rows, saved.alerts, saved.rules));
@@ -229,6 +250,8 @@ export class Conversation {
       addingMore: next.addingMore ?? false,
     };
     if (before !== next.batch) this.keep(next.batch);
+    // The card is gone (saved or cancelled): its picture is with the entries now, or nowhere.
+    if (before && !next.batch) this.options.pictures?.release(before.items.map((item) => item.result.picture));
     const card = cardEvent(before, next);
     if (card) this.host.emit(card);
     if (!before !== !next.batch) this.host.setState(next.batch ? 'confirming' : 'listening');

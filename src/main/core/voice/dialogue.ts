@@ -3,7 +3,7 @@
 // drafts, sentences, events, effect). A step reads nothing but its arguments and the local
 // NLP; the orchestrator shows what it returns and performs its effect, so every decision is
 // a line of testdata/dialogue.jsonl.
-import { DraftBatch } from '@shared/draft-batch';
+import { DraftBatch, type BatchAbout } from '@shared/draft-batch';
 import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { SavedRow } from '@shared/flow-text';
@@ -64,7 +64,9 @@ export type DialogueInput =
   /** The same words again with Understanding's answer, after a `parse` or `correct` effect. */
   | { text: string; parsed: ParseOutcome }
   | { text: string; corrected: CorrectionOutcome }
-  | { action: DraftAction };
+  | { action: DraftAction }
+  /** A picture's drafts (截图记账), read off it; only ever given while no card is open. */
+  | { picture: { results: readonly ParseResult[]; about: BatchAbout } };
 
 export type Effect =
   | { kind: 'none' }
@@ -95,6 +97,7 @@ const NONE: Effect = { kind: 'none' };
 
 export function step(state: DialogueState, input: DialogueInput, env: DialogueEnv): Step {
   if ('action' in input) return onAction(state, input.action, env);
+  if ('picture' in input) return pictured(state, input.picture.results, input.picture.about, env);
   if ('parsed' in input) return drafted(state, input.text, input.parsed, env);
   if (!state.batch) return 'corrected' in input ? next(state) : listening(state, input.text, env);
   if ('corrected' in input) return applyCorrection(state, state.batch, input.text, input.corrected, env);
@@ -179,6 +182,20 @@ function drafted(state: DialogueState, text: string, outcome: ParseOutcome, env:
   const batch = DraftBatch.fromResults(results, toZonedIso(env.now));
   const notice = outcome.truncated || results.length > batch.size ? say.PHRASES.truncated : '';
   return next(state, { batch, heard: text, sentences: [notice + say.readBack(batch)] });
+}
+
+/**
+ * A picture's drafts: a card of their own, with the reading's notes and the picture's name,
+ * read back like typed ones (the card shows the rest); a draft that may be in the book already
+ * is said to be.
+ */
+function pictured(state: DialogueState, picture: readonly ParseResult[], about: BatchAbout, env: DialogueEnv): Step {
+  if (state.batch) return says(state, say.PHRASES.pictureWhileConfirming);
+  const results = picture.map((result) => placedResult(result, env));
+  if (!results.some((result) => result.amount !== null || result.category !== null)) return says(state, say.PHRASES.noPayment);
+  const batch = DraftBatch.fromResults(results, toZonedIso(env.now), about);
+  const notice = results.length > batch.size ? say.PHRASES.truncated : '';
+  return next(state, { batch, sentences: [notice + say.readBack(batch) + say.maybeRecorded(batch)] });
 }
 
 /** What was said after 「再加一笔」, or an append correction: new pending items at the end of the card. */

@@ -15,6 +15,8 @@ import { drained } from './drained';
 import type { DraftAction } from './dialogue';
 import { IDLE_TIMINGS, IdleTimer, type IdleTimings } from './idle-timer';
 import type { AsrClient, LedgerPort, Tts, Understanding, UnderstandingContext, VoiceInput } from './ports';
+import type { PendingPictures } from './pending-pictures';
+import type { PictureCard, PictureOutcome } from './picture-card';
 import { Speaker } from './speaker';
 import { PHRASES, summary as summaryText } from './templates';
 import { CAPTURE_TIMINGS, UtteranceCapture, type AsrUnavailable, type CaptureTimings } from './utterance-capture';
@@ -42,6 +44,8 @@ export interface OrchestratorOptions {
   asrUnavailable?: () => AsrUnavailable | null;
   /** Categories and accounts the understanding may use. */
   context?: () => Omit<UnderstandingContext, 'now'>;
+  /** Where the pictures of picture cards wait to be saved with their entries (absent: they are not kept). */
+  pictures?: PendingPictures;
   timings?: Partial<OrchestratorTimings>;
   log?: (message: string, err?: unknown) => void;
 }
@@ -171,6 +175,15 @@ export class VoiceOrchestrator {
   /** Keyboard input: skips audio, VAD and ASR (spec: 键盘输入模式). */
   processTextInput(text: string): Promise<void> {
     return this.enqueue(() => this.handleText(text));
+  }
+
+  /** A picture's drafts (截图记账): like typed words, in turn with every other input. */
+  async processPicture(card: PictureCard): Promise<PictureOutcome> {
+    let outcome: PictureOutcome = 'gone';
+    await this.enqueue(async () => {
+      if (await this.wake()) outcome = await this.talk.picture(card);
+    });
+    return outcome;
   }
 
   act(action: DraftAction): Promise<void> {

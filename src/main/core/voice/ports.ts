@@ -7,6 +7,7 @@ import type { AccountKind, BudgetAlert, BudgetStatus, PersonBalance, RefundCandi
 import type { Unsubscribe } from '@shared/listeners';
 import type { RecurringRuleInfo } from '@shared/recurrence';
 import type { ZonedNow } from '@shared/time';
+import type { KeptPicture } from '../ledger/attachments';
 import type { RefundQuery } from '../ledger/money-flows';
 
 // ---- microphone + VAD -------------------------------------------------------------
@@ -148,7 +149,10 @@ export interface LedgerPort {
    * All-or-nothing; throws LedgerValidationError naming the bad item. `drafts`: the card that
    * remains, kept in the same transaction (null: none).
    */
-  saveBatch(results: readonly ParseResult[], options?: { now?: ZonedNow; drafts?: DraftBatchDto | null }): TransactionRow[];
+  saveBatch(
+    results: readonly ParseResult[],
+    options?: { now?: ZonedNow; drafts?: DraftBatchDto | null; pictures?: readonly KeptPicture[] },
+  ): TransactionRow[];
   /** Keeps the card that is not confirmed yet, so it outlives the session and the app (null: none). */
   keepDrafts(batch: DraftBatchDto | null): void;
   /** The card the last session left unconfirmed, or null. */

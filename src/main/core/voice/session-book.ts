@@ -11,6 +11,7 @@ import { fenToYuan, formatFen, yuanToFen } from '@shared/money';
 import type { RecurringRuleInfo } from '@shared/recurrence';
 import { monthDayText, toZonedIso, type ZonedNow } from '@shared/time';
 import { chooseCategory, subCategoryFor, withCategoryForType, type CategoryRef } from '../categories/index';
+import type { KeptPicture } from '../ledger/attachments';
 import { LedgerValidationError } from '../ledger/errors';
 import type { BudgetQuery, DebtQuery } from '../nlp/index';
 import type { LedgerPort } from './ports';
@@ -148,11 +149,12 @@ export class SessionBook {
    * The confirmed items in one transaction: all of them or, with the reason, none. The kept
    * card is cleared in that same transaction, so a saved item never comes back as a draft.
    */
-  save(resolved: DraftBatch, now: ZonedNow): SaveOutcome {
+  save(resolved: DraftBatch, now: ZonedNow, pictures: readonly KeptPicture[] = []): SaveOutcome {
     const results = resolved.confirmedItems.map((item) => item.result);
     let rows: TransactionRow[];
     try {
-      rows = this.ledger.saveBatch(results, { now, drafts: null });
+      // The pictures the drafts were read off are kept with their rows, in the same save.
+      rows = this.ledger.saveBatch(results, { now, drafts: null, ...(pictures.length > 0 ? { pictures } : {}) });
     } catch (err) {
       this.log('saveBatch failed', err);
       return { ok: false, reason: saveFailureText(err, resolved) };

@@ -6,9 +6,11 @@ import type { VoiceEvent } from '@shared/events';
 import type { VoiceAction, VoiceSnapshot } from '@shared/ipc/index';
 import type { VoiceController } from '../ipc/voice-handlers';
 import { VoiceOrchestrator, type OrchestratorOptions } from './orchestrator';
+import { PendingPictures } from './pending-pictures';
+import type { PictureCard, PictureOutcome } from './picture-card';
 
 /** Everything an orchestrator needs besides its mode and event sink. */
-export type SessionParts = Omit<OrchestratorOptions, 'mode' | 'emit'>;
+export type SessionParts = Omit<OrchestratorOptions, 'mode' | 'emit' | 'pictures'>;
 
 export interface VoiceSessionOptions {
   emit: (event: VoiceEvent) => void;
@@ -28,6 +30,8 @@ export class VoiceSessionManager implements VoiceController {
   private endedSummary: SessionSummary | null = null;
   private cachedParts: SessionParts | null = null;
   private replacing: Promise<unknown> = Promise.resolve();
+  /** Outlives each session: a card left for the next session keeps its picture. */
+  private readonly pictures = new PendingPictures();
 
   constructor(options: VoiceSessionOptions) {
     this.options = options;
@@ -76,6 +80,18 @@ export class VoiceSessionManager implements VoiceController {
       await this.start();
     }
     await this.orchestrator!.processTextInput(text);
+  }
+
+  /**
+   * A picture's drafts on the card. Like typing, it needs no microphone: a session that was
+   * never started starts in keyboard mode.
+   */
+  async submitPicture(card: PictureCard): Promise<PictureOutcome> {
+    if (!this.orchestrator || this.endedSummary) {
+      if (!this.orchestrator) this.mode = 'keyboard';
+      await this.start();
+    }
+    return this.orchestrator!.processPicture(card);
   }
 
   /** A key press with no session (or a typing one) starts talking: the hotkey is the intent. */
@@ -128,6 +144,7 @@ export class VoiceSessionManager implements VoiceController {
       this.cachedParts = null;
       const o: VoiceOrchestrator = new VoiceOrchestrator({
         ...this.parts(),
+        pictures: this.pictures,
         mode: this.mode,
         emit: (event) => this.forward(o, event),
       });

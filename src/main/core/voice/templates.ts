@@ -92,6 +92,14 @@ export function readBack(batch: DraftBatch): string {
  * said as well, since the type/amount/category read-back alone would not show it landed.
  * A one-item card keeps the single-transaction wording (spec 单笔兼容, design Example 3).
  */
+/** After a picture's read-back: which of its drafts may be in the book already (「可能已记过」). */
+export function maybeRecorded(batch: DraftBatch): string {
+  const numbers = batch.items.filter((item) => item.result.maybeRecorded).map((item) => batch.displayNumber(item.index));
+  if (numbers.length === 0) return '';
+  if (batch.size === 1) return '这笔可能已经记过了。';
+  return `第${numbers.join('、')}笔可能已经记过了。`;
+}
+
 /** 「不是鞋子，是衣服那笔」 named no recent expense: the refund keeps its link. */
 export function noRefundTarget(what: string): string {
   return `没有找到「${what}」那笔支出，退款的关联没有改，还需要修改吗？`;
@@ -214,6 +222,8 @@ export const PHRASES = {
   offlineCorrection: '当前离线，仅支持简单修正。',
   truncated: '一次最多记10笔，已保留前10笔。',
   nothingParsed: '没听清金额，请再说一次。',
+  noPayment: '图片里没有找到付款信息。',
+  pictureWhileConfirming: '卡片上还有未确认的草稿，请先确认或取消，再读图片。',
   didNotHear: '没听清，请再说一次。',
   nothingPending: '现在没有待确认的交易。',
   nothingToUndo: '没有可以撤销的记录。',
