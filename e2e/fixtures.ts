@@ -153,6 +153,8 @@ export async function bootApp(dataDir: string, options: BootOptions = {}): Promi
     notify: (notice) => notifications.push(notice),
     chooseSavePath: dialogs.chooseSavePath,
     chooseOpenPath: dialogs.chooseOpenPath,
+    // 打开图片… answers with the same chosen file as an import's open dialog.
+    choosePicturePath: dialogs.chooseOpenPath,
     pickFolder: dialogs.pickFolder,
     // Spoken replies still reach the page (ttsSpoken), without a sound card.
     voice: { ...options.voice, tts: { engine: 'log', log: () => {} } },

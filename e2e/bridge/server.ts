@@ -9,6 +9,22 @@ import type { Dispatch } from '@core/ipc/handlers';
 
 export const BRIDGE_PATH = '/__bridge';
 
+// Electron's IPC clones bytes (a picture, an attachment) as they are; JSON would turn a
+// Uint8Array into an object of numbers, so bytes cross the socket as { $bytes: base64 } both
+// ways (shim.ts does the same in the page).
+function bytesReplacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') };
+  return value;
+}
+
+function bytesReviver(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string') {
+    return new Uint8Array(Buffer.from((value as { $bytes: string }).$bytes, 'base64'));
+  }
+  return value;
+}
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -48,12 +64,12 @@ export async function startBridge(options: { rendererDir: string; dispatch: Disp
     socket.on('message', async (data) => {
       let message: { id?: unknown; name?: unknown; input?: unknown };
       try {
-        message = JSON.parse(String(data));
+        message = JSON.parse(String(data), bytesReviver);
       } catch {
         return;
       }
       const result = await options.dispatch(message.name, message.input);
-      socket.send(JSON.stringify({ id: message.id, result }));
+      socket.send(JSON.stringify({ id: message.id, result }, bytesReplacer));
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -62,7 +78,7 @@ export async function startBridge(options: { rendererDir: string; dispatch: Disp
   return {
     url: `http://127.0.0.1:${address.port}/`,
     broadcast(event) {
-      const text = JSON.stringify({ event });
+      const text = JSON.stringify({ event }, bytesReplacer);
       for (const c of clients) c.send(text);
     },
     async close() {

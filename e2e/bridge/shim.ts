@@ -13,12 +13,27 @@ export function installApiShim(args: ShimArgs): void {
   const listeners = new Set<(event: unknown) => void>();
   const queue: string[] = [];
   let nextId = 1;
+  // Bytes as { $bytes: base64 }: see bytesReplacer in server.ts.
+  const replacer = function (this: Record<string, unknown>, key: string, value: unknown): unknown {
+    const raw = this[key];
+    if (!(raw instanceof Uint8Array)) return value;
+    let binary = '';
+    for (let i = 0; i < raw.length; i += 0x8000) binary += String.fromCharCode(...raw.subarray(i, i + 0x8000));
+    return { $bytes: btoa(binary) };
+  };
+  const reviver = (_key: string, value: unknown): unknown => {
+    if (!value || typeof value !== 'object' || typeof (value as { $bytes?: unknown }).$bytes !== 'string') return value;
+    const binary = atob((value as { $bytes: string }).$bytes);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  };
   const socket = new WebSocket(`ws://${location.host}${args.bridgePath}`);
   socket.addEventListener('open', () => {
     for (const text of queue.splice(0)) socket.send(text);
   });
   socket.addEventListener('message', (message) => {
-    const data = JSON.parse(String(message.data)) as { id?: number; result?: unknown; event?: unknown };
+    const data = JSON.parse(String(message.data), reviver) as { id?: number; result?: unknown; event?: unknown };
     if (data.event !== undefined) {
       for (const l of listeners) l(data.event);
     } else if (data.id !== undefined) {
@@ -30,7 +45,7 @@ export function installApiShim(args: ShimArgs): void {
     new Promise<unknown>((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);
-      const text = JSON.stringify({ id, name, input: input ?? {} });
+      const text = JSON.stringify({ id, name, input: input ?? {} }, replacer);
       if (socket.readyState === WebSocket.OPEN) socket.send(text);
       else queue.push(text);
     });

@@ -398,3 +398,70 @@ describe('confirmation card: money flows', () => {
     }
   });
 });
+
+describe('confirmation card: drafts read off a picture', () => {
+  const seen = '可能已记过：11月27日 12:03 瑞幸咖啡 ¥23.90';
+  const fromPicture = (results: Parameters<typeof batchOf>[0], notes?: string[]) => ({
+    ...batchOf(results),
+    picture: { name: '微信支付.png' },
+    ...(notes ? { notes } : {}),
+  });
+
+  it('says which picture the card came from and the reading’s notes, for one draft or several', () => {
+    const notes = ['小票各行合计 ¥52.00，实付 ¥50.00：差 ¥2.00', '超过 10 行，已合并为 10 笔'];
+    renderCard(fromPicture([{ amount: 23.9, description: '瑞幸咖啡' }], notes));
+    const single = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(single).getByText('微信支付.png').closest('.source')?.textContent).toBe('来自图片 微信支付.png');
+    expect(
+      within(within(single).getByRole('list', { name: '识别说明' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(notes);
+    cleanup();
+    renderCard(fromPicture([{ amount: 30 }, { amount: 20 }], notes));
+    const list = screen.getByRole('region', { name: '确认卡片' });
+    expect(list.textContent).toContain('来自图片 微信支付.png');
+    expect(within(list).getByRole('list', { name: '识别说明' }).textContent).toContain('差 ¥2.00');
+    cleanup();
+    // A spoken card says neither.
+    renderCard(batchOf([{ amount: 30 }, { amount: 20 }]));
+    expect(screen.getByRole('region', { name: '确认卡片' }).textContent).not.toContain('来自图片');
+    expect(screen.queryByRole('list', { name: '识别说明' })).toBeNull();
+  });
+
+  it('marks a draft that may be in the book already, with the row it found, and still confirms it as any other', async () => {
+    const { actions } = renderCard(fromPicture([{ amount: 23.9, description: '瑞幸咖啡', maybeRecorded: seen }]));
+    const single = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(single).getByText('可能已记过').getAttribute('title')).toBe(seen);
+    expect(within(single).getByRole('note').textContent).toBe(seen);
+    await fireEvent.click(within(single).getByRole('button', { name: '确认' }));
+    expect(actions).toEqual([{ action: 'confirmAll' }]);
+    cleanup();
+    renderCard(
+      fromPicture([
+        { amount: 12, description: '面包' },
+        { amount: 23.9, description: '瑞幸咖啡', maybeRecorded: seen },
+      ]),
+    );
+    const [bread, coffee] = rows();
+    expect(bread!.dataset['maybeRecorded']).toBeUndefined();
+    expect(within(bread!).queryByText('可能已记过')).toBeNull();
+    expect(coffee!.dataset['maybeRecorded']).toBe('true');
+    expect(within(coffee!).getByText('可能已记过')).toBeTruthy();
+    expect(within(coffee!).getByRole('note').textContent).toBe(seen);
+  });
+
+  it('corrects a picture’s draft like a spoken one', async () => {
+    const { actions } = renderCard(
+      fromPicture([
+        { amount: 12, description: '面包' },
+        { amount: 23.9, description: '瑞幸咖啡' },
+      ]),
+    );
+    await fireEvent.click(screen.getByRole('button', { name: '修改第2笔' }));
+    const form = screen.getByRole('form', { name: '修改第2笔' });
+    await fireEvent.input(within(form).getByLabelText('金额（元）'), { target: { value: '15' } });
+    await fireEvent.submit(form);
+    expect(actions).toEqual([{ action: 'editItem', index: 1, fields: { amount: 15 } }]);
+  });
+});

@@ -169,6 +169,11 @@ export class VoiceSession {
     return ok;
   }
 
+  /** A snapshot a command outside the session's own answered with (a picture's drafts): shown as the session's. */
+  show(snapshot: VoiceSnapshot): void {
+    this.#take({ ok: true, value: snapshot });
+  }
+
   #refreshing = false;
 
   #refresh(): void {

@@ -193,6 +193,55 @@ describe('明细 page', () => {
   });
 });
 
+describe('a row read off a picture', () => {
+  it('carries a picture mark; opening it shows the picture from its bytes and the text read off it, and Esc closes it', async () => {
+    const made: Blob[] = [];
+    const revoked: string[] = [];
+    const { createObjectURL, revokeObjectURL } = URL;
+    URL.createObjectURL = (blob: Blob) => (made.push(blob), `blob:picture/${made.length}`);
+    URL.revokeObjectURL = (url: string) => void revoked.push(url);
+    try {
+      const coffee = fake.addRow({ amountFen: 2390, description: '瑞幸咖啡', attachment: { id: 'a1', mime: 'image/png' } });
+      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 9, 9]);
+      fake.handle('attachmentGet', ({ transactionId }) =>
+        transactionId === coffee.id ? { mime: 'image/png', bytes, text: '支付成功\n瑞幸咖啡\n-23.90' } : null,
+      );
+      render(LedgerPage);
+      await screen.findByText('瑞幸咖啡');
+      // Only the row that has a picture says so.
+      expect(screen.getAllByRole('button', { name: /^查看图片/ }).map((b) => b.getAttribute('aria-label'))).toEqual(['查看图片 瑞幸咖啡']);
+      await fireEvent.click(screen.getByRole('button', { name: '查看图片 瑞幸咖啡' }));
+      const dialog = await screen.findByRole('dialog', { name: '记录的图片' });
+      const img = (await within(dialog).findByRole('img', { name: '记录的图片' })) as HTMLImageElement;
+      expect(img.getAttribute('src')).toBe('blob:picture/1');
+      expect(made[0]!.type).toBe('image/png');
+      expect(new Uint8Array(await made[0]!.arrayBuffer())).toEqual(bytes);
+      expect(within(dialog).getByRole('region', { name: '识别出的文字' }).textContent).toContain('支付成功\n瑞幸咖啡\n-23.90');
+      expect(within(dialog).getByRole('heading', { level: 2 }).textContent).toContain('−¥23.90');
+      expect(fake.inputsOf('attachmentGet')).toEqual([{ transactionId: coffee.id }]);
+      await fireEvent.keyDown(dialog, { key: 'Escape' });
+      expect(screen.queryByRole('dialog', { name: '记录的图片' })).toBeNull();
+      expect(revoked).toEqual(['blob:picture/1']);
+    } finally {
+      URL.createObjectURL = createObjectURL;
+      URL.revokeObjectURL = revokeObjectURL;
+    }
+  });
+
+  it('says so when the picture is gone from the book’s folder, or main refuses', async () => {
+    fake.addRow({ amountFen: 2390, description: '瑞幸咖啡', attachment: { id: 'a1', mime: 'image/png' } });
+    fake.handle('attachmentGet', () => null);
+    render(LedgerPage);
+    await fireEvent.click(await screen.findByRole('button', { name: '查看图片 瑞幸咖啡' }));
+    const dialog = await screen.findByRole('dialog', { name: '记录的图片' });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('这笔记录的图片已不在账本文件夹里。');
+    await fireEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
+    fake.failNext('attachmentGet', { code: 'ledger_error', message: '读取图片失败' });
+    await fireEvent.click(screen.getByRole('button', { name: '查看图片 瑞幸咖啡' }));
+    expect((await within(await screen.findByRole('dialog', { name: '记录的图片' })).findByRole('alert')).textContent).toBe('读取图片失败');
+  });
+});
+
 describe('export and import through the shell’s dialogs', () => {
   it('exports what the list shows, in the chosen format, and names the file it wrote', async () => {
     render(LedgerPage);
