@@ -47,11 +47,11 @@ test.describe('export and import through the native dialogs', () => {
     const sheets = Object.fromEntries((await readExcelFile(xlsx)).map((s) => [s.sheet, s.data]));
     expect(Object.keys(sheets)).toEqual(['明细', '分类汇总']);
     expect(sheets['明细']).toEqual([
-      ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注', '资金类型', '报销', '标签', '父分类'],
-      [date, '08:00:00', '支出', '餐饮', 35.5, '钱包', null, '午饭', null, null, null, null],
-      [date, '09:00:00', '支出', '交通', 4, '钱包', null, '地铁', null, null, null, null],
-      [date, '10:00:00', '收入', '工资', 9000, '招商银行', null, null, null, null, null, null],
-      [date, '11:00:00', '转账', '转账', 500, '招商银行', '钱包', '取现', null, null, null, null],
+      ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注', '资金类型', '报销', '标签', '父分类', '附件'],
+      [date, '08:00:00', '支出', '餐饮', 35.5, '钱包', null, '午饭', null, null, null, null, null],
+      [date, '09:00:00', '支出', '交通', 4, '钱包', null, '地铁', null, null, null, null, null],
+      [date, '10:00:00', '收入', '工资', 9000, '招商银行', null, null, null, null, null, null, null],
+      [date, '11:00:00', '转账', '转账', 500, '招商银行', '钱包', '取现', null, null, null, null, null],
     ]);
     expect(sheets['分类汇总']).toEqual([
       ['类型', '分类', '笔数', '金额'],
@@ -78,9 +78,9 @@ test.describe('export and import through the native dialogs', () => {
       .split('\r\n');
     // Each row ends with its money-flow columns (none here), its id, and its tags and parent category (none).
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe('日期,时间,类型,分类,金额,账户,备注,转入账户,对方,资金类型,报销,编号,退款对应编号,报销到账编号,标签,父分类');
-    expect(lines[1]).toMatch(new RegExp(`^${date},08:00:00,支出,餐饮,35.50,钱包,午饭,,,,,[0-9a-f-]{36},,,,$`));
-    expect(lines[2]).toMatch(new RegExp(`^${date},09:00:00,支出,交通,4,钱包,地铁,,,,,[0-9a-f-]{36},,,,$`));
+    expect(lines[0]).toBe('日期,时间,类型,分类,金额,账户,备注,转入账户,对方,资金类型,报销,编号,退款对应编号,报销到账编号,标签,父分类,附件');
+    expect(lines[1]).toMatch(new RegExp(`^${date},08:00:00,支出,餐饮,35.50,钱包,午饭,,,,,[0-9a-f-]{36},,,,,$`));
+    expect(lines[2]).toMatch(new RegExp(`^${date},09:00:00,支出,交通,4,钱包,地铁,,,,,[0-9a-f-]{36},,,,,$`));
     await closeToast(page);
 
     // The user closes the save dialog: nothing written, nothing said.

@@ -290,14 +290,14 @@ test.describe('ledger app', () => {
     const bytes = readFileSync(saved);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('日期,时间,类型,分类,金额,账户,备注,转入账户,对方,资金类型,报销,编号,退款对应编号,报销到账编号,标签,父分类');
+    expect(lines[0]).toBe('日期,时间,类型,分类,金额,账户,备注,转入账户,对方,资金类型,报销,编号,退款对应编号,报销到账编号,标签,父分类,附件');
     expect(lines).toHaveLength(1 + food.count);
     const sum = lines.slice(1).reduce((n, l) => n + yuanToFen(Number(l.split(',')[4])), 0);
     expect(sum).toBe(food.expenseFen);
 
     // Import: one new row and one that is already in the ledger.
     const dup = lines[1]!;
-    const csv = `\uFEFF${lines[0]}\r\n${dup}\r\n${thisMonth.from},09:15:00,支出,交通,42.50,钱包,导入的地铁卡,,,,,,,,,\r\n`;
+    const csv = `\uFEFF${lines[0]}\r\n${dup}\r\n${thisMonth.from},09:15:00,支出,交通,42.50,钱包,导入的地铁卡,,,,,,,,,,\r\n`;
     app.dialogs.openFile = join(app.dataDir, 'bill.csv');
     writeFileSync(app.dialogs.openFile, csv);
     await page.getByRole('button', { name: '导入账单' }).click();

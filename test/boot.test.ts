@@ -254,7 +254,7 @@ describe('the built bundle in other start conditions', () => {
     const [detail, summary] = await readExcelFile(exported.value['path'] as string);
     expect(detail).toMatchObject({
       sheet: '明细',
-      data: [expect.any(Array), [expect.any(String), '00:00:00', '支出', '餐饮', 90.1, '钱包', null, '聚餐', null, null, null, null]],
+      data: [expect.any(Array), [expect.any(String), '00:00:00', '支出', '餐饮', 90.1, '钱包', null, '聚餐', null, null, null, null, null]],
     });
     expect(summary!.sheet).toBe('分类汇总');
 

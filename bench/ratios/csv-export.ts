@@ -1,7 +1,7 @@
 // 导出 CSV of one month (≈ rows / 36 of them), as the app writes it: writeExportFile(…, 'csv')
 // against one hand-written statement over the month, oldest first — the same joins (category
 // and its parent, accounts) and the row's tags joined by group_concat — each row made into the
-// same sixteen cells (the injection escape, the amount in yuan, the labels) and the whole text
+// same seventeen cells (the injection escape, the amount in yuan, the labels) and the whole text
 // (BOM, header, CRLF records, quoting only where needed) written with one writeFileSync. The
 // results are the two files, compared byte for byte.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { writeExportFile } from '@core/ledger/export-file';
 import type { PairFactory, RatioPair } from './pair';
 
-const HEADER = '日期,时间,类型,分类,金额,账户,备注,转入账户,对方,资金类型,报销,编号,退款对应编号,报销到账编号,标签,父分类';
+const HEADER = '日期,时间,类型,分类,金额,账户,备注,转入账户,对方,资金类型,报销,编号,退款对应编号,报销到账编号,标签,父分类,附件';
 const TYPES: Record<string, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 const FLOWS: Record<string, string> = {
   lend: '借出',
@@ -88,7 +88,7 @@ const csvExport: PairFactory = ({ ledger, db, month, dir }) => {
         out +=
           `${q(r[0])},${q(r[1])},${TYPES[r[2]]},${text(r[3])},${fen % 100 === 0 ? fen / 100 : (fen / 100).toFixed(2)},${text(r[5])},` +
           `${text(r[6])},${text(r[7] ?? '')},${text(r[8])},${r[9] ? FLOWS[r[9]] : ''},${reimbursable ? (r[13] ? '已报销' : '待报销') : ''},` +
-          `${q(r[11])},${q(r[12] ?? '')},${reimbursable ? q(r[13] ?? '') : ''},${text(r[14] ?? '')},${text(r[15] ?? '')}\r\n`;
+          `${q(r[11])},${q(r[12] ?? '')},${reimbursable ? q(r[13] ?? '') : ''},${text(r[14] ?? '')},${text(r[15] ?? '')},\r\n`;
       }
       writeFileSync(rawPath, out);
       return { path: rawPath, rows: rows.length };

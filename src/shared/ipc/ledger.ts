@@ -717,6 +717,10 @@ export interface ExportOutcome {
   /** Where the file was written. */
   path: string;
   rows: number;
+  /** Pictures of the exported rows copied beside the file (截图记账). */
+  pictures: number;
+  /** The folder they went to, `<file name>_附件`; null when no row had one. */
+  folder: string | null;
 }
 
 export interface ImportFile {

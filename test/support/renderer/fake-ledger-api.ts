@@ -450,7 +450,7 @@ export class FakeLedgerApi {
       const path = `${this.saveDir}/随口记_${fileStamp(new Date())}.${format}`;
       const rows = this.#matching(filter ?? {});
       this.exported.push({ path, format, rows });
-      return { path, rows: rows.length };
+      return { path, rows: rows.length, pictures: 0, folder: null };
     },
     openImportFile: () => this.openFile,
 

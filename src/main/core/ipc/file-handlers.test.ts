@@ -46,7 +46,7 @@ describe('exportFile', () => {
 
     const result = await dispatch('exportFile', { format: 'xlsx', filter: { from: '2026-02-01', to: '2026-02-28' } });
 
-    expect(result).toEqual({ ok: true, value: { path, rows: 1 } satisfies ExportOutcome });
+    expect(result).toEqual({ ok: true, value: { path, rows: 1, pictures: 0, folder: null } satisfies ExportOutcome });
     expect(asked).toEqual([{ name: '随口记_20260217_090503.xlsx', format: 'xlsx' }]);
     const [detail] = await readExcelFile(path);
     expect(detail!.data.slice(1).map((r) => r[7])).toEqual(['二月']);
@@ -56,7 +56,7 @@ describe('exportFile', () => {
     ledger.addTransaction(entry());
     const path = join(dir, 'out.csv');
     const dispatch = dispatchWith({ chooseSavePath: saveDialog(path) });
-    expect(await dispatch('exportFile', { format: 'csv' })).toEqual({ ok: true, value: { path, rows: 1 } });
+    expect(await dispatch('exportFile', { format: 'csv' })).toEqual({ ok: true, value: { path, rows: 1, pictures: 0, folder: null } });
     expect(asked).toEqual([{ name: '随口记_20260217_090503.csv', format: 'csv' }]);
   });
 

@@ -4,7 +4,7 @@ import { yuanToFen } from '@shared/money';
 import { ImportError, LedgerHistory, LedgerRuleError, LedgerValidationError, type Ledger } from '../ledger/index';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { exportFileName, writeExportFile } from '../ledger/export-file';
+import { exportFileName, writeExport } from '../ledger/export-file';
 import { flowEntryResult } from '../ledger/flow-entry';
 import { CommandError, type AreaHandlers } from './types';
 
@@ -129,7 +129,8 @@ export function createLedgerHandlers(deps: LedgerHandlerDeps): AreaHandlers<Ledg
       const path = await deps.chooseSavePath(exportFileName(input.format, (deps.now ?? (() => new Date()))()), input.format);
       if (!path) return null;
       try {
-        return { path, rows: await writeExportFile(ledger, input.format, input.filter, path) };
+        const written = await writeExport(ledger, input.format, input.filter, path);
+        return { path, rows: written.rows, pictures: written.pictures, folder: written.folder };
       } catch (err) {
         if (err instanceof LedgerRuleError) throw new CommandError(err.code, err.message);
         throw new CommandError('export_failed', `导出失败：${fileProblem(err)}`);

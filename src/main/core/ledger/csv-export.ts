@@ -4,7 +4,7 @@ import { FLOW_LABELS } from '@shared/flow-text';
 import { formatFen } from '@shared/money';
 import { escapeCell } from './csv';
 import { LedgerRuleError } from './errors';
-import type { ExportCursor, ExportRow, Ledger } from './ledger';
+import type { ExportCursor, Ledger } from './ledger';
 import { exportCells } from './types';
 
 export interface CsvChunk {
@@ -23,7 +23,8 @@ export interface CsvChunk {
  * 报销 is 待报销 or 已报销; the three 编号 columns keep refunds and settled expenses linked
  * to their rows across an export and an import. 标签 joins a row's tags with TAG_SEPARATOR
  * (which no tag holds); 父分类 names a sub-category's parent, so an import into a ledger
- * without the category makes it under that parent (分类 itself is unique per type).
+ * without the category makes it under that parent (分类 itself is unique per type). 附件 names
+ * the row's picture in the folder beside the file (see export-pictures.ts); an import ignores it.
  */
 export const CSV_HEADER = [
   '日期',
@@ -42,6 +43,7 @@ export const CSV_HEADER = [
   '报销到账编号',
   '标签',
   '父分类',
+  '附件',
 ] as const;
 export const LEGACY_COLUMNS = 7;
 export const REIMBURSE_LABELS = { pending: '待报销', settled: '已报销' } as const;
@@ -50,19 +52,29 @@ export const BOM = '\uFEFF';
 
 export const TYPE_LABELS: Record<TransactionType, string> = { EXPENSE: '支出', INCOME: '收入', TRANSFER: '转账' };
 
+/** The file names of the chunk's pictures by row id (ExportPictures.names); called once the chunk's rows are read. */
+export type PictureNames = (transactionIds: readonly string[]) => ReadonlyMap<string, string>;
+
 /**
  * One chunk of the CSV export of the filtered rows, oldest first (the order people read a
  * spreadsheet in). The first chunk (no cursor) carries the BOM and the header; pass the
- * returned cursor to get the next one.
+ * returned cursor to get the next one. Without `pictures` the 附件 column stays empty.
  */
-export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { after?: string | null; limit?: number } = {}): CsvChunk {
+export function exportCsv(
+  ledger: Ledger,
+  filter: LedgerFilter = {},
+  range: { after?: string | null; limit?: number } = {},
+  pictures?: PictureNames,
+): CsvChunk {
   const after = range.after ? decodeCursor(range.after) : null;
   const limit = range.limit ?? Number.MAX_SAFE_INTEGER;
   const records: string[][] = after ? [] : [[...CSV_HEADER]];
-  let rows = 0;
-  let last: ExportRow | undefined;
-  for (const row of ledger.iterateForExport(filter, after, limit)) {
-    const c = exportCells(row);
+  // Read to the end first: the pictures are looked up in the ledger, whose connection is busy
+  // while the export statement is open.
+  const read = [...ledger.iterateForExport(filter, after, limit)];
+  const cells = read.map(exportCells);
+  const names = pictures?.(cells.map((c) => c.id));
+  for (const c of cells) {
     // Text cells are escaped against formula injection; the amount stays a plain number
     // (a spreadsheet must be able to sum it, and a number is never run as a formula).
     records.push([
@@ -82,10 +94,11 @@ export function exportCsv(ledger: Ledger, filter: LedgerFilter = {}, range: { af
       c.reimbursable ? (c.reimbursedBy ?? '') : '',
       escapeCell(c.tags ?? ''),
       escapeCell(c.parentCategory ?? ''),
+      names?.get(c.id) ?? '',
     ]);
-    rows++;
-    last = row;
   }
+  const rows = read.length;
+  const last = read.at(-1);
   const text = (after ? '' : BOM) + records.map(csvRecord).join('');
   const cursor = last && rows === limit ? `${last[0]}|${last[7]}|${last[8]}` : null;
   return { text, rows, total: after ? -1 : ledger.count(filter), cursor };

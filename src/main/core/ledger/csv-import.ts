@@ -15,7 +15,7 @@ import { createWordCategorizer } from './bills/words';
 import { isLegacyXls, isXlsx, readXlsxTable } from './bills/xlsx-table';
 import { CSV_HEADER, LEGACY_COLUMNS, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import { CsvSyntaxError, parseCsvPaced, unescapeCell } from './csv';
-import { DETAIL_HEADER } from './export-file';
+import { DETAIL_HEADER, DETAIL_LEGACY_COLUMNS } from './export-file';
 import { ImportError } from './import-error';
 import type { ImportRow } from './ledger';
 import { cleanTags, TAG_SEPARATOR } from './tags';
@@ -50,7 +50,7 @@ export async function parseImport(bytes: Uint8Array, context: ImportContext): Pr
   if (table.length === 0) throw new ImportError(0, '文件是空的');
   const first = table[0]!.cells.map((f) => f.trim());
   // Our workbook's 明细 sheet starts like our CSV (日期, 时间) and has its own columns after.
-  if (encoding === 'xlsx' && DETAIL_HEADER.every((h, i) => first[i] === h)) {
+  if (encoding === 'xlsx' && DETAIL_HEADER.slice(0, DETAIL_LEGACY_COLUMNS).every((h, i) => first[i] === h)) {
     return own(encoding, await parseOwn(fromWorkbook(table, context.accounts), context.categories, context.accounts, pace));
   }
   if (first[0] === CSV_HEADER[0] && first[1] === CSV_HEADER[1]) {
@@ -106,6 +106,7 @@ function fromWorkbook(table: readonly TableRow[], accounts: readonly string[]): 
       reimburse = '',
       tags = '',
       parent = '',
+      picture = '',
     ] = cells;
     const toAccount = type.trim() === TYPE_LABELS.TRANSFER && !flow.trim() && accounts.includes(other.trim()) ? other : '';
     return {
@@ -127,6 +128,7 @@ function fromWorkbook(table: readonly TableRow[], accounts: readonly string[]): 
         '',
         tags,
         parent,
+        picture,
       ],
     };
   });

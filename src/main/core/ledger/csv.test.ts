@@ -44,8 +44,8 @@ describe('CSV export', () => {
     expect(text.startsWith(`${BOM}${CSV_HEADER.join(',')}\r\n`)).toBe(true);
     const lines = text.slice(1).split('\r\n');
     const [income, lunch] = source.list({ limit: 2 }).rows.sort((a, b) => a.date.localeCompare(b.date));
-    expect(lines[1]).toBe(`2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行",,,,,${income!.id},,,,`);
-    expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,,,`);
+    expect(lines[1]).toBe(`2026-02-01,12:30:00,收入,工资,9000.50,钱包,"说""谢谢""\n第二行",,,,,${income!.id},,,,,`);
+    expect(lines[2]).toBe(`2026-02-02,12:30:00,支出,餐饮,35,钱包,"午饭, 和同事",,,,,${lunch!.id},,,,,`);
   });
 
   it('quotes a lone CR, which readers take for the end of a record, and reads it back whole', async () => {
@@ -106,7 +106,7 @@ describe('CSV round trip', () => {
   it('skips rows already in the ledger (exact duplicates) and reports them in the preview', async () => {
     source.saveBatch([item({ amount: 1 }), item({ amount: 2 })]);
     const history = new LedgerHistory(source);
-    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,,,\r\n');
+    const bytes = utf8(exportCsv(source).text + '2026-02-03,08:00:00,支出,交通,3,钱包,地铁,,,,,,,,,,\r\n');
     const preview = await history.previewImport(bytes);
     expect(preview).toMatchObject({ format: 'suikouji', encoding: 'utf-8', lines: 3, toImport: 1, duplicates: 2 });
     expect(preview.rows.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'new']);
@@ -358,6 +358,7 @@ describe('CSV injection', () => {
       '',
       '',
       '',
+      '',
     ]);
     expect(records[1]!.fields.slice(3, 7)).toEqual(["'=出租车", '1.01', "'@信用卡", "'+1+1"]);
 
@@ -468,10 +469,10 @@ describe('money flows in our CSV', () => {
     const { text } = exportCsv(source);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(CSV_HEADER.join(','));
-    expect(lines.find((l) => l.includes('淘宝买鞋'))).toMatch(/^2026-02-01,12:30:00,支出,购物,500,钱包,淘宝买鞋,,,,,[0-9a-f-]{36},,,,$/);
-    expect(lines.find((l) => l.startsWith('2026-02-02'))).toMatch(/,出差打车,,,,已报销,[0-9a-f-]{36},,[0-9a-f-]{36},,$/);
-    expect(lines.find((l) => l.startsWith('2026-02-03'))).toMatch(/,酒店,,,,待报销,[0-9a-f-]{36},,,,$/);
-    expect(lines.find((l) => l.startsWith('2026-02-06'))).toMatch(/,转账,1000,钱包,.*,,小李,借出,,[0-9a-f-]{36},,,,$/);
+    expect(lines.find((l) => l.includes('淘宝买鞋'))).toMatch(/^2026-02-01,12:30:00,支出,购物,500,钱包,淘宝买鞋,,,,,[0-9a-f-]{36},,,,,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-02'))).toMatch(/,出差打车,,,,已报销,[0-9a-f-]{36},,[0-9a-f-]{36},,,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-03'))).toMatch(/,酒店,,,,待报销,[0-9a-f-]{36},,,,,$/);
+    expect(lines.find((l) => l.startsWith('2026-02-06'))).toMatch(/,转账,1000,钱包,.*,,小李,借出,,[0-9a-f-]{36},,,,,$/);
 
     const history = new LedgerHistory(target);
     expect(await history.importFile(utf8(text))).toMatchObject({ imported: source.count(), duplicates: 0 });
@@ -550,7 +551,7 @@ describe('recurring entries in our CSV', () => {
     const { saved } = source.catchUpRecurring();
     expect(saved).toHaveLength(2);
     const { text } = exportCsv(source);
-    expect(text).toMatch(/,房租,,,,,r:r[0-9a-f]{16}:2026-01-05,,,,\r\n/);
+    expect(text).toMatch(/,房租,,,,,r:r[0-9a-f]{16}:2026-01-05,,,,,\r\n/);
     expect(await new LedgerHistory(target).importFile(utf8(text))).toMatchObject({ imported: 2, duplicates: 0 });
     expect(
       target

@@ -1,14 +1,26 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { strFromU8, unzipSync } from 'fflate';
 import readExcelFile from 'read-excel-file/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CSV_HEADER, openLedger, type Ledger } from './index';
-import { CHUNK_ROWS, DETAIL_HEADER, DETAIL_SHEET, exportFileName, SUMMARY_HEADER, SUMMARY_SHEET, writeExportFile } from './export-file';
+import { CSV_HEADER, LedgerHistory, openLedger, type Ledger } from './index';
+import {
+  CHUNK_ROWS,
+  DETAIL_HEADER,
+  DETAIL_LEGACY_COLUMNS,
+  DETAIL_SHEET,
+  exportFileName,
+  SUMMARY_HEADER,
+  SUMMARY_SHEET,
+  writeExport,
+  writeExportFile,
+} from './export-file';
+import type { KeptPicture } from './attachments';
 import type * as WorkerRequire from '../worker-require';
 import { entry, item, NOW } from '../../../../test/support/ledger-fixtures';
+import { xlsxOf } from '../../../../test/support/xlsx-fixture';
 
 // The worker requires write-excel-file from where resolveForWorker says; a test points it at a
 // stand-in that fails the way a broken package or a crashing worker would.
@@ -68,11 +80,11 @@ describe('xlsx export', () => {
     expect(Object.keys(sheets)).toEqual([DETAIL_SHEET, SUMMARY_SHEET]);
     expect(sheets[DETAIL_SHEET]).toEqual([
       [...DETAIL_HEADER],
-      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆', null, null, null, null],
-      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖', null, null, null, null],
-      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null, null, null, null, null],
-      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null, null, null, null, null],
-      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null, null, null, null, null],
+      ['2026-02-10', '09:30:00', '支出', '餐饮', 0.1, '钱包', null, '早饭，豆浆', null, null, null, null, null],
+      ['2026-02-11', '08:15:00', '支出', '餐饮', 0.2, '钱包', null, '糖', null, null, null, null, null],
+      ['2026-02-12', '08:15:00', '收入', '工资', 12345.67, '银行卡', null, null, null, null, null, null, null],
+      ['2026-02-13', '08:15:00', '转账', '转账', 50, '银行卡', '钱包', null, null, null, null, null, null],
+      ['2026-02-14', '08:15:00', '转账', '转账', 30, '钱包', '房东', null, null, null, null, null, null],
     ]);
     // Summed in fen: 0.1 + 0.2 is 0.3 here, not 0.30000000000000004.
     expect(sheets[SUMMARY_SHEET]).toEqual([
@@ -163,7 +175,7 @@ describe('csv export to a file', () => {
     expect(await writeExportFile(ledger, 'csv', {}, path)).toBe(1);
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith(`\uFEFF${CSV_HEADER.join(',')}\r\n`)).toBe(true);
-    expect(text).toMatch(/\r\n2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1\+1,,,,,[0-9a-f-]{36},,,,\r\n/);
+    expect(text).toMatch(/\r\n2026-02-10,08:15:00,支出,餐饮,10,钱包,'=1\+1,,,,,[0-9a-f-]{36},,,,,\r\n/);
   });
 });
 
@@ -242,6 +254,7 @@ describe('a large export', () => {
           null,
           null,
           null,
+          null,
         ]);
       } else {
         expect(readFileSync(join(dir, 'big.csv'), 'utf8').trimEnd().split('\r\n')).toHaveLength(rows + 1);
@@ -274,6 +287,173 @@ describe('a large export', () => {
   }, 60_000);
 });
 
+describe('the pictures of the exported rows', () => {
+  const RECEIPT: KeptPicture = {
+    id: 'pic-receipt',
+    bytes: new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]),
+    format: 'jpeg',
+    text: '永辉超市\n合计 52.30',
+  };
+  const PAID: KeptPicture = { id: 'pic-paid', bytes: new Uint8Array([0x52, 0x49, 0x46, 0x46, 7]), format: 'webp', text: '支付成功\n-35.00' };
+  const MARCH: KeptPicture = { id: 'pic-march', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 9]), format: 'png', text: '三月' };
+  const FEBRUARY = { from: '2026-02-01', to: '2026-02-28' };
+
+  let book: Ledger;
+  let out: string;
+  beforeEach(() => {
+    // A book in a folder keeps pictures (':memory:' keeps none); the exports go elsewhere.
+    book = openLedger({ path: join(dir, 'ledger.db'), now: () => NOW });
+    out = join(dir, 'out');
+    mkdirSync(out);
+  });
+  afterEach(() => book.close());
+
+  /** Two rows off one receipt, one off a screenshot, one typed, and a picture row in March. */
+  function keepPictures() {
+    book.saveBatch(
+      [
+        item({ amount: 12, description: '牛奶', picture: RECEIPT.id, date: '2026-02-01' }),
+        item({ amount: 40.3, description: '大米', picture: RECEIPT.id, date: '2026-02-01' }),
+      ],
+      { now: NOW, pictures: [RECEIPT] },
+    );
+    book.saveBatch([item({ amount: 35, description: '午饭', picture: PAID.id, date: '2026-02-02' })], { now: NOW, pictures: [PAID] });
+    book.saveBatch([item({ amount: 5, description: '地铁', date: '2026-02-03' })], { now: NOW });
+    book.saveBatch([item({ amount: 9, description: '三月', picture: MARCH.id, date: '2026-03-01' })], { now: NOW, pictures: [MARCH] });
+  }
+
+  /** The 备注 and 附件 cells of each exported row, read back from the file. */
+  async function pictureColumn(format: 'csv' | 'xlsx', path: string): Promise<[string, string][]> {
+    if (format === 'xlsx') {
+      const detail = (await readBack(path))[DETAIL_SHEET]!;
+      expect(detail[0]).toEqual([...DETAIL_HEADER]);
+      return detail.slice(1).map((r) => [String(r[7]), (r[12] as string | null) ?? '']);
+    }
+    const lines = readFileSync(path, 'utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(CSV_HEADER.join(','));
+    return lines.slice(1).map((l) => {
+      const cells = l.split(',');
+      return [cells[6]!, cells.at(-1)!];
+    });
+  }
+
+  it.each(['csv', 'xlsx'] as const)(
+    '%s: a folder named after the file holds each exported picture once with its text, and 附件 names it',
+    async (format) => {
+      keepPictures();
+      const path = join(out, `随口记_20260217_123000.${format}`);
+      const folder = join(out, '随口记_20260217_123000_附件');
+
+      expect(await writeExport(book, format, FEBRUARY, path)).toEqual({ rows: 4, pictures: 2, folder });
+
+      expect(await pictureColumn(format, path)).toEqual([
+        ['牛奶', 'pic-receipt.jpg'],
+        ['大米', 'pic-receipt.jpg'],
+        ['午饭', 'pic-paid.webp'],
+        ['地铁', ''],
+      ]);
+      expect(readdirSync(out).sort()).toEqual([basename(path), basename(folder)].sort());
+      // March is not exported, so neither is its picture.
+      expect(readdirSync(folder).sort()).toEqual(['pic-paid.webp', 'pic-paid.webp.txt', 'pic-receipt.jpg', 'pic-receipt.jpg.txt']);
+      expect(new Uint8Array(readFileSync(join(folder, 'pic-receipt.jpg')))).toEqual(RECEIPT.bytes);
+      expect(new Uint8Array(readFileSync(join(folder, 'pic-paid.webp')))).toEqual(PAID.bytes);
+      expect(readFileSync(join(folder, 'pic-receipt.jpg.txt'), 'utf8')).toBe(RECEIPT.text);
+      expect(readFileSync(join(folder, 'pic-paid.webp.txt'), 'utf8')).toBe(PAID.text);
+    },
+  );
+
+  it.each(['csv', 'xlsx'] as const)('%s: imports back into another ledger, the 附件 column ignored', async (format) => {
+    keepPictures();
+    const path = join(out, `export.${format}`);
+    await writeExport(book, format, {}, path);
+    const target = openLedger({ path: ':memory:', now: () => NOW });
+    try {
+      expect(await new LedgerHistory(target).importFile(readFileSync(path))).toMatchObject({ imported: 5, duplicates: 0 });
+      const shape = (l: Ledger) =>
+        l
+          .list({ limit: 10 })
+          .rows.map((r) => [r.date, r.type, r.category, r.amountFen, r.account, r.description].join('|'))
+          .sort();
+      expect(shape(target)).toEqual(shape(book));
+    } finally {
+      target.close();
+    }
+  });
+
+  it('a workbook of the columns before 附件 still imports as ours', async () => {
+    const old = await xlsxOf([
+      [...DETAIL_HEADER.slice(0, DETAIL_LEGACY_COLUMNS)],
+      ['2026-02-01', '12:00:00', '支出', '餐饮', 35, '钱包', null, '午饭', null, null, null, null],
+    ]);
+    expect(await new LedgerHistory(book).importFile(old)).toMatchObject({ imported: 1 });
+    expect(book.list({}).rows.map((r) => [r.date, r.amountFen, r.description])).toEqual([['2026-02-01', 35_00, '午饭']]);
+  });
+
+  it('makes no folder when no exported row has a picture, or the picture is gone from the book', async () => {
+    keepPictures();
+    const typed = join(out, 'typed.csv');
+    expect(await writeExport(book, 'csv', { ...FEBRUARY, category: '餐饮', from: '2026-02-03' }, typed)).toEqual({
+      rows: 1,
+      pictures: 0,
+      folder: null,
+    });
+    rmSync(join(dir, 'attachments', 'pic-paid.webp'));
+    const gone = join(out, 'gone.xlsx');
+    expect(await writeExport(book, 'xlsx', { from: '2026-02-02', to: '2026-02-02' }, gone)).toEqual({ rows: 1, pictures: 0, folder: null });
+    expect(await pictureColumn('xlsx', gone)).toEqual([['午饭', '']]);
+    expect(readdirSync(out).sort()).toEqual(['gone.xlsx', 'typed.csv']);
+  });
+
+  it('replaces the folder of an earlier export by the same name', async () => {
+    keepPictures();
+    const path = join(out, 'again.csv');
+    await writeExport(book, 'csv', FEBRUARY, path);
+    expect(await writeExport(book, 'csv', { from: '2026-03-01' }, path)).toMatchObject({ rows: 1, pictures: 1 });
+    expect(readdirSync(out).sort()).toEqual(['again.csv', 'again_附件']);
+    expect(readdirSync(join(out, 'again_附件')).sort()).toEqual(['pic-march.png', 'pic-march.png.txt']);
+  });
+
+  it.each(['csv', 'xlsx'] as const)('%s: a failed export leaves neither a half file nor a half folder', async (format) => {
+    keepPictures();
+    // A folder where the file should go: file and pictures are written, the file's rename fails.
+    const target = join(out, `taken.${format}`);
+    mkdirSync(target);
+    await expect(writeExport(book, format, {}, target)).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
+    expect(readdirSync(out)).toEqual([`taken.${format}`]);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it('a failed export puts back the folder of the earlier export by the same name', async () => {
+    keepPictures();
+    const path = join(out, 'kept.csv');
+    await writeExport(book, 'csv', { from: '2026-03-01' }, path);
+    // The file cannot be replaced once the new folder is in place: a folder took its name.
+    rmSync(path);
+    mkdirSync(path);
+    await expect(writeExport(book, 'csv', FEBRUARY, path)).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
+    expect(readdirSync(out).sort()).toEqual(['kept.csv', 'kept_附件']);
+    expect(readdirSync(join(out, 'kept_附件')).sort()).toEqual(['pic-march.png', 'pic-march.png.txt']);
+  });
+
+  it('names and copies pictures chunk by chunk, a picture met again in a later chunk copied once', async () => {
+    const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+    const rows = CHUNK_ROWS.csv + 1;
+    book.saveBatch([item({ description: '第一笔', picture: RECEIPT.id, date: day(0) })], { now: NOW, pictures: [RECEIPT] });
+    book.database.transaction(() => {
+      for (let i = 1; i < rows - 1; i++) book.addTransaction(entry({ date: day(i) }));
+    })();
+    book.saveBatch([item({ description: '最后', picture: RECEIPT.id, date: day(rows) })], { now: NOW, pictures: [RECEIPT] });
+    const path = join(out, 'big.csv');
+    expect(await writeExport(book, 'csv', {}, path)).toMatchObject({ rows, pictures: 1 });
+    const named = (await pictureColumn('csv', path)).filter(([, file]) => file);
+    expect(named).toEqual([
+      ['第一笔', 'pic-receipt.jpg'],
+      ['最后', 'pic-receipt.jpg'],
+    ]);
+    expect(readdirSync(join(out, 'big_附件'))).toEqual(['pic-receipt.jpg', 'pic-receipt.jpg.txt']);
+  }, 60_000);
+});
+
 describe('a failing workbook worker', () => {
   /** Points the worker at a stand-in for write-excel-file with this source. */
   function brokenPackage(source: string) {
@@ -294,6 +474,22 @@ describe('a failing workbook worker', () => {
       await expect(writeExportFile(ledger, 'xlsx', {}, join(dir, 'a.xlsx'))).rejects.toThrow(/^生成 Excel 文件时出错，请重试$/);
       expect(readdirSync(dir)).toEqual([]);
     } finally {
+      cleanUp();
+    }
+  });
+
+  it('leaves no half folder of pictures either', async () => {
+    const cleanUp = brokenPackage(`module.exports = () => ({ toBuffer: () => Promise.reject(new Error('deflate failed')) })`);
+    const book = openLedger({ path: join(dir, 'ledger.db'), now: () => NOW });
+    try {
+      const picture: KeptPicture = { id: 'pic-1', bytes: new Uint8Array([0xff, 0xd8, 0xff]), format: 'jpeg', text: '合计 5.00' };
+      book.saveBatch([item({ picture: picture.id })], { now: NOW, pictures: [picture] });
+      const out = join(dir, 'out');
+      mkdirSync(out);
+      await expect(writeExport(book, 'xlsx', {}, join(out, 'a.xlsx'))).rejects.toThrow(/^生成 Excel 文件时出错，请重试$/);
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      book.close();
       cleanUp();
     }
   });

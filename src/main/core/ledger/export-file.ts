@@ -7,6 +7,7 @@ import type { ExportFormat, LedgerFilter } from '@shared/ipc/ledger';
 import { FLOW_LABELS } from '@shared/flow-text';
 import { exportCsv, REIMBURSE_LABELS, TYPE_LABELS } from './csv-export';
 import type { ExportRow, Ledger } from './ledger';
+import { ExportPictures, picturesFolder } from './export-pictures';
 import { exportCells } from './types';
 import { nextTurn } from './pace';
 import { startXlsxWriter } from './xlsx-worker';
@@ -28,33 +29,53 @@ export function exportFileName(format: ExportFormat, now: Date): string {
  */
 export const CHUNK_ROWS = { xlsx: 5_000, csv: 2_500 } as const satisfies Record<ExportFormat, number>;
 
-/** Writes the filtered ledger to `path` (temp file + rename: a failed write leaves no half file); returns the row count. */
+export interface ExportWritten {
+  rows: number;
+  /** Pictures written beside the file (see export-pictures.ts). */
+  pictures: number;
+  /** Their folder; null when no exported row has a picture (no folder is made then). */
+  folder: string | null;
+}
+
+/** Writes the filtered ledger to `path` (see writeExport); returns the row count. */
 export async function writeExportFile(ledger: Ledger, format: ExportFormat, filter: LedgerFilter, path: string): Promise<number> {
+  return (await writeExport(ledger, format, filter, path)).rows;
+}
+
+/**
+ * Writes the filtered ledger to `path`, and the pictures of its rows to a folder beside it
+ * (picturesFolder), each under a temporary name renamed into place at the end: a failed export
+ * leaves neither a half file nor a half folder.
+ */
+export async function writeExport(ledger: Ledger, format: ExportFormat, filter: LedgerFilter, path: string): Promise<ExportWritten> {
   // Beside the target, so the rename stays on one file system and is atomic; the dot keeps
   // it out of sight in the folder while it is being written.
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  const pictures = new ExportPictures(ledger, picturesFolder(path));
   try {
-    const rows = format === 'csv' ? await writeCsv(ledger, filter, temp) : await writeXlsx(ledger, filter, temp);
-    await rename(temp, path);
-    return rows;
+    const rows = format === 'csv' ? await writeCsv(ledger, filter, temp, pictures) : await writeXlsx(ledger, filter, temp, pictures);
+    await pictures.place(() => rename(temp, path));
+    return { rows, pictures: pictures.count, folder: pictures.count > 0 ? pictures.folder : null };
   } catch (err) {
     await rm(temp, { force: true });
+    await pictures.discard();
     throw err;
   }
 }
 
 /**
- * The CSV chunk by chunk, each appended to the file as soon as it is made; awaiting each write
- * is the turn of the event loop between chunks.
+ * The CSV chunk by chunk, each appended to the file as soon as it is made, with its pictures;
+ * awaiting each write is the turn of the event loop between chunks.
  */
-async function writeCsv(ledger: Ledger, filter: LedgerFilter, temp: string): Promise<number> {
+async function writeCsv(ledger: Ledger, filter: LedgerFilter, temp: string, pictures: ExportPictures): Promise<number> {
   const file = await open(temp, 'w');
   try {
     let rows = 0;
     let after: string | null = null;
     do {
-      const chunk = exportCsv(ledger, filter, { after, limit: CHUNK_ROWS.csv });
+      const chunk = exportCsv(ledger, filter, { after, limit: CHUNK_ROWS.csv }, (ids) => pictures.names(ids));
       await file.write(chunk.text);
+      await pictures.copy();
       rows += chunk.rows;
       after = chunk.cursor;
     } while (after);
@@ -79,7 +100,23 @@ async function* exportChunks(ledger: Ledger, filter: LedgerFilter): AsyncGenerat
 
 export const DETAIL_SHEET = '明细';
 export const SUMMARY_SHEET = '分类汇总';
-export const DETAIL_HEADER = ['日期', '时间', '类型', '分类', '金额', '账户', '转入账户/对方', '备注', '资金类型', '报销', '标签', '父分类'] as const;
+export const DETAIL_HEADER = [
+  '日期',
+  '时间',
+  '类型',
+  '分类',
+  '金额',
+  '账户',
+  '转入账户/对方',
+  '备注',
+  '资金类型',
+  '报销',
+  '标签',
+  '父分类',
+  '附件',
+] as const;
+/** Workbooks written before the 附件 column have the columns before it, and import as ours too. */
+export const DETAIL_LEGACY_COLUMNS = DETAIL_HEADER.indexOf('附件');
 export const SUMMARY_HEADER = ['类型', '分类', '笔数', '金额'] as const;
 
 /**
@@ -104,7 +141,7 @@ interface Totals {
  * (the sheet can sum them); the totals are summed in fen first, so they carry no float error.
  * The rows become cells here and the workbook is built and zipped in the worker.
  */
-async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Promise<number> {
+async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string, pictures: ExportPictures): Promise<number> {
   const header = (labels: readonly string[]): Row => labels.map((value) => ({ value, fontWeight: 'bold' }));
   const totals = new Map<SummaryBlock, Map<string, Totals>>(SUMMARY_ORDER.map((block) => [block, new Map()]));
   const writer = startXlsxWriter();
@@ -113,8 +150,9 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
   try {
     for await (const chunk of exportChunks(ledger, filter)) {
       const detail: Row[] = [];
-      for (const row of chunk) {
-        const c = exportCells(row);
+      const cells = chunk.map(exportCells);
+      const names = pictures.names(cells.map((c) => c.id));
+      for (const c of cells) {
         detail.push([
           c.date,
           c.time,
@@ -128,6 +166,7 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
           c.reimbursable ? REIMBURSE_LABELS[c.reimbursedBy ? 'settled' : 'pending'] : null,
           c.tags,
           c.parentCategory,
+          names.get(c.id) ?? null,
         ]);
         const byCategory = totals.get(c.flow === 'reimbursement' ? 'REIMBURSEMENT' : c.type)!;
         const t = byCategory.get(c.category) ?? { count: 0, fen: 0 };
@@ -136,6 +175,7 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
         byCategory.set(c.category, t);
       }
       writer.append(detail);
+      await pictures.copy();
       rows += chunk.length;
     }
     bytes = await writer.finish([
@@ -143,7 +183,7 @@ async function writeXlsx(ledger: Ledger, filter: LedgerFilter, temp: string): Pr
         data: [header(DETAIL_HEADER)],
         sheet: DETAIL_SHEET,
         stickyRowsCount: 1,
-        columns: [12, 10, 6, 12, 12, 12, 16, 40, 10, 8, 16, 12].map((width) => ({ width })),
+        columns: [12, 10, 6, 12, 12, 12, 16, 40, 10, 8, 16, 12, 42].map((width) => ({ width })),
       },
       {
         data: summaryRows(totals, header(SUMMARY_HEADER)),

@@ -219,9 +219,9 @@ describe('tags and the tree in our CSV', () => {
     ]);
     const { text } = exportCsv(ledger);
     const lines = text.slice(1).split('\r\n');
-    expect(lines[0]!.endsWith(',标签,父分类')).toBe(true);
-    expect(lines.find((l) => l.includes('豆浆'))).toMatch(/,出差;报销,餐饮$/);
-    expect(lines.find((l) => l.includes('罐头'))).toMatch(/,'=猫,爱好$/);
+    expect(lines[0]!.endsWith(',标签,父分类,附件')).toBe(true);
+    expect(lines.find((l) => l.includes('豆浆'))).toMatch(/,出差;报销,餐饮,$/);
+    expect(lines.find((l) => l.includes('罐头'))).toMatch(/,'=猫,爱好,$/);
 
     const target = openLedger({ path: ':memory:', now: () => NOW });
     try {
