@@ -14,6 +14,7 @@ const tsx = pathToFileURL(createRequire(join(root, 'package.json')).resolve('tsx
 /** Every `npm run` tool: its script name and the file the script runs. */
 const TOOLS = {
   nlp: 'tools/nlp.ts',
+  ocr: 'tools/ocr.ts',
   'eval:llm': 'tools/eval-llm.ts',
   voice: 'tools/voice.ts',
   session: 'tools/session.ts',
