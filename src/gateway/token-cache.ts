@@ -57,6 +57,16 @@ export function sharedTokenBroker(options: {
   /** Holding the lock: this instance's token, stored for the others; the lock freed either way. */
   async function mintAndShare(owner: string): Promise<AsrTokenResponse> {
     try {
+      // Between this instance's look and its lock, another may have stored its token and freed
+      // the lock (a busy event loop widens that gap): a second mint would be wasted.
+      const stored = await shared().catch((err: unknown) => {
+        redis.failed('token_cache', err);
+        return null;
+      });
+      if (stored) {
+        metrics.tokenCache.inc({ result: 'miss' });
+        return stored;
+      }
       const token = await local.get();
       const keepMs = Math.floor(token.expiresAt * 1000 - clock.now() - TOKEN_REUSE_MARGIN_MS);
       if (keepMs > 0) await redis.client.set(key, JSON.stringify(token), 'PX', keepMs).catch((err: unknown) => redis.failed('token_cache', err));
