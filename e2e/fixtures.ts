@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startFakeChatServer, type FakeChatServer } from '../test/support/gateway/fake-chat-server';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium';
 import { createAppCore, type AppCore, type AppCoreOptions } from '@core/app-core';
 import type { Ledger } from '@core/ledger/index';
 import { createSettingsStore, type SecretBox } from '@core/settings/index';
@@ -10,19 +11,6 @@ import type { WindowAction } from '@shared/ipc/app';
 import { API_GLOBAL, COMMAND_NAMES } from '@shared/ipc/names';
 import { BRIDGE_PATH, startBridge, type Bridge } from './bridge/server';
 import { installApiShim } from './bridge/shim';
-
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
-/** Flags that keep Chromium from reaching for the network on a closed machine. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export const SCREENSHOT_DIR = 'test-results/screenshots';
 

@@ -14,6 +14,7 @@ import type { TransactionType } from '@shared/domain';
 import type { PictureKind } from '@core/ocr/types';
 import { PAGE_BACKGROUND, TEMPLATES, type TemplateParams, type Theme } from '../ocr/templates';
 import { prng } from './prng';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
 export type Variant = 'plain' | 'rotated' | 'noisy' | 'photo';
 
@@ -64,18 +65,6 @@ interface CaseFile {
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CASES_FILE = join(HERE, '../ocr/cases.json');
 const SOURCES = [CASES_FILE, join(HERE, '../ocr/templates.ts'), fileURLToPath(import.meta.url)];
-
-const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-/** As e2e/fixtures.ts: nothing reaches for the network. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** The cases and the `now` the reader is given for them (pictures without a year, like an SMS). */
 export function pictureCases(): CaseFile {
