@@ -18,6 +18,11 @@ export const draftFieldsSchema = z
     account: z.string().trim().min(1).max(30).optional(),
     /** A refund: the expense it returns, picked on the card. */
     refundOf: z.string().min(1).max(64).optional(),
+    /**
+     * A transfer to a person (a 转账 read off a picture) kept as money lent, a debt they owe
+     * (true), or as a plain transfer (false): the card cannot tell a gift from a loan.
+     */
+    lend: z.boolean().optional(),
   })
   .strict();
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DraftBatch } from '@shared/draft-batch';
-import type { DraftStatus, ParseResult, TransactionType } from '@shared/domain';
+import { moneyFlowFields, type DraftStatus, type ParseResult, type TransactionType } from '@shared/domain';
 import { openLedger } from '../ledger/index';
 import { classifyIntent } from '../nlp/index';
 import { cardEvent, step, type DialogueEnv, type DialogueInput, type DialogueState, type DraftAction, type Effect, type Step } from './dialogue';
@@ -64,6 +64,7 @@ function result(row: ItemRow): ParseResult {
     account: row.account ?? null,
     confidence: row.confidence ?? 0.9,
     source: row.source ?? 'llm',
+    ...moneyFlowFields(row),
   };
 }
 

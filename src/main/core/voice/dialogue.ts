@@ -387,13 +387,16 @@ function onAction(state: DialogueState, action: DraftAction, env: DialogueEnv): 
     case 'editItem': {
       const target = batch.item(action.index);
       if (!target || target.status !== 'pending') return next(state);
-      const { refundOf, ...fields } = action.fields;
+      const { refundOf, lend, ...fields } = action.fields;
+      // Only a transfer to a person can be a loan: asked of any other draft alone, the card stays as it was.
+      if (lend !== undefined && refundOf === undefined && Object.keys(fields).length === 0 && !lendable(target.result)) return next(state);
       // A refund relinked on the card takes the chosen expense's category and says which it is.
       const relinked =
         refundOf !== undefined && target.result.flow === 'refund' && refundOf !== target.result.refundOf
           ? batch.withResult(action.index, relinkedRefund(target.result, refundOf, env))
           : batch;
-      const edited = relinked.updateItem(action.index, placedFields(relinked.item(action.index)!.result, fields, env));
+      const placed = relinked.updateItem(action.index, placedFields(relinked.item(action.index)!.result, fields, env));
+      const edited = lend === undefined ? placed : placed.withResult(action.index, lentOrNot(placed.item(action.index)!.result, lend));
       if (edited === batch) return next(state);
       const fix = { number: edited.displayNumber(action.index), result: edited.item(action.index)!.result };
       return next(state, { batch: edited, sentences: [say.corrected([fix], edited.size)], askedForMoreChanges: true });
@@ -430,6 +433,19 @@ function relinkBySpeech(state: DialogueState, batch: DraftBatch, text: string, e
   });
   const fix = { number: relinked.displayNumber(target!.index), result: relinked.item(target!.index)!.result };
   return next(state, { batch: relinked, sentences: [say.corrected([fix], relinked.size)], askedForMoreChanges: true });
+}
+
+/** A transfer to a named person with no other flow, or already a loan: the card may turn it either way. */
+function lendable(result: ParseResult): boolean {
+  return result.type === 'TRANSFER' && Boolean(result.counterparty) && (result.flow === undefined || result.flow === 'lend');
+}
+
+/** The transfer as a loan to its person (a debt they owe) or as a plain transfer; any other draft as it is. */
+function lentOrNot(result: ParseResult, lend: boolean): ParseResult {
+  if (!lendable(result)) return result;
+  if (lend) return { ...result, flow: 'lend' };
+  const { flow: _lent, ...transfer } = result;
+  return transfer;
 }
 
 function relinkedRefund(result: ParseResult, refundOf: string, env: DialogueEnv): ParseResult {

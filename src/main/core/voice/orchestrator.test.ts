@@ -890,6 +890,21 @@ describe('commit, continue, exit', () => {
     await t.orch.act({ action: 'cancelAll' });
     expect(t.rows().map((row) => row.amountFen)).toEqual([4500]);
   });
+
+  it('UI actions: a transfer to a person read off a picture is turned into money lent and back, and saved as a loan', async () => {
+    const t = setup();
+    await t.begin();
+    const transfer: ParseResult = { ...r(500, 'TRANSFER', '转账', '转账给李明'), counterparty: '李明', source: 'local', confidence: 1 };
+    const picture = { id: 'p1', bytes: new Uint8Array(), format: 'png' as const, text: '' };
+    expect(await t.orch.processPicture({ results: [transfer], notes: [], name: '转账.png', picture })).toBe('shown');
+    await t.orch.act({ action: 'editItem', index: 0, fields: { lend: false } });
+    expect(t.orch.batch?.items[0]?.result).not.toHaveProperty('flow');
+    await t.orch.act({ action: 'editItem', index: 0, fields: { lend: true } });
+    expect(t.orch.batch?.items[0]?.result).toMatchObject({ type: 'TRANSFER', flow: 'lend', counterparty: '李明' });
+    expect(t.last()).toBe('已修改为借给李明500元，确认吗？');
+    await t.orch.act({ action: 'confirmAll' });
+    expect(t.rows()).toMatchObject([{ amountFen: 50000, type: 'TRANSFER', flow: 'lend', person: '李明' }]);
+  });
 });
 
 describe('timing and TTS coordination', () => {

@@ -464,4 +464,37 @@ describe('confirmation card: drafts read off a picture', () => {
     await fireEvent.submit(form);
     expect(actions).toEqual([{ action: 'editItem', index: 1, fields: { amount: 15 } }]);
   });
+
+  it('offers to keep a transfer to a person as money lent, and a loan as a transfer, for one draft or several', async () => {
+    const transfer = { amount: 500, type: 'TRANSFER' as const, category: '转账', description: '转账给李明', counterparty: '李明' };
+    let { actions } = renderCard(fromPicture([transfer]));
+    const single = screen.getByRole('region', { name: '确认卡片' });
+    await fireEvent.click(within(single).getByRole('button', { name: '把转给李明的这笔记为借出' }));
+    expect(actions).toEqual([{ action: 'editItem', index: 0, fields: { lend: true } }]);
+    cleanup();
+    ({ actions } = renderCard(fromPicture([{ ...transfer, flow: 'lend' as const }])));
+    const lent = screen.getByRole('region', { name: '确认卡片' });
+    expect(within(lent).queryByRole('button', { name: /记为借出/ })).toBeNull();
+    await fireEvent.click(within(lent).getByRole('button', { name: '把借给李明的这笔记为转账' }));
+    expect(actions).toEqual([{ action: 'editItem', index: 0, fields: { lend: false } }]);
+    cleanup();
+    const drafts = [
+      { amount: 12, description: '面包' },
+      { ...transfer, counterparty: '王芳' },
+      { ...transfer, flow: 'borrow' as const },
+      { amount: 500, type: 'TRANSFER' as const, category: '转账', description: '转到银行卡' },
+      { ...transfer, flow: 'lend' as const },
+      transfer,
+    ];
+    ({ actions } = renderCard(batchOf(drafts, ['pending', 'pending', 'pending', 'pending', 'pending', 'cancelled'])));
+    const offered = screen.getAllByRole('button', { name: /^把.*记为(借出|转账)$/ }).map((button) => button.getAttribute('aria-label'));
+    // Not bread, money borrowed, a transfer to no one, nor a draft already decided.
+    expect(offered).toEqual(['把转给王芳的第2笔记为借出', '把借给李明的第5笔记为转账']);
+    await fireEvent.click(screen.getByRole('button', { name: '把借给李明的第5笔记为转账' }));
+    await fireEvent.click(screen.getByRole('button', { name: '把转给王芳的第2笔记为借出' }));
+    expect(actions).toEqual([
+      { action: 'editItem', index: 4, fields: { lend: false } },
+      { action: 'editItem', index: 1, fields: { lend: true } },
+    ]);
+  });
 });
