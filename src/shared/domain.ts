@@ -91,6 +91,14 @@ export interface ParseResult {
   maybeRecorded?: string;
 }
 
+/**
+ * A transfer to a named person with no other flow, or already a loan: the card may record it
+ * either way (借出 or a plain transfer). The core applies the switch; the card shows it.
+ */
+export function lendable(result: Pick<ParseResult, 'type' | 'flow' | 'counterparty'>): boolean {
+  return result.type === 'TRANSFER' && Boolean(result.counterparty) && (result.flow === undefined || result.flow === 'lend');
+}
+
 export const RECURRENCE_PERIODS = ['day', 'week', 'month', 'year'] as const;
 export type RecurrenceEvery = (typeof RECURRENCE_PERIODS)[number];
 

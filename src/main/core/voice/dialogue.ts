@@ -4,7 +4,7 @@
 // NLP; the orchestrator shows what it returns and performs its effect, so every decision is
 // a line of testdata/dialogue.jsonl.
 import { DraftBatch, type BatchAbout } from '@shared/draft-batch';
-import type { ClassifyResult, LedgerQuery, ParseResult } from '@shared/domain';
+import { lendable, type ClassifyResult, type LedgerQuery, type ParseResult } from '@shared/domain';
 import type { VoiceEvent } from '@shared/events';
 import type { SavedRow } from '@shared/flow-text';
 import type { BudgetAlert } from '@shared/ipc/ledger';
@@ -433,11 +433,6 @@ function relinkBySpeech(state: DialogueState, batch: DraftBatch, text: string, e
   });
   const fix = { number: relinked.displayNumber(target!.index), result: relinked.item(target!.index)!.result };
   return next(state, { batch: relinked, sentences: [say.corrected([fix], relinked.size)], askedForMoreChanges: true });
-}
-
-/** A transfer to a named person with no other flow, or already a loan: the card may turn it either way. */
-function lendable(result: ParseResult): boolean {
-  return result.type === 'TRANSFER' && Boolean(result.counterparty) && (result.flow === undefined || result.flow === 'lend');
 }
 
 /** The transfer as a loan to its person (a debt they owe) or as a plain transfer; any other draft as it is. */

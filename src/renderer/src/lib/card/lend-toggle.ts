@@ -1,7 +1,7 @@
 // A transfer to a person read off a picture may be a gift or a loan: the card offers to keep
-// it as money lent (a debt the person owes) and back. The core decides the same way which
-// drafts may take the change (voice/dialogue.ts lendable).
-import type { ParseResult } from '@shared/domain';
+// it as money lent (a debt the person owes) and back; which drafts may take the change is
+// the core's rule (lendable), shown here.
+import { lendable, type ParseResult } from '@shared/domain';
 
 export interface LendToggle {
   /** What the button asks the core for: `editItem` with `fields.lend`. */
@@ -13,10 +13,10 @@ export interface LendToggle {
 
 /** The card's switch for this draft, or null when it is not a transfer to a person nor a loan. */
 export function lendToggle(result: Pick<ParseResult, 'type' | 'flow' | 'counterparty'>, number?: number): LendToggle | null {
-  const who = result.counterparty;
-  if (result.type !== 'TRANSFER' || !who) return null;
+  if (!lendable(result)) return null;
+  const who = result.counterparty!;
   const which = number === undefined ? '这笔' : `第${number}笔`;
-  if (result.flow === undefined) return { lend: true, label: '记为借出', ariaLabel: `把转给${who}的${which}记为借出` };
-  if (result.flow === 'lend') return { lend: false, label: '记为转账', ariaLabel: `把借给${who}的${which}记为转账` };
-  return null;
+  return result.flow === 'lend'
+    ? { lend: false, label: '记为转账', ariaLabel: `把借给${who}的${which}记为转账` }
+    : { lend: true, label: '记为借出', ariaLabel: `把转给${who}的${which}记为借出` };
 }
